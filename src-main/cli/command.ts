@@ -1,0 +1,21 @@
+/** Where a command writes; tests pass their own. */
+export interface CliIO {
+  out(text: string): void;
+  err(text: string): void;
+  env: NodeJS.ProcessEnv;
+  /** Resolves when the user interrupts (Ctrl+C); long-running commands wait on it. */
+  interrupted: Promise<void>;
+}
+
+/** Exit codes shared by every command. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, provider: 3 } as const;
+
+export interface CliCommand {
+  name: string;
+  summary: string;
+  usage: string;
+  run(args: string[], io: CliIO): Promise<number>;
+}
+
+/** A usage error: printed with the command's usage, exit code 2. */
+export class UsageError extends Error {}

@@ -1,0 +1,48 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createApp, defaultDataDir } from '../../app';
+import { startWebHost } from '../../server/web-host';
+import { UsageError, type CliCommand } from '../command';
+
+/** The built renderer sits beside the built CLI: out/main/cli.js -> out/renderer. */
+export function builtRendererDir(): string {
+  return fileURLToPath(new URL('../renderer', import.meta.url));
+}
+
+export const serveCommand: CliCommand = {
+  name: 'serve',
+  summary: 'Run the app in your browser (a loopback web host with a per-launch token)',
+  usage: 'fleetscope serve [--port N] [--data-dir DIR] [--renderer-dir DIR]',
+  async run(args, io) {
+    const { values } = parseArgs({
+      args,
+      options: {
+        port: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'renderer-dir': { type: 'string' },
+      },
+      strict: true,
+    });
+    const port = values.port === undefined ? 0 : Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      throw new UsageError(`--port must be a whole number from 0 to 65535, got "${values.port}"`);
+    }
+    const rendererDir = values['renderer-dir'] ?? builtRendererDir();
+    if (!existsSync(join(rendererDir, 'index.html'))) {
+      io.err(`No built renderer in ${rendererDir}. Run \`npm run build\` first.`);
+      return 1;
+    }
+    const dataDir = values['data-dir'] ?? defaultDataDir(io.env);
+    const app = createApp({ dataDir, surface: 'browser' });
+    if (app.movedAsideTo) io.err(`The store was damaged; it was moved to ${app.movedAsideTo} and a new one started.`);
+    const host = await startWebHost({ app, rendererDir, port });
+    io.out(`Fleetscope is running at ${host.url}`);
+    io.out(`Data folder: ${dataDir}. Press Ctrl+C to stop.`);
+    await io.interrupted;
+    await host.close();
+    app.close();
+    return 0;
+  },
+};

@@ -1,0 +1,73 @@
+import type { WebSocket } from 'ws';
+import type { ClientFrame, Delivered, ServerFrame } from '@shared/contract';
+import type { FleetscopeApp } from '../app';
+
+/** Events are sent in batches at most once per this many milliseconds (about one frame). */
+const FLUSH_MS = 16;
+
+function parseFrame(data: unknown): ClientFrame | null {
+  try {
+    const frame = JSON.parse(String(data)) as unknown;
+    if (typeof frame !== 'object' || frame === null) return null;
+    const f = frame as Record<string, unknown>;
+    if (f.type === 'call' && typeof f.id === 'number' && typeof f.channel === 'string') {
+      return { type: 'call', id: f.id, channel: f.channel, payload: f.payload };
+    }
+    if (f.type === 'hello' && typeof f.lastSeq === 'number') {
+      return { type: 'hello', lastSeq: f.lastSeq, epoch: typeof f.epoch === 'string' ? f.epoch : null };
+    }
+    return null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Binds one browser connection to the contract: calls go through the dispatcher; events are
+ * forwarded in per-frame batches once the client said hello, after replaying what it missed.
+ */
+export function bindSocket(ws: WebSocket, app: FleetscopeApp, epoch: string): void {
+  let pending: Delivered[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let greeted = false;
+
+  const send = (frame: ServerFrame) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+  };
+  const flush = () => {
+    timer = null;
+    if (pending.length === 0) return;
+    const events = pending;
+    pending = [];
+    send({ type: 'events', events });
+  };
+  const unsubscribe = app.hub.onDidEmit((event) => {
+    if (!greeted) return;
+    pending.push(event);
+    timer ??= setTimeout(flush, FLUSH_MS);
+  });
+
+  ws.on('message', async (data) => {
+    const frame = parseFrame(data);
+    if (!frame) {
+      send({ type: 'result', id: -1, result: { ok: false, error: { code: 'invalid-input', message: 'Malformed frame' } } });
+      return;
+    }
+    if (frame.type === 'hello') {
+      const sameLaunch = frame.epoch === epoch;
+      const missed = sameLaunch ? app.hub.since(frame.lastSeq) : null;
+      const resync = frame.epoch !== null && missed === null;
+      send({ type: 'welcome', epoch, seq: app.hub.lastSeq, resync });
+      if (missed && missed.length > 0) send({ type: 'events', events: missed });
+      greeted = true;
+      return;
+    }
+    const result = await app.dispatcher.dispatch(frame.channel, frame.payload, { surface: 'browser' });
+    send({ type: 'result', id: frame.id, result });
+  });
+  ws.on('close', () => {
+    unsubscribe();
+    if (timer) clearTimeout(timer);
+  });
+  ws.on('error', () => ws.terminate());
+}

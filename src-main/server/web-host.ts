@@ -1,0 +1,84 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { WS_PATH } from '@shared/contract';
+import type { FleetscopeApp } from '../app';
+import { resolveStaticPath, sendFile } from './static-files';
+import { BASE_HEADERS, checkAccess, contentSecurityPolicy, TOKEN_COOKIE } from './security';
+import { bindSocket } from './socket-binding';
+
+export interface WebHostOptions {
+  app: FleetscopeApp;
+  /** Folder holding the built renderer (index.html and assets). */
+  rendererDir: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Fixed token for tests; a fresh random one per launch otherwise. */
+  token?: string;
+}
+
+export interface WebHost {
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  close(): Promise<void>;
+}
+
+/** Serves the built renderer on 127.0.0.1 and binds the contract over a WebSocket at /ws. */
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const epoch = randomUUID();
+  let port = 0;
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
+
+  const refuse = (response: ServerResponse, status: number, reason: string) => {
+    response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', ...BASE_HEADERS });
+    response.end(`${status} ${reason}\n`);
+  };
+
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(response, 405, 'Method not allowed');
+    const verdict = checkAccess(request, url, port, token);
+    if (!verdict.ok) return refuse(response, verdict.status, verdict.reason);
+    const file = resolveStaticPath(options.rendererDir, url.pathname);
+    if (!file) return refuse(response, 404, 'Not found');
+    const headers: Record<string, string> = { ...BASE_HEADERS };
+    if (file.endsWith('.html')) headers['Content-Security-Policy'] = contentSecurityPolicy(port);
+    if (verdict.viaQuery) {
+      headers['Set-Cookie'] = `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+    }
+    sendFile(response, file, headers);
+  });
+
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const verdict = url.pathname === WS_PATH ? checkAccess(request, url, port, token) : null;
+    if (!verdict || !verdict.ok) {
+      const status = verdict ? verdict.status : 404;
+      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Not Found'}\r\n\r\n`);
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (ws) => bindSocket(ws, options.app, epoch));
+  });
+
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolvePromise());
+  });
+  port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    token,
+    async close() {
+      for (const client of sockets.clients) client.terminate();
+      sockets.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
+    },
+  };
+}

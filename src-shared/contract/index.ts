@@ -1,0 +1,22 @@
+import type { z } from 'zod';
+import { appChannels } from './app';
+
+export * from './define';
+export * from './app';
+export * from './events';
+export * from './wire';
+
+/** The one declaration of every request/response channel, compiled by both sides. */
+export const contract = {
+  ...appChannels,
+} as const;
+
+export type Contract = typeof contract;
+export type ChannelName = keyof Contract;
+/** What a caller sends (before defaults). */
+export type Input<C extends ChannelName> = z.input<Contract[C]['input']>;
+/** What a handler receives (after validation and defaults). */
+export type ParsedInput<C extends ChannelName> = z.output<Contract[C]['input']>;
+export type Output<C extends ChannelName> = z.output<Contract[C]['output']>;
+
+export const CHANNEL_NAMES = Object.keys(contract) as ChannelName[];

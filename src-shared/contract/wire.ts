@@ -1,0 +1,23 @@
+import type { Result } from './define';
+import type { Delivered } from './events';
+
+/** Messages over the WebSocket binding. Plain JSON. */
+export type ClientFrame =
+  | { type: 'call'; id: number; channel: string; payload: unknown }
+  /**
+   * Sent on every (re)connect: the host launch it last heard from (`epoch`, null at first) and the
+   * last event it applied.
+   */
+  | { type: 'hello'; epoch: string | null; lastSeq: number };
+
+export type ServerFrame =
+  | { type: 'result'; id: number; result: Result<unknown> }
+  | { type: 'events'; events: Delivered[] }
+  /**
+   * Reply to hello, followed by any missed events. `resync` means the client's state cannot be
+   * healed by replay (a new host launch, or too far behind): it must reload what it shows.
+   */
+  | { type: 'welcome'; epoch: string; seq: number; resync: boolean };
+
+export const WS_PATH = '/ws';
+export const TOKEN_PARAM = 'token';

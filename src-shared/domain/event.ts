@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { messageKindSchema, messageSchema, tokenUsageSchema } from './message';
+import { sessionStatusSchema } from './session';
+
+/** Live status of one agent, as drawn on its graph node. */
+export const AGENT_STATUSES = ['idle', 'thinking', 'streaming', 'waiting-for-human', 'error', 'done'] as const;
+export const agentStatusSchema = z.enum(AGENT_STATUSES);
+export type AgentStatus = z.infer<typeof agentStatusSchema>;
+
+const event = <K extends string, P extends z.ZodType>(kind: K, payload: P) =>
+  z.object({ kind: z.literal(kind), payload });
+
+/**
+ * Everything that happens in a session. The event log is the source of truth: the UI, replay,
+ * exports and the materialized messages are all folds over these.
+ */
+export const eventBodySchema = z.discriminatedUnion('kind', [
+  event('session.started', z.object({ task: z.string(), fleetName: z.string() })),
+  event(
+    'session.stopped',
+    z.object({ status: sessionStatusSchema, stopReason: z.string(), detail: z.string().optional() }),
+  ),
+  event('session.status', z.object({ status: sessionStatusSchema })),
+  event('agent.status', z.object({ status: agentStatusSchema })),
+  event(
+    'message.started',
+    z.object({
+      messageId: z.string(),
+      threadId: z.string(),
+      parentId: z.string().nullable(),
+      from: z.string(),
+      to: z.string(),
+      kind: messageKindSchema,
+    }),
+  ),
+  event('message.delta', z.object({ messageId: z.string(), text: z.string() })),
+  event('message.completed', z.object({ message: messageSchema })),
+  event(
+    'tool.requested',
+    z.object({ messageId: z.string(), callId: z.string(), name: z.string(), arguments: z.string() }),
+  ),
+  event(
+    'tool.executed',
+    z.object({ callId: z.string(), name: z.string(), result: z.string(), isError: z.boolean() }),
+  ),
+  event('handoff', z.object({ from: z.string(), to: z.string(), messageId: z.string().nullable() })),
+  event(
+    'routing.decision',
+    z.object({ candidates: z.array(z.string()), chosen: z.string(), reason: z.string() }),
+  ),
+  event('human.requested', z.object({ requestId: z.string(), prompt: z.string() })),
+  event('human.given', z.object({ requestId: z.string(), text: z.string() })),
+  event(
+    'error',
+    z.object({ code: z.string(), message: z.string(), messageId: z.string().nullable().optional() }),
+  ),
+  event('message.dropped', z.object({ message: messageSchema, reason: z.string() })),
+  event(
+    'termination.check',
+    z.object({ condition: z.string(), fired: z.boolean(), reason: z.string().nullable() }),
+  ),
+  event('usage', z.object({ messageId: z.string(), usage: tokenUsageSchema })),
+]);
+export type EventBody = z.infer<typeof eventBodySchema>;
+export type EventKind = EventBody['kind'];
+export type EventOf<K extends EventKind> = Extract<RunEvent, { kind: K }>;
+
+export const eventHeaderSchema = z.object({
+  sessionId: z.string(),
+  /** Strictly increasing within a session, starting at 1. */
+  seq: z.number().int().positive(),
+  /** Milliseconds since the session started. */
+  t: z.number().nonnegative(),
+  /** The agent the event is about, or null for session-level events. */
+  agent: z.string().nullable(),
+});
+
+export const runEventSchema = z.intersection(eventHeaderSchema, eventBodySchema);
+export type RunEvent = z.infer<typeof eventHeaderSchema> & EventBody;
+
+export function assertNever(value: never): never {
+  throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,4 @@
+export * from './message';
+export * from './session';
+export * from './event';
+export * from './fleet';

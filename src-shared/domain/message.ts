@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+/** Every kind of message an agent can say. Kept apart from events (what the UI and history see). */
+export const MESSAGE_KINDS = [
+  'text',
+  'code',
+  'function',
+  'tool',
+  'system',
+  'status',
+  'error',
+  'task',
+  'result',
+  'feedback',
+  'handoff',
+  'stop',
+] as const;
+export const messageKindSchema = z.enum(MESSAGE_KINDS);
+export type MessageKind = z.infer<typeof messageKindSchema>;
+
+/** Receiver meaning "every agent in the session". */
+export const BROADCAST = '*';
+/** Sender / receiver id used for the person who gave the task. */
+export const USER = 'user';
+
+export const tokenUsageSchema = z.object({
+  prompt: z.number().int().nonnegative(),
+  completion: z.number().int().nonnegative(),
+});
+export type TokenUsage = z.infer<typeof tokenUsageSchema>;
+
+/** A tool call as the model asked for it; `arguments` is the raw JSON text. */
+export const toolCallSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  arguments: z.string(),
+});
+export type ToolCall = z.infer<typeof toolCallSchema>;
+
+export const toolResultSchema = z.object({
+  callId: z.string().min(1),
+  name: z.string().min(1),
+  content: z.string(),
+  isError: z.boolean(),
+});
+export type ToolResult = z.infer<typeof toolResultSchema>;
+
+export const MESSAGE_STATES = ['streaming', 'partial', 'complete'] as const;
+export const messageStateSchema = z.enum(MESSAGE_STATES);
+export type MessageState = z.infer<typeof messageStateSchema>;
+
+export const metaSchema = z.record(z.string(), z.unknown());
+
+/** What an agent hands to the runtime. `from`, ids and thread are filled in by the runtime. */
+export const draftSchema = z.object({
+  to: z.string().min(1),
+  kind: messageKindSchema,
+  content: z.string(),
+  parentId: z.string().min(1).nullable().optional(),
+  meta: metaSchema.optional(),
+  toolCalls: z.array(toolCallSchema).optional(),
+  toolResults: z.array(toolResultSchema).optional(),
+  usage: tokenUsageSchema.optional(),
+});
+export type Draft = z.infer<typeof draftSchema>;
+
+/** A delivered message: the envelope plus content. */
+export const messageSchema = z.object({
+  id: z.string().min(1),
+  threadId: z.string().min(1),
+  parentId: z.string().min(1).nullable(),
+  from: z.string().min(1),
+  to: z.string().min(1),
+  kind: messageKindSchema,
+  content: z.string(),
+  meta: metaSchema,
+  toolCalls: z.array(toolCallSchema).optional(),
+  toolResults: z.array(toolResultSchema).optional(),
+  usage: tokenUsageSchema.optional(),
+  state: messageStateSchema,
+  /** Milliseconds since the session started. */
+  t: z.number().nonnegative(),
+});
+export type Message = z.infer<typeof messageSchema>;

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+export const SESSION_STATUSES = [
+  'running',
+  'paused',
+  'waiting-for-human',
+  'completed',
+  'stopped',
+  'failed',
+  'interrupted',
+] as const;
+export const sessionStatusSchema = z.enum(SESSION_STATUSES);
+export type SessionStatus = z.infer<typeof sessionStatusSchema>;
+
+/** Statuses a session can no longer leave without a new task. */
+export const FINAL_STATUSES: readonly SessionStatus[] = ['completed', 'stopped', 'failed', 'interrupted'];
+
+export const sessionSummarySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  task: z.string(),
+  fleetName: z.string(),
+  status: sessionStatusSchema,
+  stopReason: z.string().nullable(),
+  /** Epoch milliseconds. */
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  endedAt: z.number().nullable(),
+  messageCount: z.number().int().nonnegative(),
+  tokens: z.number().int().nonnegative(),
+  parentSessionId: z.string().nullable(),
+  forkSeq: z.number().int().nullable(),
+  tags: z.array(z.string()),
+  /** Imported sessions are read-only. */
+  source: z.string(),
+  readOnly: z.boolean(),
+});
+export type SessionSummary = z.infer<typeof sessionSummarySchema>;
