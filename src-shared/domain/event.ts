@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { messageKindSchema, messageSchema, tokenUsageSchema } from './message';
 import { sessionStatusSchema } from './session';
+import { fleetSchema } from './fleet';
 
 /** Live status of one agent, as drawn on its graph node. */
 export const AGENT_STATUSES = ['idle', 'thinking', 'streaming', 'waiting-for-human', 'error', 'done'] as const;
@@ -15,7 +16,20 @@ const event = <K extends string, P extends z.ZodType>(kind: K, payload: P) =>
  * exports and the materialized messages are all folds over these.
  */
 export const eventBodySchema = z.discriminatedUnion('kind', [
-  event('session.started', z.object({ task: z.string(), fleetName: z.string() })),
+  event(
+    'session.started',
+    z.object({
+      title: z.string(),
+      task: z.string(),
+      fleetName: z.string(),
+      /** The exact fleet the session ran with. */
+      fleet: fleetSchema,
+      parentSessionId: z.string().nullable(),
+      forkSeq: z.number().int().nullable(),
+    }),
+  ),
+  /** A finished session continues with a new task (a follow-up). */
+  event('session.continued', z.object({ task: z.string(), context: z.record(z.string(), z.string()) })),
   event(
     'session.stopped',
     z.object({ status: sessionStatusSchema, stopReason: z.string(), detail: z.string().optional() }),
