@@ -1,4 +1,4 @@
-import type { FleetInput, RunEvent, SessionSummary } from '@shared/domain';
+import type { EventBody, FleetInput, RunEvent, SessionSummary } from '@shared/domain';
 
 /** What export needs from the store. Events come in seq order and are read lazily. */
 export interface SessionReader {
@@ -8,7 +8,7 @@ export interface SessionReader {
 }
 
 /** One event of an imported session, before the store assigns session id and seq. */
-export type ImportedEvent = Omit<RunEvent, 'sessionId' | 'seq'>;
+export type ImportedEvent = { t: number; agent: string | null } & EventBody;
 
 export interface ImportedSessionMeta {
   title: string;
