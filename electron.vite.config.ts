@@ -1,0 +1,47 @@
+import { defineConfig } from 'electron-vite';
+import vue from '@vitejs/plugin-vue';
+import { fileURLToPath } from 'node:url';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const alias = { '@shared': here('./src-shared') };
+
+/**
+ * Builds three things into out/: main/ (the Electron main process and the Node CLI, which share
+ * chunks), preload/ (sandboxed, so one self-contained CommonJS file) and renderer/.
+ */
+export default defineConfig({
+  main: {
+    resolve: { alias },
+    build: {
+      outDir: here('./out/main'),
+      rolldownOptions: {
+        input: {
+          index: here('./src-main/electron/main.ts'),
+          cli: here('./src-main/cli/index.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    resolve: { alias },
+    build: {
+      outDir: here('./out/preload'),
+      externalizeDeps: false,
+      isolatedEntries: true,
+      rolldownOptions: {
+        input: { index: here('./src-main/electron/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: here('./src-renderer'),
+    resolve: { alias },
+    plugins: [vue()],
+    build: {
+      outDir: here('./out/renderer'),
+      emptyOutDir: true,
+      rolldownOptions: { input: { index: here('./src-renderer/index.html') } },
+    },
+  },
+});

@@ -1,0 +1,33 @@
+import type { Result } from '@shared/contract';
+import { Emitter } from './emitter';
+import { Sequencer } from './sequencer';
+import type { Bridge, ConnectionState, PreloadApi } from './types';
+
+/** Bridge over the desktop preload. IPC cannot drop messages, so it is always online. */
+export function createIpcBridge(api: PreloadApi): Bridge {
+  const events = new Emitter<Parameters<Parameters<Bridge['onDidReceiveEvent']>[0]>[0]>();
+  const resync = new Emitter<void>();
+  const sequencer = new Sequencer((event) => events.fire(event));
+  const unsubscribe = api.onEvents((batch) => {
+    for (const event of batch) {
+      if (!sequencer.accept(event)) {
+        sequencer.reset(event.seq);
+        resync.fire();
+        events.fire(event);
+      }
+    }
+  });
+  return {
+    surface: 'desktop',
+    connection: 'online' satisfies ConnectionState,
+    async call(channel, input) {
+      const method = api.calls[channel];
+      if (!method) return { ok: false, error: { code: 'unknown-channel', message: `No such channel: ${channel}` } };
+      return (await method(input)) as Result<never>;
+    },
+    onDidReceiveEvent: (listener) => events.on(listener),
+    onDidRequireResync: (listener) => resync.on(listener),
+    onDidChangeConnection: () => () => undefined,
+    dispose: () => unsubscribe(),
+  };
+}

@@ -1,0 +1,23 @@
+import type { ChannelName, Delivered, Input, Output, Result } from '@shared/contract';
+
+export type ConnectionState = 'connecting' | 'online' | 'offline';
+
+/** The renderer's one way to reach the backend, whatever the transport. */
+export interface Bridge {
+  readonly surface: 'desktop' | 'browser';
+  call<C extends ChannelName>(channel: C, input: Input<C>): Promise<Result<Output<C>>>;
+  /** Every event, in seq order, each exactly once. Returns the unsubscribe function. */
+  onDidReceiveEvent(listener: (event: Delivered) => void): () => void;
+  /** Fired when events were missed beyond repair: views must reload what they show. */
+  onDidRequireResync(listener: () => void): () => void;
+  onDidChangeConnection(listener: (state: ConnectionState) => void): () => void;
+  readonly connection: ConnectionState;
+  dispose(): void;
+}
+
+/** What the desktop preload exposes as `window.fleetscope`. */
+export interface PreloadApi {
+  surface: 'desktop';
+  calls: Record<string, (payload: unknown) => Promise<unknown>>;
+  onEvents(listener: (events: Delivered[]) => void): () => void;
+}

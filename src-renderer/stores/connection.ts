@@ -1,0 +1,33 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { AppInfo } from '@shared/contract';
+import { useBridge, type ConnectionState } from '../bridge';
+
+/** Backend reachability, the app's identity, and the heartbeat. */
+export const useConnectionStore = defineStore('connection', () => {
+  const bridge = useBridge();
+  const state = ref<ConnectionState>(bridge.connection);
+  const info = ref<AppInfo | null>(null);
+  const lastPingAt = ref<number | null>(null);
+  const error = ref<string | null>(null);
+
+  async function loadInfo(): Promise<void> {
+    const result = await bridge.call('app.info', {});
+    if (result.ok) {
+      info.value = result.value;
+      error.value = null;
+    } else {
+      error.value = result.error.message;
+    }
+  }
+
+  bridge.onDidChangeConnection((next) => {
+    state.value = next;
+  });
+  bridge.onDidReceiveEvent((event) => {
+    if (event.channel === 'ping') lastPingAt.value = event.payload.at;
+  });
+  bridge.onDidRequireResync(() => void loadInfo());
+
+  return { state, info, lastPingAt, error, loadInfo };
+});
