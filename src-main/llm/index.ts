@@ -1,0 +1,9 @@
+export type { ChatMessage, ChatRequest, ChatResult, ChatStreamOptions, ModelClient, ToolSpec } from './model-client';
+export { ProviderError, redact, type ProviderErrorCode, type PartialOutput } from './provider-error';
+export { OpenAiModelClient, DEFAULT_IDLE_TIMEOUT_MS, type OpenAiClientOptions } from './openai-client';
+export {
+  createModelClientFactory,
+  SCRIPTED_PROVIDER,
+  type ModelClientFactory,
+  type ModelClientSettings,
+} from './providers';

@@ -1,0 +1,199 @@
+import OpenAI from 'openai';
+import type { ToolCall, TokenUsage } from '@shared/domain';
+import type { ChatMessage, ChatRequest, ChatResult, ChatStreamOptions, ModelClient } from './model-client';
+import { ProviderError, redact, type PartialOutput } from './provider-error';
+
+export interface OpenAiClientOptions {
+  baseUrl?: string;
+  /** The key itself; callers read it from the environment variable the fleet names. */
+  apiKey?: string;
+  /** SDK retries for 429 and 5xx before streaming starts (default 2). */
+  maxRetries?: number;
+  /** Milliseconds without a byte from the provider before the call is given up (default 30 s). */
+  idleTimeoutMs?: number;
+  /** Label used in error sentences, e.g. the provider id. */
+  providerLabel?: string;
+}
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
+
+type OpenAiMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+
+function toOpenAiMessage(message: ChatMessage): OpenAiMessage {
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', content: message.content };
+    case 'user':
+      return message.name ? { role: 'user', content: message.content, name: message.name } : { role: 'user', content: message.content };
+    case 'assistant':
+      if (message.toolCalls && message.toolCalls.length > 0) {
+        return {
+          role: 'assistant',
+          content: message.content.length > 0 ? message.content : null,
+          tool_calls: message.toolCalls.map((call) => ({
+            id: call.id,
+            type: 'function' as const,
+            function: { name: call.name, arguments: call.arguments },
+          })),
+        };
+      }
+      return { role: 'assistant', content: message.content };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+  }
+}
+
+/** Accumulates streamed tool-call fragments by their index. */
+class ToolCallAssembler {
+  private readonly calls = new Map<number, ToolCall>();
+
+  add(delta: OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.ToolCall): { started: boolean; call: ToolCall } {
+    const existing = this.calls.get(delta.index);
+    const call = existing ?? { id: delta.id ?? `call_${delta.index}`, name: '', arguments: '' };
+    if (delta.id) call.id = delta.id;
+    if (delta.function?.name) call.name += delta.function.name;
+    if (delta.function?.arguments) call.arguments += delta.function.arguments;
+    this.calls.set(delta.index, call);
+    return { started: existing === undefined, call };
+  }
+
+  list(): ToolCall[] {
+    return [...this.calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => ({ ...call }));
+  }
+}
+
+/** A ModelClient over any OpenAI-compatible chat completions endpoint, always streaming. */
+export class OpenAiModelClient implements ModelClient {
+  private readonly sdk: OpenAI;
+  private readonly idleTimeoutMs: number;
+  private readonly secrets: string[];
+  private readonly label: string;
+
+  constructor(options: OpenAiClientOptions = {}) {
+    this.sdk = new OpenAI({
+      baseURL: options.baseUrl,
+      // Local OpenAI-compatible servers need no key, but the SDK insists on a value.
+      apiKey: options.apiKey ?? 'no-key',
+      maxRetries: options.maxRetries ?? 2,
+      logLevel: 'off',
+      timeout: 10 * 60_000,
+    });
+    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.secrets = options.apiKey ? [options.apiKey] : [];
+    this.label = options.providerLabel ?? 'the model provider';
+  }
+
+  async complete(request: ChatRequest, options: ChatStreamOptions = {}): Promise<ChatResult> {
+    const controller = new AbortController();
+    const onOuterAbort = () => controller.abort();
+    if (options.signal?.aborted) throw new ProviderError('aborted', 'The call was cancelled.');
+    options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+
+    let stalled = false;
+    let idleTimer: NodeJS.Timeout | undefined;
+    const armIdleTimer = () => {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => {
+        stalled = true;
+        controller.abort();
+      }, this.idleTimeoutMs);
+    };
+
+    let content = '';
+    const tools = new ToolCallAssembler();
+    let usage: TokenUsage | null = null;
+    let finishReason: string | null = null;
+    const partial = (): PartialOutput => ({ content, toolCalls: tools.list() });
+
+    armIdleTimer();
+    try {
+      const stream = await this.sdk.chat.completions.create(
+        {
+          model: request.model,
+          messages: request.messages.map(toOpenAiMessage),
+          stream: true,
+          stream_options: { include_usage: true },
+          ...(request.tools && request.tools.length > 0
+            ? {
+                tools: request.tools.map((tool) => ({
+                  type: 'function' as const,
+                  function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+                })),
+              }
+            : {}),
+          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+          ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
+        },
+        { signal: controller.signal },
+      );
+      for await (const chunk of stream) {
+        armIdleTimer();
+        if (chunk.usage) usage = { prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens };
+        const choice = chunk.choices[0];
+        if (!choice) continue;
+        const text = choice.delta?.content;
+        if (text) {
+          content += text;
+          options.onText?.(text);
+        }
+        for (const delta of choice.delta?.tool_calls ?? []) {
+          const { started, call } = tools.add(delta);
+          if (started) options.onToolCallStarted?.({ index: delta.index, id: call.id, name: call.name });
+        }
+        if (choice.finish_reason) finishReason = choice.finish_reason;
+      }
+    } catch (error) {
+      throw this.classify(error, stalled, options.signal, partial());
+    } finally {
+      clearTimeout(idleTimer);
+      options.signal?.removeEventListener('abort', onOuterAbort);
+    }
+    // The SDK ends an aborted stream quietly, so an abort shows up here, not as an exception.
+    if (stalled || options.signal?.aborted) throw this.classify(null, stalled, options.signal, partial());
+    if (finishReason === null) {
+      throw new ProviderError(
+        'disconnected',
+        `The connection to ${this.label} ended before the model finished its reply.`,
+        partial(),
+      );
+    }
+    return { content, toolCalls: tools.list(), usage, finishReason };
+  }
+
+  private classify(error: unknown, stalled: boolean, signal: AbortSignal | undefined, partial: PartialOutput): ProviderError {
+    const label = this.label;
+    if (stalled) {
+      const seconds = Math.round(this.idleTimeoutMs / 100) / 10;
+      return new ProviderError('stalled', `${label} stopped sending data for ${seconds} s, so the reply was cut off.`, partial);
+    }
+    if (signal?.aborted) return new ProviderError('aborted', 'The call was cancelled.', partial);
+    if (error instanceof OpenAI.APIUserAbortError) return new ProviderError('aborted', 'The call was cancelled.', partial);
+    if (error instanceof OpenAI.APIConnectionTimeoutError || error instanceof OpenAI.APIConnectionError) {
+      return new ProviderError('connection', `Could not reach ${label}: ${this.clean(error.message)}.`, partial);
+    }
+    if (error instanceof OpenAI.APIError) {
+      const status = error.status ?? null;
+      const detail = this.clean(error.message);
+      if (status === 429) {
+        return new ProviderError('rate-limited', `${label} kept refusing with "too many requests" (429) after retrying: ${detail}`, partial, status);
+      }
+      if (status !== null && status >= 500) {
+        return new ProviderError('server-error', `${label} had a server error (${status}) after retrying: ${detail}`, partial, status);
+      }
+      if (status === 401 || status === 403) {
+        return new ProviderError('auth', `${label} rejected the API key (${status}). Check the key in the environment variable the fleet names.`, partial, status);
+      }
+      if (status === null) return new ProviderError('server-error', `${label} reported an error mid-stream: ${detail}`, partial);
+      return new ProviderError('bad-request', `${label} rejected the request (${status}): ${detail}`, partial, status);
+    }
+    if (error instanceof SyntaxError) {
+      return new ProviderError('malformed-stream', `${label} sent data that is not valid JSON, so the reply was cut off.`, partial);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return new ProviderError('disconnected', `The connection to ${label} broke mid-reply (${this.clean(message)}).`, partial);
+  }
+
+  private clean(text: string): string {
+    return redact(text, this.secrets).replace(/\.$/, '');
+  }
+}
