@@ -1,0 +1,171 @@
+import type { z } from 'zod';
+import { fleetSchema, type Fleet, type TerminationSpec } from './fleet';
+import { USER } from './message';
+
+/** A problem in a fleet file; `path` names the field, e.g. `agents[2].provider`. */
+export interface FleetIssue {
+  path: string;
+  message: string;
+  severity: 'error' | 'warning';
+}
+
+export type FleetParseResult =
+  | { ok: true; fleet: Fleet; warnings: FleetIssue[] }
+  | { ok: false; issues: FleetIssue[] };
+
+export interface FleetValidationOptions {
+  /** Tool names the runtime offers; when given, agents naming other tools are errors. */
+  knownTools?: readonly string[];
+}
+
+/** The cap a fleet without a termination condition runs under. */
+export const DEFAULT_MAX_MESSAGES = 50;
+
+/** Patterns that only end by a termination condition. */
+const OPEN_ENDED_PATTERNS = new Set(['round-robin', 'selector', 'swarm']);
+
+export function formatPath(path: readonly PropertyKey[]): string {
+  let text = '';
+  for (const part of path) {
+    if (typeof part === 'number') text += `[${part}]`;
+    else text += text.length === 0 ? String(part) : `.${String(part)}`;
+  }
+  return text.length === 0 ? '(fleet)' : text;
+}
+
+function zodIssues(error: z.ZodError, prefix: string): FleetIssue[] {
+  return error.issues.map((issue) => ({
+    path: join(prefix, formatPath(issue.path)),
+    message: issue.message,
+    severity: 'error' as const,
+  }));
+}
+
+function join(prefix: string, path: string): string {
+  if (prefix.length === 0) return path;
+  if (path === '(fleet)') return prefix;
+  return path.startsWith('[') ? `${prefix}${path}` : `${prefix}.${path}`;
+}
+
+/** Parses a fleet file's JSON value: schema first, then the cross-field rules. */
+export function parseFleet(input: unknown, options: FleetValidationOptions = {}): FleetParseResult {
+  const parsed = fleetSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, issues: zodIssues(parsed.error, '') };
+  const issues = validateFleet(parsed.data, options);
+  const errors = issues.filter((issue) => issue.severity === 'error');
+  if (errors.length > 0) return { ok: false, issues: errors };
+  return { ok: true, fleet: parsed.data, warnings: issues };
+}
+
+/** Rules the schema cannot express: unique names, references that must exist, providers. */
+export function validateFleet(fleet: Fleet, options: FleetValidationOptions = {}, prefix = ''): FleetIssue[] {
+  const issues: FleetIssue[] = [];
+  const error = (path: string, message: string) => issues.push({ path: join(prefix, path), message, severity: 'error' });
+  const warning = (path: string, message: string) =>
+    issues.push({ path: join(prefix, path), message, severity: 'warning' });
+
+  const names = new Set<string>();
+  fleet.agents.forEach((agent, index) => {
+    const at = `agents[${index}]`;
+    if (agent.name === USER) error(`${at}.name`, `"${USER}" is reserved for the person who gives the task`);
+    else if (names.has(agent.name)) error(`${at}.name`, `another agent is already named "${agent.name}"`);
+    names.add(agent.name);
+    switch (agent.type) {
+      case 'llm':
+        if (!agent.provider) error(`${at}.provider`, 'an llm agent needs a provider (id and model)');
+        break;
+      case 'scripted':
+        if (!agent.script || agent.script.length === 0) error(`${at}.script`, 'a scripted agent needs at least one reply');
+        break;
+      case 'team':
+        if (!agent.fleet) error(`${at}.fleet`, 'a team agent needs a nested fleet');
+        else issues.push(...validateFleet(agent.fleet, options, join(prefix, `${at}.fleet`)));
+        break;
+      case 'human':
+        break;
+    }
+    if (options.knownTools) {
+      agent.tools.forEach((tool, toolIndex) => {
+        if (!options.knownTools?.includes(tool)) {
+          error(`${at}.tools[${toolIndex}]`, `unknown tool "${tool}" (known: ${options.knownTools?.join(', ')})`);
+        }
+      });
+    }
+  });
+
+  const agentRef = (path: string, name: string | undefined, what: string) => {
+    if (name !== undefined && !names.has(name)) error(path, `${what} "${name}" is not an agent in this fleet`);
+  };
+  const team = fleet.team;
+  switch (team.pattern) {
+    case 'sequential':
+    case 'round-robin':
+      team.order?.forEach((name, index) => agentRef(`team.order[${index}]`, name, 'member'));
+      if (team.order?.length === 0) error('team.order', 'the order needs at least one agent');
+      break;
+    case 'selector':
+      team.rules.forEach((rule, index) => {
+        rule.candidates.forEach((name, candidate) =>
+          agentRef(`team.rules[${index}].candidates[${candidate}]`, name, 'candidate'),
+        );
+        if (rule.from !== undefined && rule.from !== USER) agentRef(`team.rules[${index}].from`, rule.from, 'sender');
+      });
+      agentRef('team.fallback', team.fallback, 'fallback');
+      break;
+    case 'swarm':
+      agentRef('team.start', team.start, 'start agent');
+      for (const [source, targets] of Object.entries(team.handoffs)) {
+        agentRef(`team.handoffs.${source}`, source, 'handoff source');
+        targets.forEach((target, index) => {
+          if (target !== USER) agentRef(`team.handoffs.${source}[${index}]`, target, 'handoff target');
+        });
+      }
+      break;
+    case 'parallel':
+      team.workers.forEach((name, index) => agentRef(`team.workers[${index}]`, name, 'worker'));
+      agentRef('team.aggregator', team.aggregator, 'aggregator');
+      if (team.workers.includes(team.aggregator)) error('team.aggregator', 'the aggregator cannot also be a worker');
+      break;
+  }
+
+  if (fleet.termination) checkTermination(fleet.termination, 'termination', names, error);
+  else if (OPEN_ENDED_PATTERNS.has(team.pattern)) {
+    warning('termination', `no termination condition: the run stops after ${DEFAULT_MAX_MESSAGES} messages`);
+  }
+  for (const name of Object.keys(fleet.layout)) {
+    if (!names.has(name)) warning(`layout.${name}`, `layout names "${name}", which is not an agent in this fleet`);
+  }
+  return issues;
+}
+
+function checkTermination(
+  spec: TerminationSpec,
+  path: string,
+  names: ReadonlySet<string>,
+  error: (path: string, message: string) => void,
+): void {
+  const source = (sourcePath: string, name: string) => {
+    if (name !== USER && !names.has(name)) error(sourcePath, `"${name}" is not an agent in this fleet`);
+  };
+  switch (spec.type) {
+    case 'handoff':
+      source(`${path}.target`, spec.target);
+      break;
+    case 'text-mention':
+      spec.sources?.forEach((name, index) => source(`${path}.sources[${index}]`, name));
+      break;
+    case 'source-match':
+      spec.sources.forEach((name, index) => source(`${path}.sources[${index}]`, name));
+      break;
+    case 'and':
+    case 'or':
+      spec.conditions.forEach((child, index) => checkTermination(child, `${path}.conditions[${index}]`, names, error));
+      break;
+    case 'max-messages':
+    case 'token-budget':
+    case 'timeout':
+    case 'stop-message':
+    case 'external':
+      break;
+  }
+}
