@@ -2,4 +2,5 @@ export * from './message';
 export * from './session';
 export * from './event';
 export * from './fleet';
+export * from './fold';
 export * from './fleet-validate';

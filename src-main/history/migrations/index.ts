@@ -1,7 +1,10 @@
 import type { Migration } from './runner';
 import { settingsTable } from './001-settings';
+import { sessionsTables } from './002-sessions';
+import { eventsTables } from './003-events';
+import { messagesTables } from './004-messages';
 
 /** Every schema step in order. Append only; never edit a released migration. */
-export const MIGRATIONS: readonly Migration[] = [settingsTable];
+export const MIGRATIONS: readonly Migration[] = [settingsTable, sessionsTables, eventsTables, messagesTables];
 export type { Migration } from './runner';
 export { migrate } from './runner';

@@ -1,0 +1,217 @@
+import type { FleetInput, RunEvent, ViewState } from '@shared/domain';
+import type { EventSink } from '../orchestrator/sink';
+import type { SqliteDatabase } from './database';
+import { HistoryError } from './errors';
+import { FleetStore, type SavedFleet, type SavedFleetSummary } from './fleet-store';
+import { LiveWriter } from './live-writer';
+import { MessageQueries, type MessagePage, type MessagePageQuery } from './message-queries';
+import type { ImportedEvent, ImportedSessionMeta, SessionReader, SessionWriter } from './ports';
+import { recoverInterrupted, type RecoveryReport } from './recovery';
+import type { SessionListItem, StoredMessage } from './rows';
+import { SessionQueries, type SessionListQuery, type SessionPage } from './session-queries';
+import { deleteOlderThan, messageCapCheck, type MessageCapCheck } from './maintenance';
+
+export interface HistoryStoreOptions {
+  /** Events between checkpoints of the folded view; default 500. */
+  checkpointInterval?: number;
+  /** Milliseconds streaming deltas may wait before their batch commits; default 50. */
+  batchMs?: number;
+  /** Epoch-millisecond clock; tests pass their own. */
+  now?: () => number;
+  /** A timer-driven batch failed to commit (disk full, ...). Default: console.error. */
+  onWriteError?: (error: unknown) => void;
+}
+
+/** What changed, so views can refresh. */
+export type HistoryChange =
+  | { type: 'sessions-changed'; sessionIds: string[] }
+  | { type: 'session-deleted'; sessionIds: string[] }
+  | { type: 'fleets-changed' };
+
+/**
+ * The session store: the runtime's event sink, the export/import ports, and every history query.
+ * Synchronous (better-sqlite3); live writes are batched so a streaming run costs one small
+ * transaction per `batchMs`.
+ */
+export class HistoryStore implements EventSink, SessionReader, SessionWriter {
+  private readonly writer: LiveWriter;
+  private readonly sessions: SessionQueries;
+  private readonly messages: MessageQueries;
+  private readonly fleets: FleetStore;
+  private readonly listeners = new Set<(change: HistoryChange) => void>();
+  private readonly now: () => number;
+
+  constructor(
+    readonly db: SqliteDatabase,
+    options: HistoryStoreOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.sessions = new SessionQueries(db);
+    this.messages = new MessageQueries(db);
+    this.fleets = new FleetStore(db);
+    this.writer = new LiveWriter(db, this.messages, {
+      checkpointInterval: Math.max(1, options.checkpointInterval ?? 500),
+      batchMs: options.batchMs ?? 50,
+      now: this.now,
+      onDidCommit: (sessionIds) => this.emit({ type: 'sessions-changed', sessionIds }),
+      onWriteError: options.onWriteError ?? ((error) => console.error('History store: a batch failed to commit', error)),
+    });
+  }
+
+  /** Subscribes to changes; returns the unsubscribe function. */
+  onDidChange(listener: (change: HistoryChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  // EventSink
+
+  append(event: RunEvent): void {
+    this.writer.append(event);
+  }
+
+  flush(): void {
+    this.writer.commit();
+  }
+
+  /** Commits what is buffered. The database stays open: whoever opened it closes it. */
+  dispose(): void {
+    this.writer.dispose();
+  }
+
+  // SessionReader / SessionWriter
+
+  getSession(id: string): { summary: SessionListItem; fleet: FleetInput | null } | null {
+    const row = this.sessions.row(id);
+    if (!row) return null;
+    const summary = this.sessions.get(id) as SessionListItem;
+    return { summary, fleet: row.fleet_json === null ? null : (JSON.parse(row.fleet_json) as FleetInput) };
+  }
+
+  iterateEvents(sessionId: string, afterSeq?: number, toSeq?: number): Iterable<RunEvent> {
+    return this.messages.iterateEvents(sessionId, afterSeq, toSeq);
+  }
+
+  countEvents(sessionId: string): number {
+    return this.messages.countEvents(sessionId);
+  }
+
+  importSession(meta: ImportedSessionMeta, events: Iterable<ImportedEvent>): string {
+    return this.writer.importSession(meta, events);
+  }
+
+  // Queries
+
+  listSessions(query: SessionListQuery = {}): SessionPage {
+    return this.sessions.list(query);
+  }
+
+  /** Full id for an id or a unique prefix; throws HistoryError not-found / ambiguous-id. */
+  resolveSessionId(idOrPrefix: string): string {
+    return this.sessions.resolveId(idOrPrefix);
+  }
+
+  pageMessages(sessionId: string, query: MessagePageQuery = {}): MessagePage {
+    this.requireSession(sessionId);
+    return this.messages.page(sessionId, query);
+  }
+
+  getThread(sessionId: string, threadId: string): StoredMessage[] {
+    this.requireSession(sessionId);
+    return this.messages.thread(sessionId, threadId);
+  }
+
+  /** The compacted view right after event `seq` (see MessageQueries.seek). */
+  seek(sessionId: string, seq: number): ViewState {
+    this.requireSession(sessionId);
+    if (this.writer.isLive(sessionId)) this.flush();
+    return this.messages.seek(sessionId, seq);
+  }
+
+  // Changes
+
+  renameSession(id: string, title: string): SessionListItem {
+    const clean = title.trim();
+    if (clean === '' || clean.length > 500) {
+      throw new HistoryError('invalid-input', 'A title must have 1 to 500 characters.');
+    }
+    this.requireSession(id);
+    this.db.prepare('UPDATE sessions SET title = ? WHERE id = ?').run(clean, id);
+    this.emit({ type: 'sessions-changed', sessionIds: [id] });
+    return this.sessions.get(id) as SessionListItem;
+  }
+
+  /** Replaces the session's tags (trimmed, empty ones dropped, duplicates removed). */
+  setTags(id: string, tags: readonly string[]): SessionListItem {
+    this.requireSession(id);
+    const clean = [...new Set(tags.map((tag) => tag.trim()).filter((tag) => tag !== ''))];
+    this.db.prepare('UPDATE sessions SET tags = ? WHERE id = ?').run(JSON.stringify(clean), id);
+    this.emit({ type: 'sessions-changed', sessionIds: [id] });
+    return this.sessions.get(id) as SessionListItem;
+  }
+
+  /** Deletes a session with its events, messages and checkpoints. A live run must stop first. */
+  deleteSession(id: string): void {
+    this.requireSession(id);
+    if (this.writer.isLive(id)) throw new HistoryError('invalid-input', 'Stop the session before deleting it.');
+    this.db.prepare('DELETE FROM sessions WHERE id = ?').run(id);
+    this.writer.forget(id);
+    this.emit({ type: 'session-deleted', sessionIds: [id] });
+  }
+
+  /** Deletes finished sessions created more than `days` days ago; returns their ids. */
+  deleteSessionsOlderThan(days: number): string[] {
+    const ids = deleteOlderThan(this.db, days, this.now());
+    for (const id of ids) this.writer.forget(id);
+    if (ids.length > 0) this.emit({ type: 'session-deleted', sessionIds: ids });
+    return ids;
+  }
+
+  /** Whether the session reached `max` completed messages; the runtime stops with `stopReason`. */
+  checkMessageCap(sessionId: string, max: number | null): MessageCapCheck {
+    const live = this.writer.tally(sessionId);
+    const count = live?.messageCount ?? this.sessions.get(sessionId)?.messageCount;
+    if (count === undefined) throw new HistoryError('not-found', `No session with id "${sessionId}".`);
+    return messageCapCheck(count, max);
+  }
+
+  /** Sets sessions a previous process left live to interrupted (call once at start). */
+  recoverInterrupted(): RecoveryReport {
+    this.flush();
+    const report = recoverInterrupted(this.db);
+    for (const id of report.sessions) this.writer.forget(id);
+    if (report.sessions.length > 0) this.emit({ type: 'sessions-changed', sessionIds: report.sessions });
+    return report;
+  }
+
+  // Saved fleets
+
+  listFleets(): SavedFleetSummary[] {
+    return this.fleets.list();
+  }
+
+  getFleet(id: string): SavedFleet | null {
+    return this.fleets.get(id);
+  }
+
+  /** Creates (no id) or replaces a saved fleet; throws HistoryError invalid-input for a bad fleet. */
+  saveFleet(fleet: FleetInput, id?: string): SavedFleet {
+    const saved = this.fleets.save(fleet, id, this.now());
+    this.emit({ type: 'fleets-changed' });
+    return saved;
+  }
+
+  deleteFleet(id: string): boolean {
+    const deleted = this.fleets.delete(id);
+    if (deleted) this.emit({ type: 'fleets-changed' });
+    return deleted;
+  }
+
+  private requireSession(id: string): void {
+    if (!this.sessions.row(id)) throw new HistoryError('not-found', `No session with id "${id}".`);
+  }
+
+  private emit(change: HistoryChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+}

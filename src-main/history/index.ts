@@ -1,0 +1,15 @@
+export { openDatabase, type SqliteDatabase, type OpenedDatabase, type OpenOptions } from './database';
+export { SettingsStore } from './settings-store';
+export { HistoryStore, type HistoryStoreOptions, type HistoryChange } from './history-store';
+export { openHistory, STORE_FILE, type OpenHistoryOptions, type OpenedHistory } from './open-history';
+export { HistoryError, type HistoryErrorCode } from './errors';
+export { INTERRUPTED_REASON, recoverInterrupted, type RecoveryReport } from './recovery';
+export { buildFtsQuery } from './fts-query';
+export type { SessionListQuery, SessionPage } from './session-queries';
+export type { MessageCursor, MessagePage, MessagePageQuery } from './message-queries';
+export type { SessionListItem, StoredMessage } from './rows';
+export { toMessage } from './rows';
+export type { SavedFleet, SavedFleetSummary } from './fleet-store';
+export type { MessageCapCheck } from './maintenance';
+export type { SessionReader, SessionWriter, ImportedEvent, ImportedSessionMeta } from './ports';
+export { MIGRATIONS } from './migrations';

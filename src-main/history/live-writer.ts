@@ -1,0 +1,261 @@
+import { randomUUID } from 'node:crypto';
+import { emptyView, FINAL_STATUSES, type RunEvent, type SessionStatus, type ViewState } from '@shared/domain';
+import type { SqliteDatabase } from './database';
+import { HistoryError } from './errors';
+import { Materializer, type SessionTally } from './materializer';
+import type { MessageQueries } from './message-queries';
+import type { ImportedEvent, ImportedSessionMeta } from './ports';
+
+/** Kinds committed as soon as they arrive: completions and status changes must survive a crash. */
+const COMMIT_AT_ONCE: ReadonlySet<RunEvent['kind']> = new Set([
+  'session.started',
+  'session.continued',
+  'session.status',
+  'session.stopped',
+  'message.completed',
+  'message.dropped',
+  'human.requested',
+  'human.given',
+]);
+
+export interface LiveWriterOptions {
+  /** Events between checkpoints of the folded view. */
+  checkpointInterval: number;
+  /** Milliseconds buffered events may wait before their batch commits. */
+  batchMs: number;
+  /** Clock for new sessions' created_at, epoch milliseconds. */
+  now: () => number;
+  /** Called after each commit with the ids of the sessions it changed. */
+  onDidCommit: (sessionIds: string[]) => void;
+  /** A batch committed from the timer failed (flush() throws instead). */
+  onWriteError: (error: unknown) => void;
+}
+
+/**
+ * The write side: buffers live events and commits them in batches (one transaction per
+ * `batchMs`, or at once for completions and status changes), and imports whole sessions.
+ */
+export class LiveWriter {
+  private readonly materializer: Materializer;
+  private readonly live = new Map<string, SessionTally>();
+  private readonly acceptedSeq = new Map<string, number>();
+  private pending: RunEvent[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private readonly insertSession;
+  private readonly sessionRow;
+  private readonly lastSeq;
+  private readonly streamingRows;
+  private readonly lastCheckpoint;
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly messages: MessageQueries,
+    private readonly options: LiveWriterOptions,
+  ) {
+    this.materializer = new Materializer(db, options.checkpointInterval);
+    this.insertSession = db.prepare(`INSERT INTO sessions (id, title, task, fleet_name, status, created_at, updated_at,
+      ended_at, tags, source, read_only) VALUES (@id, @title, @task, @fleetName, @status, @createdAt, @createdAt,
+      @endedAt, @tags, @source, @readOnly)`);
+    this.sessionRow = db.prepare(
+      'SELECT status, stop_reason, created_at, ended_at, message_count, tokens, read_only FROM sessions WHERE id = ?',
+    );
+    this.lastSeq = db.prepare('SELECT max(seq) AS seq FROM events WHERE session_id = ?');
+    this.streamingRows = db.prepare(
+      "SELECT id, prompt_tokens, completion_tokens FROM messages WHERE session_id = ? AND state = 'streaming'",
+    );
+    this.lastCheckpoint = db.prepare('SELECT max(seq) AS seq FROM checkpoints WHERE session_id = ?');
+  }
+
+  /** Accepts one live event. Throws (without buffering it) when it cannot belong to the log. */
+  append(event: RunEvent): void {
+    const last = this.acceptedSeq.get(event.sessionId) ?? this.loadAcceptedSeq(event);
+    if (event.seq <= last) {
+      throw new HistoryError('out-of-order', `Event ${event.seq} of session ${event.sessionId} is not after ${last}.`);
+    }
+    this.acceptedSeq.set(event.sessionId, event.seq);
+    this.pending.push(event);
+    if (COMMIT_AT_ONCE.has(event.kind)) this.commit();
+    else if (this.timer === null) {
+      this.timer = setTimeout(() => this.commitFromTimer(), this.options.batchMs);
+      this.timer.unref?.();
+    }
+  }
+
+  /** Commits everything buffered; throws if the transaction fails. */
+  commit(): void {
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    const touched = new Map<string, SessionTally>();
+    try {
+      this.db.transaction(() => {
+        for (const event of batch) {
+          const tally = touched.get(event.sessionId) ?? this.tallyFor(event);
+          touched.set(event.sessionId, tally);
+          this.materializer.apply(tally, event);
+        }
+        for (const tally of touched.values()) this.materializer.finishCommit(tally);
+      })();
+    } catch (error) {
+      // In-memory tallies may hold changes that were rolled back: reload them from disk next time.
+      for (const id of touched.keys()) {
+        this.live.delete(id);
+        this.acceptedSeq.delete(id);
+      }
+      throw error;
+    }
+    for (const tally of touched.values()) {
+      if (FINAL_STATUSES.includes(tally.status)) this.live.delete(tally.id);
+    }
+    this.options.onDidCommit([...touched.keys()]);
+  }
+
+  /** Live sessions' buffered counters (message count), or null when not being written. */
+  tally(sessionId: string): SessionTally | null {
+    return this.live.get(sessionId) ?? null;
+  }
+
+  isLive(sessionId: string): boolean {
+    const tally = this.live.get(sessionId);
+    return tally !== undefined && !FINAL_STATUSES.includes(tally.status);
+  }
+
+  forget(sessionId: string): void {
+    this.live.delete(sessionId);
+    this.acceptedSeq.delete(sessionId);
+  }
+
+  /** Writes a whole session in one transaction and returns its new id; on any error, nothing. */
+  importSession(meta: ImportedSessionMeta, events: Iterable<ImportedEvent>): string {
+    this.commit();
+    const id = randomUUID();
+    this.db.transaction(() => {
+      this.insertSession.run({
+        id,
+        title: meta.title,
+        task: meta.task,
+        fleetName: meta.fleetName,
+        status: 'completed',
+        createdAt: meta.createdAt,
+        endedAt: meta.createdAt,
+        tags: JSON.stringify(meta.tags),
+        source: meta.source,
+        readOnly: 1,
+      });
+      const tally = this.newTally(id, meta.createdAt, 'completed', emptyView());
+      let seq = 0;
+      let stopped = false;
+      for (const imported of events) {
+        seq += 1;
+        const event = { ...imported, sessionId: id, seq } as RunEvent;
+        this.materializer.apply(tally, event);
+        if (event.kind === 'session.stopped') stopped = true;
+      }
+      this.materializer.closeOpenMessages(tally);
+      if (!stopped || !FINAL_STATUSES.includes(tally.status)) {
+        tally.status = 'completed';
+        tally.endedAt = meta.createdAt + Math.round(tally.lastT);
+      }
+      this.materializer.finishCommit(tally);
+    })();
+    this.options.onDidCommit([id]);
+    return id;
+  }
+
+  dispose(): void {
+    this.commit();
+  }
+
+  private commitFromTimer(): void {
+    this.timer = null;
+    try {
+      this.commit();
+    } catch (error) {
+      this.options.onWriteError(error);
+    }
+  }
+
+  private loadAcceptedSeq(event: RunEvent): number {
+    const row = this.sessionRow.get(event.sessionId) as { read_only: number } | undefined;
+    if (!row) {
+      if (event.kind === 'session.started') return 0;
+      throw new HistoryError('unknown-session', `No session ${event.sessionId}; its first event must be session.started.`);
+    }
+    if (row.read_only) throw new HistoryError('read-only', `Session ${event.sessionId} is read-only.`);
+    if (event.kind === 'session.started') {
+      throw new HistoryError('invalid-input', `Session ${event.sessionId} has already started.`);
+    }
+    return (this.lastSeq.get(event.sessionId) as { seq: number | null }).seq ?? 0;
+  }
+
+  private tallyFor(event: RunEvent): SessionTally {
+    const cached = this.live.get(event.sessionId);
+    if (cached) return cached;
+    const tally = event.kind === 'session.started' ? this.createSession(event) : this.loadTally(event.sessionId);
+    this.live.set(tally.id, tally);
+    return tally;
+  }
+
+  private createSession(event: Extract<RunEvent, { kind: 'session.started' }>): SessionTally {
+    const createdAt = this.options.now() - Math.round(event.t);
+    const p = event.payload;
+    this.insertSession.run({
+      id: event.sessionId,
+      title: p.title,
+      task: p.task,
+      fleetName: p.fleetName,
+      status: 'running',
+      createdAt,
+      endedAt: null,
+      tags: '[]',
+      source: 'live',
+      readOnly: 0,
+    });
+    return this.newTally(event.sessionId, createdAt, 'running', emptyView());
+  }
+
+  /** Rebuilds a tally from disk for a session that was not being written in this process. */
+  private loadTally(sessionId: string): SessionTally {
+    const row = this.sessionRow.get(sessionId) as
+      | { status: SessionStatus; stop_reason: string | null; created_at: number; ended_at: number | null; message_count: number; tokens: number }
+      | undefined;
+    if (!row) throw new HistoryError('unknown-session', `No session ${sessionId}.`);
+    const lastSeq = (this.lastSeq.get(sessionId) as { seq: number | null }).seq ?? 0;
+    const checkpointSeq = (this.lastCheckpoint.get(sessionId) as { seq: number | null }).seq ?? 0;
+    const tally = this.newTally(sessionId, row.created_at, row.status, this.messages.seek(sessionId, lastSeq));
+    tally.stopReason = row.stop_reason;
+    tally.endedAt = row.ended_at;
+    tally.messageCount = row.message_count;
+    tally.tokens = row.tokens;
+    tally.lastSeq = lastSeq;
+    tally.lastT = tally.view.t;
+    tally.eventsSinceCheckpoint = lastSeq - checkpointSeq;
+    const streaming = this.streamingRows.all(sessionId) as Array<{ id: string; prompt_tokens: number | null; completion_tokens: number | null }>;
+    for (const message of streaming) {
+      const usage = message.prompt_tokens === null ? undefined : { prompt: message.prompt_tokens, completion: message.completion_tokens ?? 0 };
+      tally.open.set(message.id, { pendingText: '', usage });
+    }
+    return tally;
+  }
+
+  private newTally(id: string, createdAt: number, status: SessionStatus, view: ViewState): SessionTally {
+    return {
+      id,
+      createdAt,
+      status,
+      stopReason: null,
+      endedAt: null,
+      lastSeq: 0,
+      lastT: 0,
+      messageCount: 0,
+      tokens: 0,
+      view,
+      eventsSinceCheckpoint: 0,
+      open: new Map(),
+    };
+  }
+}

@@ -1,0 +1,41 @@
+import type { SqliteDatabase } from './database';
+
+const DAY_MS = 86_400_000;
+
+export interface MessageCapCheck {
+  reached: boolean;
+  count: number;
+  max: number | null;
+  /** The stop reason to end the run with when `reached`; null otherwise. */
+  stopReason: string | null;
+}
+
+/** `max` null means no cap (the default). */
+export function messageCapCheck(count: number, max: number | null): MessageCapCheck {
+  const reached = max !== null && count >= max;
+  return {
+    reached,
+    count,
+    max,
+    stopReason: reached ? `Reached the limit of ${max} messages per session (set in Settings).` : null,
+  };
+}
+
+/**
+ * Deletes sessions created before `now - days` that are no longer live (running, paused and
+ * waiting sessions are kept). Returns the deleted ids. `now` is epoch milliseconds.
+ */
+export function deleteOlderThan(db: SqliteDatabase, days: number, now: number): string[] {
+  if (!Number.isFinite(days) || days <= 0) return [];
+  const cutoff = now - days * DAY_MS;
+  return db.transaction(() => {
+    const rows = db
+      .prepare(
+        "SELECT id FROM sessions WHERE created_at < ? AND status NOT IN ('running', 'paused', 'waiting-for-human')",
+      )
+      .all(cutoff) as Array<{ id: string }>;
+    const remove = db.prepare('DELETE FROM sessions WHERE id = ?');
+    for (const row of rows) remove.run(row.id);
+    return rows.map((row) => row.id);
+  })();
+}

@@ -1,0 +1,44 @@
+import { join } from 'node:path';
+import { openDatabase, type SqliteDatabase } from './database';
+import { HistoryStore, type HistoryStoreOptions } from './history-store';
+import type { RecoveryReport } from './recovery';
+
+/** The store file inside the data folder (the same one the app opens). */
+export const STORE_FILE = 'fleetscope.db';
+
+export interface OpenHistoryOptions extends HistoryStoreOptions {
+  /**
+   * Mark sessions a previous process left live as interrupted (default true). Pass false from
+   * processes that only read while the app may be running (CLI listings), or they would mark the
+   * app's live runs as interrupted.
+   */
+  recover?: boolean;
+  nativeBinding?: string;
+}
+
+export interface OpenedHistory {
+  store: HistoryStore;
+  db: SqliteDatabase;
+  /** Set when the old store failed its integrity check and was moved here; tell the user. */
+  movedAsideTo: string | null;
+  recovery: RecoveryReport;
+  /** Commits buffered writes and closes the database. */
+  close(): void;
+}
+
+/** Opens (creating if needed) DATA_DIR/fleetscope.db and, by default, recovers interrupted sessions. */
+export function openHistory(dataDir: string, options: OpenHistoryOptions = {}): OpenedHistory {
+  const { db, movedAsideTo } = openDatabase(join(dataDir, STORE_FILE), { nativeBinding: options.nativeBinding });
+  const store = new HistoryStore(db, options);
+  const recovery = options.recover === false ? { sessions: [], partialMessages: 0 } : store.recoverInterrupted();
+  return {
+    store,
+    db,
+    movedAsideTo,
+    recovery,
+    close() {
+      store.dispose();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import type { Message, MessageKind, MessageState, SessionStatus, SessionSummary, ToolCall, ToolResult } from '@shared/domain';
+
+/** A `sessions` row as SQLite returns it. */
+export interface SessionRow {
+  id: string;
+  title: string;
+  task: string;
+  fleet_name: string;
+  fleet_json: string | null;
+  status: string;
+  stop_reason: string | null;
+  created_at: number;
+  updated_at: number;
+  ended_at: number | null;
+  message_count: number;
+  tokens: number;
+  parent_session_id: string | null;
+  fork_seq: number | null;
+  tags: string;
+  source: string;
+  read_only: number;
+}
+
+/** A `messages` row as SQLite returns it. */
+export interface MessageRow {
+  pk: number;
+  session_id: string;
+  id: string;
+  seq: number;
+  t: number;
+  thread_id: string;
+  parent_id: string | null;
+  sender: string;
+  receiver: string;
+  kind: string;
+  content: string;
+  meta: string;
+  tool_calls: string | null;
+  tool_results: string | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  state: string;
+  dropped_reason: string | null;
+}
+
+/** One row of the session list: the summary plus how long it ran, in milliseconds. */
+export interface SessionListItem extends SessionSummary {
+  durationMs: number;
+}
+
+/** A stored message with where it sits in the event log (`seq`, the cursor for paging). */
+export interface StoredMessage extends Message {
+  seq: number;
+  /** Set when the runtime dropped the message (unknown recipient); it was never delivered. */
+  droppedReason: string | null;
+}
+
+function parseTags(json: string): string[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((tag): tag is string => typeof tag === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function toSessionListItem(row: SessionRow): SessionListItem {
+  const end = row.ended_at ?? row.updated_at;
+  return {
+    id: row.id,
+    title: row.title,
+    task: row.task,
+    fleetName: row.fleet_name,
+    // Only the store writes this column, always from the SessionStatus union.
+    status: row.status as SessionStatus,
+    stopReason: row.stop_reason,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    endedAt: row.ended_at,
+    messageCount: row.message_count,
+    tokens: row.tokens,
+    parentSessionId: row.parent_session_id,
+    forkSeq: row.fork_seq,
+    tags: parseTags(row.tags),
+    source: row.source,
+    readOnly: row.read_only !== 0,
+    durationMs: Math.max(0, end - row.created_at),
+  };
+}
+
+/** Rows are written only by the store from validated domain values, so the casts hold. */
+export function toStoredMessage(row: MessageRow): StoredMessage {
+  const message: StoredMessage = {
+    id: row.id,
+    threadId: row.thread_id,
+    parentId: row.parent_id,
+    from: row.sender,
+    to: row.receiver,
+    kind: row.kind as MessageKind,
+    content: row.content,
+    meta: JSON.parse(row.meta) as Record<string, unknown>,
+    state: row.state as MessageState,
+    t: row.t,
+    seq: row.seq,
+    droppedReason: row.dropped_reason,
+  };
+  if (row.tool_calls !== null) message.toolCalls = JSON.parse(row.tool_calls) as ToolCall[];
+  if (row.tool_results !== null) message.toolResults = JSON.parse(row.tool_results) as ToolResult[];
+  if (row.prompt_tokens !== null || row.completion_tokens !== null) {
+    message.usage = { prompt: row.prompt_tokens ?? 0, completion: row.completion_tokens ?? 0 };
+  }
+  return message;
+}
+
+/** Drops the store-only fields, giving back the domain message. */
+export function toMessage(stored: StoredMessage): Message {
+  const { seq: _seq, droppedReason: _dropped, ...message } = stored;
+  return message;
+}

@@ -1,0 +1,112 @@
+import type { SessionStatus } from '@shared/domain';
+import type { SqliteDatabase } from './database';
+import { HistoryError } from './errors';
+import { StatementCache } from './statement-cache';
+import { buildFtsQuery, likePattern } from './fts-query';
+import { toSessionListItem, type SessionListItem, type SessionRow } from './rows';
+
+export interface SessionListQuery {
+  /** Page size; 1..500, default 50. */
+  limit?: number;
+  offset?: number;
+  status?: SessionStatus | SessionStatus[];
+  fleetName?: string;
+  /** Created at or after, epoch milliseconds. */
+  from?: number;
+  /** Created before, epoch milliseconds. */
+  to?: number;
+  tag?: string;
+  /** Free text: matches message content (full-text, word prefix) or title/task (substring). */
+  search?: string;
+}
+
+export interface SessionPage {
+  items: SessionListItem[];
+  /** Sessions matching the filters, across all pages. */
+  total: number;
+}
+
+/** Read-side queries on sessions, newest first. */
+export class SessionQueries {
+  private readonly byId;
+  private readonly byPrefix;
+  private readonly cache: StatementCache;
+
+  constructor(db: SqliteDatabase) {
+    this.cache = new StatementCache(db);
+    this.byId = db.prepare('SELECT * FROM sessions WHERE id = ?');
+    this.byPrefix = db.prepare("SELECT id FROM sessions WHERE substr(id, 1, length(?)) = ? LIMIT 2");
+  }
+
+  get(id: string): SessionListItem | null {
+    const row = this.byId.get(id) as SessionRow | undefined;
+    return row ? toSessionListItem(row) : null;
+  }
+
+  row(id: string): SessionRow | null {
+    return (this.byId.get(id) as SessionRow | undefined) ?? null;
+  }
+
+  /** The full id for an id or a unique prefix of one. */
+  resolveId(idOrPrefix: string): string {
+    if (idOrPrefix.length > 0 && this.byId.get(idOrPrefix)) return idOrPrefix;
+    const matches = idOrPrefix.length === 0 ? [] : (this.byPrefix.all(idOrPrefix, idOrPrefix) as Array<{ id: string }>);
+    if (matches.length === 0) throw new HistoryError('not-found', `No session with id "${idOrPrefix}".`);
+    if (matches.length > 1) {
+      throw new HistoryError('ambiguous-id', `"${idOrPrefix}" matches more than one session; give more of the id.`);
+    }
+    return (matches[0] as { id: string }).id;
+  }
+
+  list(query: SessionListQuery = {}): SessionPage {
+    const where: string[] = [];
+    const params: Array<string | number> = [];
+    const statuses = query.status === undefined ? [] : Array.isArray(query.status) ? query.status : [query.status];
+    if (statuses.length > 0) {
+      where.push(`status IN (${statuses.map(() => '?').join(', ')})`);
+      params.push(...statuses);
+    }
+    if (query.fleetName !== undefined) {
+      where.push('fleet_name = ?');
+      params.push(query.fleetName);
+    }
+    if (query.from !== undefined) {
+      where.push('created_at >= ?');
+      params.push(query.from);
+    }
+    if (query.to !== undefined) {
+      where.push('created_at < ?');
+      params.push(query.to);
+    }
+    if (query.tag !== undefined) {
+      where.push('EXISTS (SELECT 1 FROM json_each(sessions.tags) WHERE json_each.value = ?)');
+      params.push(query.tag);
+    }
+    const search = query.search?.trim() ?? '';
+    if (search !== '') {
+      const fts = buildFtsQuery(search);
+      const like = likePattern(search);
+      const textMatch = "(title LIKE ? ESCAPE '\\' OR task LIKE ? ESCAPE '\\')";
+      if (fts === null) {
+        where.push(textMatch);
+        params.push(like, like);
+      } else {
+        where.push(`(${textMatch} OR id IN (SELECT m.session_id FROM messages_fts
+          JOIN messages m ON m.pk = messages_fts.rowid WHERE messages_fts MATCH ?))`);
+        params.push(like, like, fts);
+      }
+    }
+    const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const limit = clamp(query.limit ?? 50, 1, 500);
+    const offset = Math.max(0, Math.trunc(query.offset ?? 0));
+    const rows = this.cache
+      .get(`SELECT * FROM sessions ${clause} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`)
+      .all(...params, limit, offset) as SessionRow[];
+    const total = (this.cache.get(`SELECT count(*) AS n FROM sessions ${clause}`).get(...params) as { n: number }).n;
+    return { items: rows.map(toSessionListItem), total };
+  }
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, Math.trunc(Number.isFinite(value) ? value : min)));
+}

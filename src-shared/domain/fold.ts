@@ -1,0 +1,204 @@
+import { assertNever, type AgentStatus, type RunEvent } from './event';
+import type { Message } from './message';
+import type { SessionStatus } from './session';
+
+/** Running totals of a session, as the header and the graph show them. */
+export interface ViewCounters {
+  events: number;
+  /** Messages that reached `complete`. */
+  messages: number;
+  promptTokens: number;
+  completionTokens: number;
+  toolCalls: number;
+  toolResults: number;
+  handoffs: number;
+  errors: number;
+  dropped: number;
+}
+
+/**
+ * What the UI shows of a session at one point of its event log. Plain JSON (no Maps), so it can be
+ * stored in a checkpoint and sent over the contract as is.
+ */
+export interface ViewState {
+  /** Seq of the last event folded in; 0 before any. */
+  seq: number;
+  /** Milliseconds since session start of the last event folded in. */
+  t: number;
+  status: SessionStatus | null;
+  stopReason: string | null;
+  agents: Record<string, AgentStatus>;
+  /** Messages by id, with their state. A compacted view keeps only messages still in flight. */
+  messages: Record<string, Message>;
+  /** Ids of `messages` in the order they started. */
+  order: string[];
+  /** An open human-input request, if the run waits for one. */
+  pendingHuman: { requestId: string; prompt: string; agent: string | null } | null;
+  counters: ViewCounters;
+}
+
+export function emptyView(): ViewState {
+  return {
+    seq: 0,
+    t: 0,
+    status: null,
+    stopReason: null,
+    agents: {},
+    messages: {},
+    order: [],
+    pendingHuman: null,
+    counters: {
+      events: 0,
+      messages: 0,
+      promptTokens: 0,
+      completionTokens: 0,
+      toolCalls: 0,
+      toolResults: 0,
+      handoffs: 0,
+      errors: 0,
+      dropped: 0,
+    },
+  };
+}
+
+/**
+ * Pure fold: the view after `events`, starting from `from` (which is not modified). Events must be
+ * in seq order.
+ */
+export function foldEvents(events: Iterable<RunEvent>, from: ViewState = emptyView()): ViewState {
+  const state = cloneView(from);
+  for (const event of events) applyEvent(state, event);
+  return state;
+}
+
+export function cloneView(view: ViewState): ViewState {
+  return structuredClone(view);
+}
+
+/**
+ * Applies one event to `state` in place (for live views that keep one mutable state). Use
+ * `foldEvents` when the input must stay untouched.
+ */
+export function applyEvent(state: ViewState, event: RunEvent): void {
+  state.seq = event.seq;
+  state.t = event.t;
+  state.counters.events += 1;
+  switch (event.kind) {
+    case 'session.started':
+      state.status = 'running';
+      break;
+    case 'session.continued':
+      state.status = 'running';
+      state.stopReason = null;
+      break;
+    case 'session.status':
+      state.status = event.payload.status;
+      break;
+    case 'session.stopped':
+      state.status = event.payload.status;
+      state.stopReason = event.payload.stopReason;
+      state.pendingHuman = null;
+      for (const id of state.order) {
+        const message = state.messages[id];
+        if (message?.state === 'streaming') message.state = 'partial';
+      }
+      break;
+    case 'agent.status':
+      if (event.agent !== null) state.agents[event.agent] = event.payload.status;
+      break;
+    case 'message.started': {
+      const p = event.payload;
+      if (!(p.messageId in state.messages)) state.order.push(p.messageId);
+      state.messages[p.messageId] = {
+        id: p.messageId,
+        threadId: p.threadId,
+        parentId: p.parentId,
+        from: p.from,
+        to: p.to,
+        kind: p.kind,
+        content: '',
+        meta: {},
+        state: 'streaming',
+        t: event.t,
+      };
+      break;
+    }
+    case 'message.delta': {
+      const message = state.messages[event.payload.messageId];
+      if (message) message.content += event.payload.text;
+      break;
+    }
+    case 'message.completed': {
+      const message = event.payload.message;
+      const previous = state.messages[message.id];
+      if (!previous) state.order.push(message.id);
+      if (previous?.state !== 'complete') state.counters.messages += 1;
+      const usageBefore = previous?.usage;
+      state.messages[message.id] = { ...message, state: 'complete' };
+      addUsage(state, message.usage, usageBefore);
+      break;
+    }
+    case 'usage': {
+      const message = state.messages[event.payload.messageId];
+      addUsage(state, event.payload.usage, message?.usage);
+      if (message) message.usage = event.payload.usage;
+      break;
+    }
+    case 'tool.requested':
+      state.counters.toolCalls += 1;
+      break;
+    case 'tool.executed':
+      state.counters.toolResults += 1;
+      break;
+    case 'handoff':
+      state.counters.handoffs += 1;
+      break;
+    case 'human.requested':
+      state.pendingHuman = { requestId: event.payload.requestId, prompt: event.payload.prompt, agent: event.agent };
+      break;
+    case 'human.given':
+      if (state.pendingHuman?.requestId === event.payload.requestId) state.pendingHuman = null;
+      break;
+    case 'error':
+      state.counters.errors += 1;
+      break;
+    case 'message.dropped':
+      state.counters.dropped += 1;
+      break;
+    case 'routing.decision':
+    case 'termination.check':
+      break;
+    default:
+      assertNever(event);
+  }
+}
+
+/** Usage replaces what a message had before; totals move by the difference. */
+function addUsage(
+  state: ViewState,
+  usage: { prompt: number; completion: number } | undefined,
+  before: { prompt: number; completion: number } | undefined,
+): void {
+  if (!usage) return;
+  state.counters.promptTokens += usage.prompt - (before?.prompt ?? 0);
+  state.counters.completionTokens += usage.completion - (before?.completion ?? 0);
+}
+
+/**
+ * Drops completed messages, keeping those still in flight (streaming or partial). Checkpoints
+ * store compacted views so their size does not grow with the session; completed messages are
+ * paged from the message list instead.
+ */
+export function compactView(state: ViewState): ViewState {
+  const view = cloneView(state);
+  compactInPlace(view);
+  return view;
+}
+
+export function compactInPlace(view: ViewState): void {
+  const open = view.order.filter((id) => view.messages[id] && view.messages[id].state !== 'complete');
+  const messages: Record<string, Message> = {};
+  for (const id of open) messages[id] = view.messages[id] as Message;
+  view.messages = messages;
+  view.order = open;
+}
