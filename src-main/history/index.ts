@@ -12,4 +12,4 @@ export { toMessage } from './rows';
 export type { SavedFleet, SavedFleetSummary } from './fleet-store';
 export type { MessageCapCheck } from './maintenance';
 export type { SessionReader, SessionWriter, ImportedEvent, ImportedSessionMeta } from './ports';
-export { MIGRATIONS } from './migrations';
+export { MIGRATIONS, migrate, type Migration } from './migrations';
