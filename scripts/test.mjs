@@ -8,6 +8,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const steps = [
   ['typecheck (node)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.node.json']],
+  ['typecheck (browser tests)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.e2e.json']],
   ['typecheck (web)', bin('vue-tsc'), ['--noEmit', '-p', 'tsconfig.web.json']],
   ['lint', bin('eslint'), ['.', '--max-warnings', '0']],
   ['unit tests (node + component)', bin('vitest'), ['run', '--project', 'node', '--project', 'component']],

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Delivered, EventChannel, EventPayload } from '@shared/contract';
 
 export type DeliveredListener = (event: Delivered) => void;
@@ -7,6 +8,8 @@ export type DeliveredListener = (event: Delivered) => void;
  * replay exactly what it missed. A surface that fell further behind is told to resynchronize.
  */
 export class EventHub {
+  /** Identifies this hub's numbering; a client that saw another epoch must resynchronize. */
+  readonly epoch = randomUUID();
   private seq = 0;
   private readonly buffer: Delivered[] = [];
   private readonly listeners = new Set<DeliveredListener>();

@@ -26,7 +26,8 @@ function parseFrame(data: unknown): ClientFrame | null {
  * Binds one browser connection to the contract: calls go through the dispatcher; events are
  * forwarded in per-frame batches once the client said hello, after replaying what it missed.
  */
-export function bindSocket(ws: WebSocket, app: FleetscopeApp, epoch: string): void {
+export function bindSocket(ws: WebSocket, app: FleetscopeApp): void {
+  const epoch = app.hub.epoch;
   let pending: Delivered[] = [];
   let timer: NodeJS.Timeout | null = null;
   let greeted = false;

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -29,7 +29,6 @@ export interface WebHost {
 /** Serves the built renderer on 127.0.0.1 and binds the contract over a WebSocket at /ws. */
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? randomBytes(24).toString('base64url');
-  const epoch = randomUUID();
   let port = 0;
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
 
@@ -61,7 +60,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Not Found'}\r\n\r\n`);
       return;
     }
-    sockets.handleUpgrade(request, socket, head, (ws) => bindSocket(ws, options.app, epoch));
+    sockets.handleUpgrade(request, socket, head, (ws) => bindSocket(ws, options.app));
   });
 
   await new Promise<void>((resolvePromise, reject) => {

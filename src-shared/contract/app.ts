@@ -5,15 +5,25 @@ export const SURFACES = ['desktop', 'browser', 'cli'] as const;
 
 export const THEMES = ['system', 'light', 'dark'] as const;
 
+const settingFields = {
+  theme: z.enum(THEMES),
+  /** Delete sessions older than this many days; null keeps everything. */
+  retentionDays: z.number().int().positive().nullable(),
+  /** Stop a run when a session reaches this many messages; null means no cap. */
+  maxMessagesPerSession: z.number().int().positive().nullable(),
+  sidebarCollapsed: z.boolean(),
+};
+
 /** User settings, persisted in the store. Every field has a default so old stores keep working. */
 export const settingsSchema = z.object({
-  theme: z.enum(THEMES).default('system'),
-  /** Delete sessions older than this many days; null keeps everything. */
-  retentionDays: z.number().int().positive().nullable().default(null),
-  /** Stop a run when a session reaches this many messages; null means no cap. */
-  maxMessagesPerSession: z.number().int().positive().nullable().default(null),
-  sidebarCollapsed: z.boolean().default(false),
+  theme: settingFields.theme.default('system'),
+  retentionDays: settingFields.retentionDays.default(null),
+  maxMessagesPerSession: settingFields.maxMessagesPerSession.default(null),
+  sidebarCollapsed: settingFields.sidebarCollapsed.default(false),
 });
+
+/** A change to some settings: only the fields given are written (no defaults filled in). */
+export const settingsPatchSchema = z.object(settingFields).partial().strict();
 export type Settings = z.infer<typeof settingsSchema>;
 
 export const appInfoSchema = z.object({
@@ -29,7 +39,7 @@ export const appChannels = {
   'app.info': query(z.object({}).strict(), appInfoSchema, 'Version, data folder and surface.'),
   'settings.get': query(z.object({}).strict(), settingsSchema, 'All settings.'),
   'settings.set': command(
-    settingsSchema.partial().strict(),
+    settingsPatchSchema,
     settingsSchema,
     'Change some settings; returns all of them.',
   ),

@@ -37,7 +37,9 @@ export const serveCommand: CliCommand = {
     const dataDir = values['data-dir'] ?? defaultDataDir(io.env);
     const app = createApp({ dataDir, surface: 'browser' });
     if (app.movedAsideTo) io.err(`The store was damaged; it was moved to ${app.movedAsideTo} and a new one started.`);
-    const host = await startWebHost({ app, rendererDir, port });
+    // FLEETSCOPE_TOKEN pins the token, so an open page can reconnect after the host restarts.
+    const token = io.env.FLEETSCOPE_TOKEN || undefined;
+    const host = await startWebHost({ app, rendererDir, port, token });
     io.out(`Fleetscope is running at ${host.url}`);
     io.out(`Data folder: ${dataDir}. Press Ctrl+C to stop.`);
     await io.interrupted;

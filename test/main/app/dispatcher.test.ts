@@ -85,3 +85,18 @@ describe('the contract dispatcher', () => {
     expect(result).toMatchObject({ ok: false, error: { code: 'too-large' } });
   });
 });
+
+describe('settings.set', () => {
+  it('changes only the fields it is given', async () => {
+    const temp = makeTempDir();
+    const app = createApp({ dataDir: temp.dir, surface: 'desktop', pingIntervalMs: 0 });
+    try {
+      await app.dispatcher.dispatch('settings.set', { theme: 'dark' }, desktop);
+      const result = await app.dispatcher.dispatch('settings.set', { retentionDays: 7 }, desktop);
+      expect(result).toMatchObject({ ok: true, value: { theme: 'dark', retentionDays: 7 } });
+    } finally {
+      app.close();
+      temp.remove();
+    }
+  });
+});
