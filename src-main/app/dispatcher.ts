@@ -43,11 +43,12 @@ export class Dispatcher {
     if (!isChannel(channel)) {
       return fail('unknown-channel', `Unknown channel: ${String(channel).slice(0, 80)}`);
     }
-    const size = approximateSize(payload);
-    if (size > MAX_PAYLOAD_BYTES) {
-      return fail('too-large', `Payload of ${size} bytes exceeds the ${MAX_PAYLOAD_BYTES}-byte limit`);
-    }
     const spec = contract[channel];
+    const limit = 'maxBytes' in spec && typeof spec.maxBytes === 'number' ? spec.maxBytes : MAX_PAYLOAD_BYTES;
+    const size = approximateSize(payload);
+    if (size > limit) {
+      return fail('too-large', `Payload of ${size} bytes exceeds the ${limit}-byte limit`);
+    }
     const parsed = spec.input.safeParse(payload ?? {});
     if (!parsed.success) {
       return fail('invalid-input', `Invalid input for ${channel}: ${describeIssues(parsed.error)}`);

@@ -8,14 +8,17 @@ export interface CallSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType =
   readonly input: I;
   readonly output: O;
   readonly summary: string;
+  /** Largest serialized payload accepted, in bytes; MAX_PAYLOAD_BYTES when unset. */
+  readonly maxBytes?: number;
 }
 
 export function command<I extends z.ZodType, O extends z.ZodType>(
   input: I,
   output: O,
   summary: string,
+  options: { maxBytes?: number } = {},
 ): CallSpec<I, O> {
-  return { kind: 'command', input, output, summary };
+  return { kind: 'command', input, output, summary, ...options };
 }
 
 export function query<I extends z.ZodType, O extends z.ZodType>(

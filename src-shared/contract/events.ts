@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RunEvent } from '../domain';
 
 /** Events flow from main to the renderer. Each is delivered with a hub-wide sequence number. */
 export const eventChannels = {
@@ -6,6 +7,16 @@ export const eventChannels = {
   ping: z.object({ n: z.number().int().nonnegative(), at: z.number() }),
   /** Something in the store changed; views showing `topic` should refresh. */
   'store.changed': z.object({ topic: z.string(), id: z.string().optional() }),
+  /** A run's events since the last batch (coalesced per frame), in seq order. */
+  'run.events': z.object({ sessionId: z.string(), events: z.custom<RunEvent[]>() }),
+  /** Progress of a long task (import, export); `total` is null when unknown. */
+  'task.progress': z.object({
+    taskId: z.string(),
+    label: z.string(),
+    done: z.number(),
+    total: z.number().nullable(),
+    finished: z.boolean(),
+  }),
 } as const;
 
 export type EventChannel = keyof typeof eventChannels;

@@ -1,14 +1,23 @@
 import type { z } from 'zod';
 import { appChannels } from './app';
+import { sessionChannels } from './sessions';
+import { runChannels } from './runs';
+import { fleetChannels } from './fleets';
 
 export * from './define';
 export * from './app';
 export * from './events';
 export * from './wire';
+export * from './sessions';
+export * from './runs';
+export * from './fleets';
 
 /** The one declaration of every request/response channel, compiled by both sides. */
 export const contract = {
   ...appChannels,
+  ...sessionChannels,
+  ...runChannels,
+  ...fleetChannels,
 } as const;
 
 export type Contract = typeof contract;
