@@ -36,8 +36,8 @@ export function inferFleet(conversation: ForeignConversation, fleetName: string,
 
 /**
  * Turns a normalized transcript into the event log a live run would have written (minus deltas):
- * session.started with the inferred fleet, then per message tool.executed (for results it
- * carries), message.started, message.completed, tool.requested (for calls it makes) and handoff,
+ * session.started with the inferred fleet, then per message message.started, message.completed,
+ * tool.executed (for results it carries), tool.requested (for calls it makes) and handoff, 
  * and finally session.stopped. Lazy: events are made as the store pulls them.
  */
 export function* buildImportedEvents(
@@ -67,13 +67,13 @@ export function* buildImportedEvents(
     threadId ??= message.id;
     previousId = message.id;
     const agent = NOT_AGENTS.has(message.from) ? null : message.from;
+    const { id: messageId, parentId, from, to, kind } = message;
+    yield { t, agent, kind: 'message.started', payload: { messageId, threadId, parentId, from, to, kind } };
+    yield { t, agent, kind: 'message.completed', payload: { message } };
     for (const result of message.toolResults ?? []) {
       const { callId, name, content, isError } = result;
       yield { t, agent, kind: 'tool.executed', payload: { callId, name, result: content, isError } };
     }
-    const { id: messageId, parentId, from, to, kind } = message;
-    yield { t, agent, kind: 'message.started', payload: { messageId, threadId, parentId, from, to, kind } };
-    yield { t, agent, kind: 'message.completed', payload: { message } };
     for (const call of message.toolCalls ?? []) {
       callers.set(call.id, messageId);
       const payload = { messageId, callId: call.id, name: call.name, arguments: call.arguments };

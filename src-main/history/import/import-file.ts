@@ -47,7 +47,7 @@ export async function importFile(path: string, writer: SessionWriter, options: I
   const total = stats.size;
   const reader = new JsonTokenReader(path, (done) => options.onProgress?.(done, total));
   try {
-    const plan = planImport(new JsonCursor(reader), stats.mtimeMs);
+    const plan = planImport(new JsonCursor(reader), Math.round(stats.mtimeMs));
     const sessionId = writer.importSession(plan.meta, plan.events);
     options.onProgress?.(total, total);
     return { sessionId, format: plan.format, messageCount: plan.counter.messages };

@@ -1,0 +1,106 @@
+import type { FleetInput, RunEvent } from '@shared/domain';
+import { CONTENT_SECURITY_POLICY, SCRIPT, STYLE } from './html-template';
+import type { RenderInput } from './render-types';
+import { escapeHtml } from './text';
+
+/** One replay step as the page's script reads it. */
+type ReplayItem =
+  | {
+      k: 'm';
+      from: string;
+      to: string;
+      kind: string;
+      thread: string;
+      t: number;
+      content: string;
+      calls: Array<{ id: string; name: string; arguments: string }>;
+      results: Array<{ callId: string; name: string; content: string; isError: boolean }>;
+    }
+  | { k: 'tool' | 'handoff' | 'error' | 'stop' | 'human'; title: string; body: string; t: number; agent: string | null };
+
+/**
+ * JSON for a `<script type="application/json">` block: every `<` becomes \u003c, so no content can
+ * close the script element or open a comment; U+2028/2029 are escaped for older parsers.
+ */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/**
+ * One self-contained file that replays the session: agents, messages in order, play/pause and a
+ * slider. The data is streamed into an inline JSON block item by item.
+ */
+export function* renderHtml(input: RenderInput): Generator<string> {
+  const { summary } = input;
+  const title = escapeHtml(summary.title || 'Untitled session');
+  const subtitle = escapeHtml(
+    `${summary.fleetName} · ${summary.status}${summary.stopReason ? ` · ${summary.stopReason}` : ''} · ${new Date(summary.createdAt).toISOString()}`,
+  );
+  yield '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n';
+  yield `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">\n`;
+  yield `<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>${title} · Fleetscope</title>\n`;
+  yield `<style>${STYLE}</style>\n</head>\n<body>\n`;
+  yield `<header><h1>${title}</h1><p>${subtitle}</p></header>\n`;
+  yield '<div class="layout">\n<aside><h2>Agents</h2><ul id="agents"></ul></aside>\n<main>\n';
+  yield '<div class="controls"><button id="play" type="button">Play</button>';
+  yield '<input id="position" type="range" min="0" max="0" value="0" aria-label="Position in the session">';
+  yield '<span id="counter"></span></div>\n<ol id="items"></ol>\n</main>\n</div>\n';
+  yield `<script type="application/json" id="fleetscope-data">{"session":${scriptJson(summary)},"agents":${scriptJson(agentsOf(input.fleet))},"items":[`;
+  let separator = '\n';
+  const shownResults = new Set<string>();
+  for (const event of input.events) {
+    const item = toItem(event, shownResults);
+    if (!item) continue;
+    yield separator + scriptJson(item);
+    separator = ',\n';
+  }
+  yield `\n]}</script>\n<script>${SCRIPT}</script>\n</body>\n</html>\n`;
+}
+
+function agentsOf(fleet: FleetInput | null): Array<{ name: string; detail: string }> {
+  return (fleet?.agents ?? []).map((agent) => ({
+    name: agent.name,
+    detail: [agent.type ?? 'llm', agent.provider?.model, agent.description].filter(Boolean).join(' · '),
+  }));
+}
+
+/** `shownResults` keeps a tool result from showing twice (as an event and inside a message). */
+function toItem(event: RunEvent, shownResults: Set<string>): ReplayItem | null {
+  const base = { t: event.t, agent: event.agent };
+  switch (event.kind) {
+    case 'message.completed': {
+      const m = event.payload.message;
+      const results = (m.toolResults ?? []).filter((result) => !shownResults.has(result.callId));
+      for (const result of results) shownResults.add(result.callId);
+      return {
+        k: 'm',
+        from: m.from,
+        to: m.to,
+        kind: m.kind,
+        thread: m.threadId,
+        t: m.t,
+        content: m.content,
+        calls: m.toolCalls ?? [],
+        results,
+      };
+    }
+    case 'tool.executed': {
+      const { name, callId, result, isError } = event.payload;
+      if (shownResults.has(callId)) return null;
+      shownResults.add(callId);
+      return { ...base, k: 'tool', title: `${isError ? 'Tool error' : 'Tool result'}: ${name} (${callId})`, body: result };
+    }
+    case 'handoff':
+      return { ...base, k: 'handoff', title: `Handoff: ${event.payload.from} → ${event.payload.to}`, body: '' };
+    case 'error':
+      return { ...base, k: 'error', title: `Error ${event.payload.code}`, body: event.payload.message };
+    case 'human.requested':
+      return { ...base, k: 'human', title: 'Asked the human', body: event.payload.prompt };
+    case 'human.given':
+      return { ...base, k: 'human', title: 'The human answered', body: event.payload.text };
+    case 'session.stopped':
+      return { ...base, k: 'stop', title: `Stopped (${event.payload.status})`, body: event.payload.stopReason };
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,3 @@
+export { exportSession, exportToStream, type ExportOptions, type ExportResult } from './export-session';
+export { EXPORT_FORMATS, type ExportFormat } from './render-types';
+export { TransferError, type TransferErrorCode } from '../import/transfer-error';

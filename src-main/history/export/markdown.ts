@@ -1,0 +1,129 @@
+import { assertNever, type Message, type RunEvent, type SessionSummary } from '@shared/domain';
+import type { RenderInput } from './render-types';
+import { codeBlock, escapeHtml, escapeInline, formatOffset, prettyJson, quoteBlock } from './text';
+
+/**
+ * A readable transcript: a header table, the task, the agents, then every message in order with
+ * its thread, sender -> receiver, tool calls and results in collapsed <details>, handoffs, errors,
+ * and the stop reason. Message text is quoted and escaped (see `quoteBlock`), so it cannot break
+ * the document's structure.
+ */
+export function* renderMarkdown(input: RenderInput): Generator<string> {
+  const { summary, fleet } = input;
+  yield `# ${escapeInline(summary.title || 'Untitled session')}\n\n`;
+  yield headerTable(summary);
+  yield `## Task\n\n${quoteBlock(summary.task) || '> (none)'}\n\n`;
+  if (fleet && fleet.agents.length > 0) {
+    yield '## Agents\n\n';
+    for (const agent of fleet.agents) {
+      const model = agent.provider ? `, ${escapeInline(`${agent.provider.id}/${agent.provider.model}`)}` : '';
+      const about = agent.description ? ` - ${escapeInline(agent.description)}` : '';
+      yield `- **${escapeInline(agent.name)}** (${agent.type ?? 'llm'}${model})${about}\n`;
+    }
+    yield '\n';
+  }
+  yield '## Transcript\n\n';
+  const shownResults = new Set<string>();
+  let thread: string | null = null;
+  let count = 0;
+  for (const event of input.events) {
+    if (event.kind === 'message.completed') {
+      const message = event.payload.message;
+      if (message.threadId !== thread) {
+        thread = message.threadId;
+        yield `### Thread \`${thread.replace(/`/g, "'")}\`\n\n`;
+      }
+      yield renderMessage(message, ++count, shownResults);
+    } else {
+      const line = renderEvent(event, shownResults);
+      if (line) yield line;
+    }
+  }
+  yield `## Outcome\n\n**Status:** ${summary.status}  \n**Stop reason:** ${escapeInline(summary.stopReason ?? 'not recorded')}\n`;
+}
+
+function headerTable(summary: SessionSummary): string {
+  const rows: Array<[string, string]> = [
+    ['Fleet', escapeInline(summary.fleetName)],
+    ['Status', summary.status],
+    ['Stop reason', escapeInline(summary.stopReason ?? 'not recorded')],
+    ['Started', new Date(summary.createdAt).toISOString()],
+    ['Messages', String(summary.messageCount)],
+    ['Tokens', String(summary.tokens)],
+    ['Source', escapeInline(summary.source)],
+    ['Session id', `\`${summary.id.replace(/`/g, "'")}\``],
+  ];
+  if (summary.parentSessionId) rows.push(['Forked from', `\`${summary.parentSessionId}\` at event ${summary.forkSeq}`]);
+  if (summary.tags.length) rows.push(['Tags', summary.tags.map(escapeInline).join(', ')]);
+  return `| | |\n|---|---|\n${rows.map(([key, value]) => `| ${key} | ${value} |`).join('\n')}\n\n`;
+}
+
+function renderMessage(message: Message, index: number, shownResults: Set<string>): string {
+  const parts: string[] = [];
+  const reply = message.parentId ? ` · reply to \`${message.parentId.replace(/`/g, "'")}\`` : '';
+  const state = message.state === 'complete' ? '' : ` · ${message.state}`;
+  const usage = message.usage ? ` · ${message.usage.prompt}+${message.usage.completion} tokens` : '';
+  parts.push(
+    `**${index}. ${escapeInline(message.from)} → ${escapeInline(message.to)}** · ${message.kind} · ${formatOffset(message.t)}${reply}${state}${usage}\n`,
+  );
+  if (message.content !== '') parts.push(`\n${quoteBlock(message.content)}\n`);
+  for (const call of message.toolCalls ?? []) {
+    parts.push(details(`Tool call <code>${escapeHtml(call.name)}</code> · ${escapeHtml(call.id)}`, codeBlock(prettyJson(call.arguments), 'json')));
+  }
+  for (const result of message.toolResults ?? []) {
+    if (shownResults.has(result.callId)) continue;
+    shownResults.add(result.callId);
+    parts.push(toolResult(result.name, result.callId, result.content, result.isError));
+  }
+  parts.push('\n');
+  return parts.join('');
+}
+
+function details(summary: string, body: string): string {
+  return `\n<details><summary>${summary}</summary>\n\n${body}\n\n</details>\n`;
+}
+
+function toolResult(name: string, callId: string, content: string, isError: boolean): string {
+  const label = isError ? 'Tool error' : 'Tool result';
+  return details(`${label} <code>${escapeHtml(name)}</code> · ${escapeHtml(callId)}`, codeBlock(content));
+}
+
+/** Non-message events worth reading; deltas, statuses and checks are left out. */
+function renderEvent(event: RunEvent, shownResults: Set<string>): string | null {
+  const at = formatOffset(event.t);
+  switch (event.kind) {
+    case 'tool.executed': {
+      if (shownResults.has(event.payload.callId)) return null;
+      shownResults.add(event.payload.callId);
+      const { name, callId, result, isError } = event.payload;
+      return `${toolResult(name, callId, result, isError).trimStart()}\n`;
+    }
+    case 'handoff':
+      return `**↪ Handoff** ${escapeInline(event.payload.from)} → ${escapeInline(event.payload.to)} · ${at}\n\n`;
+    case 'error':
+      return `> **Error** \`${event.payload.code.replace(/`/g, "'")}\` · ${at}: ${escapeInline(event.payload.message)}\n\n`;
+    case 'message.dropped':
+      return `> **Dropped** a message from ${escapeInline(event.payload.message.from)} to ${escapeInline(event.payload.message.to)}: ${escapeInline(event.payload.reason)}\n\n`;
+    case 'human.requested':
+      return `**Asked the human** · ${at}\n\n${quoteBlock(event.payload.prompt)}\n\n`;
+    case 'human.given':
+      return `**The human answered** · ${at}\n\n${quoteBlock(event.payload.text)}\n\n`;
+    case 'session.continued':
+      return `---\n\n**Continued with a new task** · ${at}\n\n${quoteBlock(event.payload.task)}\n\n`;
+    case 'session.stopped':
+      return `**■ Stopped (${event.payload.status})** · ${at}: ${escapeInline(event.payload.stopReason)}\n\n`;
+    case 'session.started':
+    case 'session.status':
+    case 'agent.status':
+    case 'message.started':
+    case 'message.delta':
+    case 'message.completed':
+    case 'tool.requested':
+    case 'routing.decision':
+    case 'termination.check':
+    case 'usage':
+      return null;
+    default:
+      return assertNever(event);
+  }
+}
