@@ -2,6 +2,8 @@ import type { CliCommand } from '../command';
 import { serveCommand } from './serve';
 import { sessionsCommand } from './sessions';
 import { showCommand } from './show';
+import { importCommand } from './import';
+import { exportCommand } from './export';
 
 /** Every CLI command, in the order `--help` lists them. */
-export const COMMANDS: readonly CliCommand[] = [serveCommand, sessionsCommand, showCommand];
+export const COMMANDS: readonly CliCommand[] = [serveCommand, sessionsCommand, showCommand, importCommand, exportCommand];

@@ -37,7 +37,7 @@ export function inferFleet(conversation: ForeignConversation, fleetName: string,
 /**
  * Turns a normalized transcript into the event log a live run would have written (minus deltas):
  * session.started with the inferred fleet, then per message message.started, message.completed,
- * tool.executed (for results it carries), tool.requested (for calls it makes) and handoff, 
+ * tool.executed (for results it carries), tool.requested (for calls it makes) and handoff,
  * and finally session.stopped. Lazy: events are made as the store pulls them.
  */
 export function* buildImportedEvents(
