@@ -1,0 +1,37 @@
+import { USER, type AgentSpec, type Message } from '@shared/domain';
+import type { ChatMessage } from '../../llm';
+
+/** The system prompt: the fleet's text, or one made from the agent's name, role and description. */
+export function systemPrompt(spec: AgentSpec): string {
+  const parts = [spec.systemPrompt.trim()];
+  if (parts[0] === '') {
+    parts[0] = `You are ${spec.name}${spec.role ? `, ${spec.role}` : ''}.`;
+    if (spec.description) parts.push(spec.description);
+  }
+  return parts.join('\n\n');
+}
+
+/**
+ * Turns an agent's view of the conversation into chat messages: its own messages become assistant
+ * turns (tool calls and results included), everyone else's become user turns that name the sender.
+ */
+export function toChatMessages(spec: AgentSpec, address: string, history: readonly Message[]): ChatMessage[] {
+  const chat: ChatMessage[] = [{ role: 'system', content: systemPrompt(spec) }];
+  for (const message of history) {
+    if (message.from === address) {
+      if (message.kind === 'tool' && message.toolResults) {
+        for (const result of message.toolResults) {
+          chat.push({ role: 'tool', toolCallId: result.callId, content: result.content });
+        }
+      } else if (message.toolCalls && message.toolCalls.length > 0) {
+        chat.push({ role: 'assistant', content: message.content, toolCalls: message.toolCalls });
+      } else {
+        chat.push({ role: 'assistant', content: message.content });
+      }
+    } else {
+      const content = message.from === USER ? message.content : `${message.from}: ${message.content}`;
+      chat.push({ role: 'user', content });
+    }
+  }
+  return chat;
+}

@@ -1,0 +1,143 @@
+import type { AgentSpec, Message, ProviderRef, ToolCall, ToolResult } from '@shared/domain';
+import { ProviderError, type ModelClient } from '../../llm';
+import type { MessageWriter } from '../runtime/bus';
+import type { ToolRegistry } from '../tools';
+import { AgentFailure, TurnAborted, type Agent, type TurnContext } from './agent';
+import { toChatMessages } from './chat-history';
+import { handoffTarget, handoffToolSpecs } from './handoff-tools';
+
+/** Model calls per turn at most; a model that keeps calling tools is stopped there. */
+export const MAX_TOOL_ROUNDS = 8;
+
+export interface LlmAgentServices {
+  client: ModelClient;
+  tools: ToolRegistry;
+  fileRoot: string | null;
+  /** Describes a team member for handoff tool descriptions. */
+  describe(name: string): string;
+}
+
+/** An agent backed by an OpenAI-compatible chat model, streaming, with tools and handoffs. */
+export class LlmAgent implements Agent {
+  private readonly provider: ProviderRef;
+
+  constructor(
+    readonly spec: AgentSpec,
+    private readonly services: LlmAgentServices,
+  ) {
+    if (!spec.provider) throw new Error(`Agent ${spec.name} has no provider.`);
+    this.provider = spec.provider;
+  }
+
+  reset(): void {}
+
+  async turn(context: TurnContext): Promise<void> {
+    const tools = [
+      ...this.services.tools.specs(this.spec.tools),
+      ...handoffToolSpecs(context.handoffTargets, (name) => this.services.describe(name)),
+    ];
+    for (let round = 0; round < MAX_TOOL_ROUNDS; round += 1) {
+      context.setStatus('thinking');
+      const writer = context.open();
+      const result = await this.callModel(context, writer, tools.length > 0 ? tools : undefined);
+      if (result.toolCalls.length === 0) {
+        writer.complete({
+          to: context.receiver,
+          kind: 'text',
+          content: result.content,
+          ...(result.usage ? { usage: result.usage } : {}),
+        });
+        return;
+      }
+      const request = writer.complete({
+        to: context.address,
+        kind: 'function',
+        content: result.content,
+        toolCalls: result.toolCalls,
+        ...(result.usage ? { usage: result.usage } : {}),
+      });
+      const handedOff = await this.runTools(context, request, result.toolCalls);
+      if (handedOff || context.shouldStop()) return;
+    }
+    context.emit({
+      kind: 'error',
+      payload: { code: 'tool-loop', message: `${this.spec.name} kept calling tools for ${MAX_TOOL_ROUNDS} rounds.` },
+    });
+    context.send({ kind: 'text', content: `(stopped after ${MAX_TOOL_ROUNDS} rounds of tool calls)` });
+  }
+
+  private async callModel(context: TurnContext, writer: MessageWriter, tools: ReturnType<ToolRegistry['specs']> | undefined) {
+    let streaming = false;
+    try {
+      return await this.services.client.complete(
+        {
+          model: this.provider.model,
+          messages: toChatMessages(this.spec, context.address, context.history()),
+          ...(tools ? { tools } : {}),
+          ...(this.provider.temperature !== undefined ? { temperature: this.provider.temperature } : {}),
+          ...(this.provider.maxTokens !== undefined ? { maxTokens: this.provider.maxTokens } : {}),
+        },
+        {
+          signal: context.signal,
+          onText: (text) => {
+            if (!streaming) {
+              streaming = true;
+              context.setStatus('streaming');
+            }
+            writer.delta(text);
+          },
+          onToolCallStarted: () => writer.reopen({ to: context.address, kind: 'function' }),
+        },
+      );
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      const partial = writer.started
+        ? writer.complete({ to: context.receiver, kind: 'text', content: error.partial.content }, 'partial')
+        : null;
+      if (error.code === 'aborted') throw new TurnAborted();
+      context.emit({ kind: 'error', payload: { code: error.code, message: error.message, messageId: partial?.id ?? null } });
+      context.setStatus('error');
+      throw new AgentFailure(error.code, `${this.spec.name}: ${error.message}`);
+    }
+  }
+
+  /** Runs the calls in parallel; returns true when one of them handed the conversation off. */
+  private async runTools(context: TurnContext, request: Message, calls: readonly ToolCall[]): Promise<boolean> {
+    for (const call of calls) {
+      context.emit({
+        kind: 'tool.requested',
+        payload: { messageId: request.id, callId: call.id, name: call.name, arguments: call.arguments },
+      });
+    }
+    let handoff: string | null = null;
+    const toolContext = { signal: context.signal, fileRoot: this.services.fileRoot };
+    const results = await Promise.all(
+      calls.map(async (call): Promise<ToolResult> => {
+        const target = handoffTarget(call.name, context.handoffTargets);
+        if (target === null) return this.services.tools.invoke(call, toolContext);
+        if (handoff !== null) {
+          return { callId: call.id, name: call.name, content: `Error: already transferred to ${handoff}.`, isError: true };
+        }
+        handoff = target;
+        return { callId: call.id, name: call.name, content: `Transferred to ${target}.`, isError: false };
+      }),
+    );
+    for (const result of results) {
+      context.emit({
+        kind: 'tool.executed',
+        payload: { callId: result.callId, name: result.name, result: result.content, isError: result.isError },
+      });
+    }
+    const summary = results.map((result) => `${result.name}: ${result.content}`).join('\n');
+    const resultMessage = context.send({
+      to: context.address,
+      kind: 'tool',
+      content: summary,
+      toolResults: results,
+      parentId: request.id,
+    });
+    if (handoff === null) return false;
+    context.handoff(handoff, request.content || `${this.spec.name} transfers the conversation to ${handoff}.`, resultMessage.id);
+    return true;
+  }
+}

@@ -1,0 +1,76 @@
+import type { AgentSpec, ScriptedReply } from '@shared/domain';
+import { TurnAborted, type Agent, type TurnContext } from './agent';
+
+/** Characters per simulated streaming chunk when the reply does not say. */
+const DEFAULT_CHUNK_SIZE = 12;
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new TurnAborted());
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new TurnAborted());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Replies from the fleet's `script`, in order (cycling when `loop` is set), streamed in chunks to
+ * look like a model. An exhausted script answers with a stop message.
+ */
+export class ScriptedAgent implements Agent {
+  private position = 0;
+
+  constructor(readonly spec: AgentSpec) {}
+
+  reset(): void {
+    this.position = 0;
+  }
+
+  private nextReply(): ScriptedReply | null {
+    const script = this.spec.script ?? [];
+    if (script.length === 0) return null;
+    if (this.position >= script.length) {
+      if (!this.spec.loop) return null;
+      this.position = 0;
+    }
+    const reply = script[this.position] ?? null;
+    this.position += 1;
+    return reply;
+  }
+
+  async turn(context: TurnContext): Promise<void> {
+    const reply = this.nextReply();
+    if (reply === null) {
+      context.send({ kind: 'stop', content: `${this.spec.name} has no more scripted replies.` });
+      return;
+    }
+    const writer = context.open({ to: reply.to ?? context.receiver, kind: reply.kind ?? 'text' });
+    const size = reply.chunkSize ?? DEFAULT_CHUNK_SIZE;
+    const delay = reply.delayMs ?? 0;
+    context.setStatus('streaming');
+    try {
+      for (let index = 0; index < reply.content.length; index += size) {
+        if (delay > 0 && index > 0) await pause(delay, context.signal);
+        if (context.signal.aborted) throw new TurnAborted();
+        writer.delta(reply.content.slice(index, index + size));
+      }
+    } catch (error) {
+      if (writer.started) writer.complete({ to: reply.to ?? context.receiver, kind: reply.kind ?? 'text', content: writer.content }, 'partial');
+      throw error;
+    }
+    const message = writer.complete({
+      to: reply.to ?? context.receiver,
+      kind: reply.kind ?? 'text',
+      content: reply.content,
+    });
+    if (reply.handoff !== undefined) {
+      context.handoff(reply.handoff, `${this.spec.name} hands the conversation to ${reply.handoff}.`, message.id);
+    }
+  }
+}

@@ -1,0 +1,25 @@
+/** The agent runtime: start runs of a fleet, control them, and receive their events. */
+export type { EventSink } from './sink';
+export {
+  startRun,
+  RunManager,
+  FleetInvalidError,
+  applyProviderOverrides,
+  type ProviderOverrides,
+  type RunDefaults,
+  type RunHandle,
+  type RunRequest,
+  type RunSummary,
+  type StartRunOptions,
+  type HumanRequest,
+} from './run';
+export { MemorySink, JsonlFileSink } from './sinks';
+export {
+  ToolRegistry,
+  ToolError,
+  createBuiltinTools,
+  evaluateExpression,
+  type Tool,
+  type ToolContext,
+} from './tools';
+export { buildCondition, effectiveTermination, type StopResult, type TerminationCondition } from './conditions';

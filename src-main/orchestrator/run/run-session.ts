@@ -1,0 +1,207 @@
+import {
+  FINAL_STATUSES,
+  USER,
+  validateFleet,
+  type Fleet,
+  type RunEvent,
+  type SessionStatus,
+} from '@shared/domain';
+import { createModelClientFactory, ProviderError } from '../../llm';
+import { AgentFailure, TurnAborted } from '../agents';
+import { EventRecorder } from '../runtime/recorder';
+import { newId } from '../runtime/ids';
+import { SessionState } from '../runtime/session-state';
+import { createBuiltinTools } from '../tools';
+import { HumanDesk, type HumanRequest } from './human-desk';
+import { applyProviderOverrides } from './overrides';
+import { RunCancelled, RunControl } from './run-control';
+import type { RunHandle, RunSummary, StartRunOptions } from './run-types';
+import { TeamRunner, type RuntimeServices } from './team-runner';
+
+/** The fleet has errors the runtime cannot run with; each names its field. */
+export class FleetInvalidError extends Error {
+  constructor(readonly issues: readonly { path: string; message: string }[]) {
+    super(`The fleet is invalid: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`);
+    this.name = 'FleetInvalidError';
+  }
+}
+
+type Ending = Pick<RunSummary, 'status' | 'stopReason' | 'detail'>;
+
+/** Starts a run. Events go to `options.sink` and to listeners; nothing is emitted before the next microtask. */
+export function startRun(options: StartRunOptions): RunHandle {
+  return new RunSession(options);
+}
+
+class RunSession implements RunHandle {
+  readonly sessionId: string;
+  readonly warnings: readonly string[];
+  done: Promise<RunSummary>;
+  private currentStatus: SessionStatus = 'running';
+  private readonly fleet: Fleet;
+  private readonly recorder: EventRecorder;
+  private readonly session: SessionState;
+  private readonly humans: HumanDesk;
+  private readonly services: RuntimeServices;
+  private control: RunControl;
+  private runner: TeamRunner | null = null;
+  private lastOutputId: string | null = null;
+
+  constructor(private readonly options: StartRunOptions) {
+    this.fleet = applyProviderOverrides(options.fleet, options.providerOverrides);
+    const tools = options.tools ?? createBuiltinTools();
+    const issues = validateFleet(this.fleet, { knownTools: tools.names() });
+    const errors = issues.filter((issue) => issue.severity === 'error');
+    if (errors.length > 0) throw new FleetInvalidError(errors);
+    this.warnings = issues.map((issue) => `${issue.path}: ${issue.message}`);
+    this.sessionId = options.sessionId ?? newId('ses');
+    this.recorder = new EventRecorder(this.sessionId, options.sink);
+    this.session = new SessionState(this.recorder);
+    this.control = this.newControl(options.startPaused ?? false);
+    this.humans = new HumanDesk(this.recorder, (waiting) =>
+      this.setStatus(waiting ? 'waiting-for-human' : this.control.isPaused ? 'paused' : 'running'),
+    );
+    this.services = {
+      control: this.control,
+      humans: this.humans,
+      tools,
+      fileRoot: options.fileRoot ?? null,
+      models:
+        options.models ??
+        createModelClientFactory({
+          env: options.env ?? process.env,
+          ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+          ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
+        }),
+    };
+    options.signal?.addEventListener('abort', () => this.stop(), { once: true });
+    this.done = this.execute(options.task, null);
+  }
+
+  get status(): SessionStatus {
+    return this.currentStatus;
+  }
+
+  pause(): void {
+    this.control.pause();
+  }
+
+  resume(): void {
+    this.control.resume();
+  }
+
+  step(): Promise<void> {
+    if (this.isFinal()) return Promise.resolve();
+    return this.control.step();
+  }
+
+  stop(): void {
+    this.control.cancel();
+  }
+
+  requestStop(): void {
+    this.control.requestStop();
+  }
+
+  answer(requestId: string, text: string): boolean {
+    return this.humans.answer(requestId, text);
+  }
+
+  pendingHumanRequests(): HumanRequest[] {
+    return this.humans.list();
+  }
+
+  continueWith(task: string, context: Record<string, string> = {}): Promise<RunSummary> {
+    if (!this.isFinal()) return Promise.reject(new Error('The run has not finished yet; stop it or wait for it first.'));
+    this.control = this.newControl(false);
+    this.services.control = this.control;
+    this.done = this.execute(task, context);
+    return this.done;
+  }
+
+  onDidEvent(listener: (event: RunEvent) => void): () => void {
+    return this.recorder.onDidEvent(listener);
+  }
+
+  private isFinal(): boolean {
+    return FINAL_STATUSES.includes(this.currentStatus);
+  }
+
+  private newControl(startPaused: boolean): RunControl {
+    return new RunControl((status) => this.setStatus(status), startPaused);
+  }
+
+  private setStatus(status: SessionStatus): void {
+    if (status === this.currentStatus || this.isFinal()) return;
+    this.currentStatus = status;
+    this.recorder.emit(null, { kind: 'session.status', payload: { status } });
+  }
+
+  private async execute(task: string, continuation: Record<string, string> | null): Promise<RunSummary> {
+    // Let the caller subscribe to events before the first one is emitted.
+    await Promise.resolve();
+    this.currentStatus = 'running';
+    if (continuation === null) {
+      this.recorder.emit(null, {
+        kind: 'session.started',
+        payload: {
+          title: this.options.title ?? (task.split('\n')[0] ?? '').slice(0, 80),
+          task,
+          fleetName: this.fleet.name,
+          fleet: this.fleet,
+          parentSessionId: this.options.parentSessionId ?? null,
+          forkSeq: this.options.forkSeq ?? null,
+        },
+      });
+    } else {
+      this.recorder.emit(null, { kind: 'session.continued', payload: { task, context: continuation } });
+    }
+    if (this.control.isPaused) this.setStatus('paused');
+    const ending = await this.runTeam(task, continuation);
+    this.currentStatus = ending.status;
+    this.recorder.emit(null, { kind: 'session.stopped', payload: { ...ending } });
+    this.recorder.flush();
+    this.control.finishSteps();
+    return {
+      sessionId: this.sessionId,
+      ...ending,
+      messageCount: this.session.messageCount,
+      tokens: {
+        prompt: this.session.tokens.prompt,
+        completion: this.session.tokens.completion,
+        total: this.session.tokens.prompt + this.session.tokens.completion,
+      },
+      durationMs: this.recorder.now(),
+    };
+  }
+
+  private async runTeam(task: string, continuation: Record<string, string> | null): Promise<Ending> {
+    try {
+      this.runner ??= new TeamRunner({
+        fleet: this.fleet,
+        scope: '',
+        owner: USER,
+        session: this.session,
+        services: this.services,
+      });
+      const contextLines = Object.entries(continuation ?? {}).map(([key, value]) => `${key}: ${value}`);
+      const content = contextLines.length > 0 ? `${task}\n\n${contextLines.join('\n')}` : task;
+      const outcome = await this.runner.run({ content, parentId: this.lastOutputId }, this.control.signal);
+      this.lastOutputId = outcome.output?.id ?? this.lastOutputId;
+      const status = outcome.stop.condition === 'external' ? 'stopped' : 'completed';
+      return { status, stopReason: outcome.stop.condition, detail: outcome.stop.detail };
+    } catch (error) {
+      if (error instanceof RunCancelled || error instanceof TurnAborted || this.control.isCancelled) {
+        return { status: 'stopped', stopReason: 'cancelled', detail: 'The run was cancelled.' };
+      }
+      if (error instanceof AgentFailure) return { status: 'failed', stopReason: 'error', detail: error.message };
+      const code = error instanceof ProviderError ? error.code : 'internal';
+      const detail =
+        error instanceof ProviderError
+          ? error.message
+          : `Something went wrong inside the runtime: ${error instanceof Error ? error.message : String(error)}`;
+      this.recorder.emit(null, { kind: 'error', payload: { code, message: detail, messageId: null } });
+      return { status: 'failed', stopReason: 'error', detail };
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import type { Fleet, RunEvent, SessionStatus } from '@shared/domain';
+import type { ModelClientFactory } from '../../llm';
+import type { EventSink } from '../sink';
+import type { ToolRegistry } from '../tools';
+import type { HumanRequest } from './human-desk';
+
+/** Replaces parts of every LLM agent's (and the selector's) provider, e.g. to use a local server. */
+export interface ProviderOverrides {
+  baseUrl?: string;
+  model?: string;
+  apiKeyEnv?: string;
+}
+
+export interface StartRunOptions {
+  fleet: Fleet;
+  task: string;
+  sink: EventSink;
+  /** Defaults to the first line of the task. */
+  title?: string;
+  providerOverrides?: ProviderOverrides;
+  /** Where `apiKeyEnv` names are looked up (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Folder the read_file tool may read; null (default) disables it. */
+  fileRoot?: string | null;
+  /** Aborting it cancels the run like `stop()`. */
+  signal?: AbortSignal;
+  /** Start paused: nothing runs until `resume()` or `step()`. */
+  startPaused?: boolean;
+  /** Tool registry (default: the built-ins). */
+  tools?: ToolRegistry;
+  /** SDK retries for 429/5xx before streaming starts (default 2). */
+  maxRetries?: number;
+  /** Milliseconds without data before a streaming reply is given up (default 30 000). */
+  idleTimeoutMs?: number;
+  /** Model clients (default: OpenAI-compatible clients built from the fleet's providers). */
+  models?: ModelClientFactory;
+  sessionId?: string;
+  parentSessionId?: string | null;
+  forkSeq?: number | null;
+}
+
+/** How a run (or a continuation) ended. */
+export interface RunSummary {
+  sessionId: string;
+  status: SessionStatus;
+  /** The condition that fired (`max-messages`, `text-mention`, ...), `team-finished`, `cancelled` or `error`. */
+  stopReason: string;
+  /** A sentence a person understands. */
+  detail: string;
+  /** Messages recorded in the session so far (the task included). */
+  messageCount: number;
+  tokens: { prompt: number; completion: number; total: number };
+  /** Milliseconds since the session started. */
+  durationMs: number;
+}
+
+export interface RunHandle {
+  readonly sessionId: string;
+  readonly status: SessionStatus;
+  /** Warnings found when the fleet was checked (e.g. the default message cap applies). */
+  readonly warnings: readonly string[];
+  /** Resolves when the current run or continuation ends; never rejects. */
+  readonly done: Promise<RunSummary>;
+  /** Pauses before the next round (the current turn finishes). */
+  pause(): void;
+  resume(): void;
+  /** Runs one round while paused, then pauses again; resolves when that round ended. */
+  step(): Promise<void>;
+  /** Cancels now: in-flight model calls are aborted; the run ends `stopped` / `cancelled`. */
+  stop(): void;
+  /** Ends the run after the current turn (the `external` condition). */
+  requestStop(): void;
+  /** Answers a human-input request; false when no such request is open. */
+  answer(requestId: string, text: string): boolean;
+  pendingHumanRequests(): HumanRequest[];
+  /** Continues a finished run with a new task; rejects while the run is still going. */
+  continueWith(task: string, context?: Record<string, string>): Promise<RunSummary>;
+  onDidEvent(listener: (event: RunEvent) => void): () => void;
+}

@@ -1,0 +1,267 @@
+import { type Fleet, type Message, type MessageKind } from '@shared/domain';
+import type { ModelClientFactory } from '../../llm';
+import { AgentFailure, TurnAborted, buildAgent, type Agent, type TurnContext } from '../agents';
+import { buildCondition, effectiveTermination, type StopResult, type TerminationCondition } from '../conditions';
+import { MessageBus } from '../runtime/bus';
+import type { SessionState } from '../runtime/session-state';
+import { buildPattern, type Speaker, type TeamPattern } from '../teams';
+import type { ToolRegistry } from '../tools';
+import type { HumanDesk } from './human-desk';
+import { RunCancelled, type RunControl } from './run-control';
+import { RuntimeTurnContext } from './turn-context';
+
+/** Services every team of a session shares. */
+export interface RuntimeServices {
+  control: RunControl;
+  humans: HumanDesk;
+  tools: ToolRegistry;
+  fileRoot: string | null;
+  models: ModelClientFactory;
+}
+
+export interface TeamRunnerOptions {
+  fleet: Fleet;
+  /** Envelope prefix of this team's members: '' at the top, `team/` when nested. */
+  scope: string;
+  /** Who gives this team its task: `user` at the top, the team agent when nested. */
+  owner: string;
+  session: SessionState;
+  services: RuntimeServices;
+}
+
+export interface TeamTask {
+  content: string;
+  parentId: string | null;
+  kind?: MessageKind;
+}
+
+export interface TeamOutcome {
+  stop: StopResult;
+  /** The last message addressed to the owner, if any. */
+  output: Message | null;
+}
+
+const EXTERNAL_STOP: StopResult = { condition: 'external', detail: 'The run was asked to stop.' };
+
+/**
+ * Runs one team: sends the task, asks the pattern for rounds, runs each round's speakers
+ * concurrently and checks the termination condition after every message.
+ */
+export class TeamRunner {
+  private readonly bus: MessageBus;
+  private readonly agents = new Map<string, Agent>();
+  private readonly pattern: TeamPattern;
+  private readonly condition: TerminationCondition;
+  private readonly history: Message[] = [];
+  private recent: Message[] = [];
+  private stop: StopResult | null = null;
+  private output: Message | null = null;
+  private lastSpeaker: string | null = null;
+  private roundAbort: AbortController | null = null;
+
+  constructor(private readonly options: TeamRunnerOptions) {
+    const { fleet, session, services } = options;
+    this.bus = new MessageBus(session, {
+      scope: options.scope,
+      owner: options.owner,
+      members: fleet.agents.map((agent) => ({
+        name: agent.name,
+        acceptedKinds: agent.acceptedKinds,
+        receiveOwnBroadcasts: agent.receiveOwnBroadcasts,
+      })),
+      onMessage: (message) => this.onMessage(message),
+    });
+    this.condition = buildCondition(effectiveTermination(fleet.termination));
+    const describe = (name: string) => fleet.agents.find((agent) => agent.name === name)?.description ?? '';
+    for (const spec of fleet.agents) {
+      this.agents.set(
+        spec.name,
+        buildAgent(spec, {
+          models: services.models,
+          tools: services.tools,
+          fileRoot: services.fileRoot,
+          describe,
+          runNested: (nested, context, task) => this.runNested(nested, context, task),
+        }),
+      );
+    }
+    this.pattern = buildPattern(fleet, {
+      owner: options.owner,
+      memberName: (address) => this.bus.memberName(address),
+      models: services.models,
+      onDecision: (decision) =>
+        session.recorder.emit(null, {
+          kind: 'routing.decision',
+          payload: { ...decision, chosen: this.bus.qualify(decision.chosen), candidates: decision.candidates.map((name) => this.bus.qualify(name)) },
+        }),
+    });
+  }
+
+  get conditionLabel(): string {
+    return this.condition.label;
+  }
+
+  /**
+   * Runs until a condition fires or the pattern is done. `signal` is the enclosing turn's
+   * signal for nested teams. Throws RunCancelled, TurnAborted (enclosing turn cut short) or
+   * AgentFailure.
+   */
+  async run(task: TeamTask, signal: AbortSignal): Promise<TeamOutcome> {
+    const control = this.options.services.control;
+    this.stop = null;
+    this.output = null;
+    this.recent = [];
+    this.condition.reset(Date.now());
+    this.pattern.reset();
+    const timer = new ConditionTimer(() => this.checkTimers());
+    this.timer = timer;
+    try {
+      this.bus.send(this.options.owner, {
+        to: this.pattern.taskReceiver(),
+        kind: task.kind ?? 'task',
+        content: task.content,
+        parentId: task.parentId,
+      });
+      timer.schedule(this.condition.wakeAt());
+      while (this.stop === null) {
+        await control.beforeRound(() => this.stop !== null || signal.aborted);
+        if (signal.aborted && !control.isCancelled) throw new TurnAborted();
+        if (this.stop === null && control.externalStop) this.stop = this.check([], true) ?? EXTERNAL_STOP;
+        if (this.stop !== null) break;
+        const plan = await this.pattern.next({
+          recent: this.recent,
+          history: this.history,
+          lastSpeaker: this.lastSpeaker,
+          signal,
+        });
+        if (plan.type === 'done') {
+          this.stop = plan.stop;
+          break;
+        }
+        this.recent = [];
+        await this.runRound(plan.speakers, signal);
+        control.afterRound();
+      }
+      return { stop: this.stop, output: this.output };
+    } finally {
+      timer.clear();
+    }
+  }
+
+  private timer: ConditionTimer | null = null;
+
+  private async runRound(speakers: readonly Speaker[], parent: AbortSignal): Promise<void> {
+    const abort = new AbortController();
+    const onParentAbort = () => abort.abort();
+    parent.addEventListener('abort', onParentAbort, { once: true });
+    this.roundAbort = abort;
+    try {
+      const results = await Promise.allSettled(
+        speakers.map(async (speaker) => {
+          try {
+            await this.runTurn(speaker, abort.signal);
+          } catch (error) {
+            abort.abort();
+            throw error;
+          }
+        }),
+      );
+      const errors = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
+      if (errors.length === 0) return;
+      if (this.options.services.control.isCancelled) throw new RunCancelled();
+      const failure = errors.find((error) => !(error instanceof TurnAborted));
+      if (failure !== undefined) throw failure;
+      // Every error is an aborted turn: fine when a condition cut it short, else the parent was.
+      if (this.stop === null) throw new TurnAborted();
+    } finally {
+      parent.removeEventListener('abort', onParentAbort);
+      this.roundAbort = null;
+    }
+  }
+
+  private async runTurn(speaker: Speaker, signal: AbortSignal): Promise<void> {
+    const agent = this.agents.get(speaker.name);
+    if (!agent) throw new AgentFailure('unknown-agent', `The team has no agent named "${speaker.name}".`);
+    const context = new RuntimeTurnContext({
+      name: speaker.name,
+      receiver: speaker.receiver,
+      handoffTargets: speaker.handoffTargets ?? [],
+      signal,
+      bus: this.bus,
+      recorder: this.options.session.recorder,
+      humans: this.options.services.humans,
+      shouldStop: () => this.stop !== null || this.options.services.control.externalStop,
+    });
+    context.setStatus('thinking');
+    try {
+      await agent.turn(context);
+      context.setStatus('idle');
+    } catch (error) {
+      if (error instanceof TurnAborted) context.setStatus('idle');
+      else if (!(error instanceof AgentFailure)) context.setStatus('error');
+      throw error;
+    } finally {
+      this.lastSpeaker = speaker.name;
+    }
+  }
+
+  private async runNested(fleet: Fleet, context: TurnContext, task: { content: string; parentId: string | null }) {
+    const nested = new TeamRunner({
+      fleet,
+      scope: `${context.address}/`,
+      owner: context.address,
+      session: this.options.session,
+      services: this.options.services,
+    });
+    return nested.run(task, context.signal);
+  }
+
+  private onMessage(message: Message): void {
+    this.history.push(message);
+    this.recent.push(message);
+    if (message.to === this.options.owner) this.output = message;
+    if (this.stop !== null) return;
+    const result = this.check([message], this.options.services.control.externalStop);
+    if (result !== null) this.stop = result;
+  }
+
+  private check(messages: readonly Message[], externalStop: boolean): StopResult | null {
+    const result = this.condition.check({ messages, now: Date.now(), externalStop });
+    this.options.session.recorder.emit(null, {
+      kind: 'termination.check',
+      payload: { condition: this.condition.label, fired: result !== null, reason: result?.detail ?? null },
+    });
+    return result;
+  }
+
+  /** A time-based condition came due: stop now and cut the current turn short. */
+  private checkTimers(): void {
+    if (this.stop !== null) return;
+    const result = this.check([], this.options.services.control.externalStop);
+    if (result === null) {
+      this.timer?.schedule(this.condition.wakeAt());
+      return;
+    }
+    this.stop = result;
+    this.roundAbort?.abort();
+    this.options.services.control.nudge();
+  }
+}
+
+/** One timer for the earliest time-based condition. */
+class ConditionTimer {
+  private handle: NodeJS.Timeout | null = null;
+
+  constructor(private readonly onDue: () => void) {}
+
+  schedule(at: number | null): void {
+    this.clear();
+    if (at === null) return;
+    this.handle = setTimeout(this.onDue, Math.max(0, at - Date.now()));
+  }
+
+  clear(): void {
+    if (this.handle !== null) clearTimeout(this.handle);
+    this.handle = null;
+  }
+}

@@ -1,0 +1,252 @@
+import {
+  BROADCAST,
+  draftSchema,
+  type Draft,
+  type Message,
+  type MessageKind,
+  type MessageState,
+} from '@shared/domain';
+import { newId } from './ids';
+import type { SessionState } from './session-state';
+
+/** A team member as the bus sees it. */
+export interface BusMember {
+  /** Name inside the team (what drafts use as `to`). */
+  name: string;
+  acceptedKinds: readonly MessageKind[];
+  receiveOwnBroadcasts: boolean;
+}
+
+export interface BusOptions {
+  /** Prefix of nested teams (`outer/`), empty at the top level. */
+  scope: string;
+  /** Who stands outside this team: `user` at the top, the team agent when nested. */
+  owner: string;
+  members: readonly BusMember[];
+  /** Called after every message is recorded and delivered. */
+  onMessage(message: Message): void;
+}
+
+/** A message a draft could not become; the run treats it as an agent bug. */
+export class InvalidDraftError extends Error {}
+
+/** Opening a streamed message: the envelope is known before the content. */
+export interface MessageOpening {
+  to: string;
+  kind: MessageKind;
+  parentId: string | null;
+}
+
+/**
+ * Point-to-point and broadcast delivery for one team. Every message is validated, stamped
+ * (`from` = its sender, id, thread) and recorded as events before it is delivered.
+ */
+export class MessageBus {
+  private readonly members = new Map<string, BusMember>();
+  private readonly inboxes = new Map<string, Message[]>();
+  private readonly views = new Map<string, Message[]>();
+
+  constructor(
+    private readonly session: SessionState,
+    private readonly options: BusOptions,
+  ) {
+    for (const member of options.members) {
+      this.members.set(member.name, member);
+      this.inboxes.set(member.name, []);
+      this.views.set(member.name, []);
+    }
+  }
+
+  /** Name used in envelopes and events: the scope plus the member's name. */
+  qualify(name: string): string {
+    return this.members.has(name) ? `${this.options.scope}${name}` : name;
+  }
+
+  /** Member name from an envelope name, or null when it is not a member of this team. */
+  memberName(address: string): string | null {
+    const local = address.startsWith(this.options.scope) ? address.slice(this.options.scope.length) : address;
+    return this.members.has(local) ? local : null;
+  }
+
+  get owner(): string {
+    return this.options.owner;
+  }
+
+  /** Messages delivered to a member, in order. */
+  inbox(name: string): readonly Message[] {
+    return this.inboxes.get(name) ?? [];
+  }
+
+  /** What a member knows: what it said and what it received, in order. */
+  view(name: string): readonly Message[] {
+    return this.views.get(name) ?? [];
+  }
+
+  /** Starts a streamed message from `from` (a member name or the owner). */
+  open(from: string, opening: MessageOpening): MessageWriter {
+    return new MessageWriter(this, this.session, from, opening);
+  }
+
+  /** Validates and delivers a whole message at once. */
+  send(from: string, draft: Draft): Message {
+    const writer = this.open(from, { to: draft.to, kind: draft.kind, parentId: draft.parentId ?? null });
+    return writer.complete(draft);
+  }
+
+  /** Records and delivers a finished message. Called by MessageWriter. */
+  deliver(message: Message): void {
+    const recorder = this.session.recorder;
+    const sender = this.memberName(message.from);
+    if (sender !== null) this.views.get(sender)?.push(message);
+    this.session.messageCount += 1;
+    recorder.emit(message.from, { kind: 'message.completed', payload: { message } });
+    // The sink contract: commit buffered events whenever a message completes.
+    recorder.flush();
+
+    let bounce: Message | null = null;
+    if (message.to === BROADCAST) {
+      for (const member of this.members.values()) {
+        if (member.name === sender && !member.receiveOwnBroadcasts) continue;
+        // A broadcast of a kind a member does not accept simply passes it by.
+        if (!member.acceptedKinds.includes(message.kind)) continue;
+        this.receive(member.name, message, member.name === sender);
+      }
+    } else if (message.to === this.options.owner) {
+      // Leaves the team: the owner (user or the enclosing team agent) reads it from the outcome.
+    } else {
+      const receiver = this.memberName(message.to);
+      if (receiver === null) {
+        recorder.emit(message.from, {
+          kind: 'message.dropped',
+          payload: { message, reason: `There is no agent named "${message.to}" in this team.` },
+        });
+      } else if (receiver === sender) {
+        // Self-addressed messages (tool calls and results) are already in the sender's view.
+      } else {
+        const member = this.members.get(receiver) as BusMember;
+        const isRuntimeError = message.kind === 'error' && message.meta.bounced === true;
+        if (member.acceptedKinds.includes(message.kind) || isRuntimeError) this.receive(receiver, message, false);
+        else bounce = this.bounceMessage(message, receiver, member);
+      }
+    }
+    this.options.onMessage(message);
+    if (bounce) this.deliver(bounce);
+  }
+
+  private receive(name: string, message: Message, isOwn: boolean): void {
+    this.inboxes.get(name)?.push(message);
+    if (!isOwn) this.views.get(name)?.push(message);
+  }
+
+  private bounceMessage(message: Message, receiver: string, member: BusMember): Message {
+    const id = newId('msg');
+    return {
+      id,
+      threadId: this.session.threadFor(id, message.id),
+      parentId: message.id,
+      from: this.qualify(receiver),
+      to: message.from,
+      kind: 'error',
+      content: `${receiver} does not accept ${message.kind} messages (it accepts: ${member.acceptedKinds.join(', ')}).`,
+      meta: { bounced: true },
+      state: 'complete',
+      t: this.session.recorder.now(),
+    };
+  }
+}
+
+/**
+ * One message being written. `message.started` is emitted lazily (on the first delta or at
+ * completion), so a reply that turns out to be a tool call can still change its envelope.
+ */
+export class MessageWriter {
+  readonly id = newId('msg');
+  private startedAt: number | null = null;
+  private text = '';
+  private finished = false;
+
+  constructor(
+    private readonly bus: MessageBus,
+    private readonly session: SessionState,
+    private readonly from: string,
+    private opening: MessageOpening,
+  ) {}
+
+  get started(): boolean {
+    return this.startedAt !== null;
+  }
+
+  get content(): string {
+    return this.text;
+  }
+
+  /** Changes the envelope before anything was emitted; ignored afterwards. */
+  reopen(opening: Partial<MessageOpening>): void {
+    if (this.startedAt === null) this.opening = { ...this.opening, ...opening };
+  }
+
+  delta(text: string): void {
+    if (text.length === 0 || this.finished) return;
+    this.start();
+    this.text += text;
+    this.session.recorder.emit(this.sender(), { kind: 'message.delta', payload: { messageId: this.id, text } });
+  }
+
+  /** Validates the draft, records the message and delivers it. `state` is partial for cut-off replies. */
+  complete(draft: Draft, state: MessageState = 'complete'): Message {
+    if (this.finished) throw new InvalidDraftError(`Message ${this.id} was already completed.`);
+    const parsed = draftSchema.safeParse(draft);
+    if (!parsed.success) {
+      const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'draft'}: ${issue.message}`);
+      throw new InvalidDraftError(`${this.sender()} tried to send an invalid message (${detail.join('; ')}).`);
+    }
+    const valid = parsed.data;
+    this.reopen({ to: valid.to, kind: valid.kind, parentId: valid.parentId ?? this.opening.parentId });
+    this.start();
+    this.finished = true;
+    const recorder = this.session.recorder;
+    if (valid.usage) {
+      this.session.addUsage(valid.usage);
+      recorder.emit(this.sender(), { kind: 'usage', payload: { messageId: this.id, usage: valid.usage } });
+    }
+    const message: Message = {
+      id: this.id,
+      threadId: this.session.threadFor(this.id, this.opening.parentId),
+      parentId: this.opening.parentId,
+      from: this.sender(),
+      to: this.bus.qualify(valid.to),
+      kind: valid.kind,
+      content: valid.content,
+      meta: valid.meta ?? {},
+      ...(valid.toolCalls ? { toolCalls: valid.toolCalls } : {}),
+      ...(valid.toolResults ? { toolResults: valid.toolResults } : {}),
+      ...(valid.usage ? { usage: valid.usage } : {}),
+      state,
+      t: this.startedAt ?? recorder.now(),
+    };
+    this.bus.deliver(message);
+    return message;
+  }
+
+  private sender(): string {
+    return this.bus.qualify(this.from);
+  }
+
+  private start(): void {
+    if (this.startedAt !== null) return;
+    const recorder = this.session.recorder;
+    this.startedAt = recorder.now();
+    const parentId = this.opening.parentId;
+    recorder.emit(this.sender(), {
+      kind: 'message.started',
+      payload: {
+        messageId: this.id,
+        threadId: this.session.threadFor(this.id, parentId),
+        parentId,
+        from: this.sender(),
+        to: this.bus.qualify(this.opening.to),
+        kind: this.opening.kind,
+      },
+    });
+  }
+}

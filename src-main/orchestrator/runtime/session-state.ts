@@ -1,0 +1,26 @@
+import type { TokenUsage } from '@shared/domain';
+import type { EventRecorder } from './recorder';
+
+/**
+ * What every team of one session shares, nested teams included: the event recorder, thread ids of
+ * all messages (so a reply in a nested team joins its parent's thread) and running totals.
+ */
+export class SessionState {
+  private readonly threads = new Map<string, string>();
+  messageCount = 0;
+  readonly tokens: TokenUsage = { prompt: 0, completion: 0 };
+
+  constructor(readonly recorder: EventRecorder) {}
+
+  /** The thread a new message joins: its parent's, or a new one named after itself. */
+  threadFor(messageId: string, parentId: string | null): string {
+    const thread = (parentId !== null ? this.threads.get(parentId) : undefined) ?? messageId;
+    this.threads.set(messageId, thread);
+    return thread;
+  }
+
+  addUsage(usage: TokenUsage): void {
+    this.tokens.prompt += usage.prompt;
+    this.tokens.completion += usage.completion;
+  }
+}

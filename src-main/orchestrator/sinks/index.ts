@@ -1,0 +1,2 @@
+export { MemorySink } from './memory-sink';
+export { JsonlFileSink } from './jsonl-sink';
