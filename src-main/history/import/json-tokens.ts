@@ -115,7 +115,7 @@ function locateSyntaxError(path: string, parserError: Error): TransferError {
   }
   const error = state.found;
   const reason = (error?.message ?? parserError.message).replace(/^ERROR at .*?: /, '').replace(
-    /^(Verifier|Parser) (cannot parse input: )?/,
+    /^(Verifier|Parser) (cannot parse input: |has )?/,
     '',
   );
   if (error?.line !== undefined) {

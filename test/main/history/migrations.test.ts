@@ -17,7 +17,7 @@ describe('history schema migrations', () => {
     const { db } = openDatabase(':memory:');
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     const names = tablesOf(db);
-    for (const table of ['sessions', 'fleets', 'events', 'messages', 'checkpoints', 'messages_fts', 'messages_fts_insert']) {
+    for (const table of ['sessions', 'fleets', 'events', 'messages', 'checkpoints', 'messages_fts']) {
       expect(names).toContain(table);
     }
     db.close();

@@ -76,6 +76,18 @@ describe('history store: queries and changes', () => {
     expect(() => store.listSessions({ search })).not.toThrow();
   });
 
+  it('indexes a message once it stops streaming, and a stopped run\'s partial text', () => {
+    const s = new SessionScript();
+    store.append(s.started('partial'));
+    store.append(s.messageStarted('m1', 'alice', 'bob'));
+    store.append(s.delta('m1', 'halfway through a sentence'));
+    store.flush();
+    expect(store.listSessions({ search: 'halfway' }).total).toBe(0);
+    store.append(s.stopped('stopped', 'Stopped by user'));
+    expect(store.listSessions({ search: 'halfway' }).total).toBe(1);
+    expect(store.pageMessages(s.sessionId).items[0]).toMatchObject({ state: 'partial', content: 'halfway through a sentence' });
+  });
+
   it('treats FTS operators typed by the user as words', () => {
     runSession('logic', ['cats AND dogs']);
     runSession('plain', ['cats only']);
@@ -123,6 +135,8 @@ describe('history store: queries and changes', () => {
       expect(history.db.prepare(`SELECT count(*) AS n FROM ${table}`).get()).toEqual({ n: 0 });
     }
     expect(store.listSessions({ search: 'searchable' }).total).toBe(0);
+    expect(history.db.prepare('SELECT count(*) AS n FROM messages_fts').get()).toEqual({ n: 0 });
+    expect(() => history.db.exec("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')")).not.toThrow();
     expect(() => store.deleteSession(s.sessionId)).toThrow(/No session/);
   });
 
