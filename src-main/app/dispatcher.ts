@@ -7,7 +7,7 @@ import {
   type ParsedInput,
   type Result,
 } from '@shared/contract';
-import { AppError } from './errors';
+import { AppError, toAppError } from './errors';
 
 /** Who is calling, as the binding knows it. */
 export interface CallContext {
@@ -57,7 +57,8 @@ export class Dispatcher {
       const handler = this.handlers[channel] as Handler<typeof channel>;
       const value = await handler(parsed.data as never, context);
       return { ok: true, value };
-    } catch (error) {
+    } catch (thrown) {
+      const error = toAppError(thrown);
       if (error instanceof AppError) return fail(error.code, error.message);
       const message = error instanceof Error ? error.message : String(error);
       return fail('internal', `${channel} failed: ${message}`);

@@ -1,11 +1,19 @@
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AppInfo } from '@shared/contract';
-import { openDatabase, type SqliteDatabase } from '../history/database';
+import { openHistory, type HistoryStore, type SqliteDatabase } from '../history';
 import { SettingsStore } from '../history/settings-store';
+import { APP_NAME } from './data-dir';
 import { Dispatcher, type Handlers } from './dispatcher';
 import { EventHub } from './event-hub';
+import { FleetCatalog } from './fleet-catalog';
 import { registerAppHandlers } from './handlers-app';
-import { APP_NAME } from './data-dir';
+import { registerFleetHandlers } from './handlers-fleets';
+import { registerRunHandlers } from './handlers-runs';
+import { registerSessionHandlers } from './handlers-sessions';
+import { RunService } from './run-service';
+import { seedSamples } from './seed';
+import { announceStoreChanges } from './store-events';
 import { version } from './version';
 
 export { Dispatcher, type CallContext } from './dispatcher';
@@ -13,13 +21,24 @@ export { EventHub } from './event-hub';
 export { AppError } from './errors';
 export { defaultDataDir, APP_NAME } from './data-dir';
 
+/** resources/ next to the sources and the build alike (src-main/app/ and out/main/ are two deep). */
+export function defaultResourcesDir(): string {
+  return fileURLToPath(new URL('../../resources', import.meta.url));
+}
+
 export interface AppOptions {
   dataDir: string;
   surface: AppInfo['surface'];
   /** better-sqlite3 binding for the current runtime (the desktop app ships its own). */
   nativeBinding?: string;
+  /** Where example fleets (fleets/) and sample sessions (samples/) are read from. */
+  resourcesDir?: string;
+  /** Import the sample sessions into an empty store (default true; tests turn it off). */
+  seedSamples?: boolean;
   /** Milliseconds between ping events; 0 disables them. */
   pingIntervalMs?: number;
+  /** Where provider API keys are read from (default process.env). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface FleetscopeApp {
@@ -27,16 +46,19 @@ export interface FleetscopeApp {
   readonly hub: EventHub;
   readonly info: AppInfo;
   readonly db: SqliteDatabase;
+  readonly store: HistoryStore;
   /** Set when a corrupt store was moved aside at start; tell the user where it went. */
   readonly movedAsideTo: string | null;
-  close(): void;
+  /** Resolves when start-up work (sample sessions, clean-up) is done. */
+  readonly ready: Promise<void>;
+  close(): Promise<void>;
 }
 
 /** Composition root: builds the services and the handlers every surface shares. */
 export function createApp(options: AppOptions): FleetscopeApp {
-  const { db, movedAsideTo } = openDatabase(join(options.dataDir, 'fleetscope.db'), {
-    nativeBinding: options.nativeBinding,
-  });
+  const history = openHistory(options.dataDir, { nativeBinding: options.nativeBinding });
+  const { store, db } = history;
+  const resourcesDir = options.resourcesDir ?? defaultResourcesDir();
   const hub = new EventHub();
   const info: AppInfo = {
     name: APP_NAME,
@@ -46,10 +68,22 @@ export function createApp(options: AppOptions): FleetscopeApp {
     platform: process.platform,
   };
   const settings = new SettingsStore(db);
+  const catalog = new FleetCatalog(store, join(resourcesDir, 'fleets'));
+  const runs = new RunService({ store, hub, settings, catalog, env: options.env });
+  const stopAnnouncing = announceStoreChanges(store, hub);
   const handlers: Handlers = {
     ...registerAppHandlers({ info, settings, hub }),
+    ...registerSessionHandlers({ store, hub, dataDir: options.dataDir }),
+    ...registerRunHandlers(runs),
+    ...registerFleetHandlers(catalog),
   };
   const dispatcher = new Dispatcher(handlers);
+
+  const ready = (async () => {
+    const retentionDays = settings.get().retentionDays;
+    if (retentionDays !== null) store.deleteSessionsOlderThan(retentionDays);
+    if (options.seedSamples !== false) await seedSamples(db, store, join(resourcesDir, 'samples'));
+  })();
 
   let n = 0;
   const pingInterval = options.pingIntervalMs ?? 5000;
@@ -61,10 +95,15 @@ export function createApp(options: AppOptions): FleetscopeApp {
     hub,
     info,
     db,
-    movedAsideTo,
-    close() {
+    store,
+    movedAsideTo: history.movedAsideTo,
+    ready,
+    async close() {
       if (timer) clearInterval(timer);
-      db.close();
+      await ready.catch(() => undefined);
+      await runs.dispose();
+      stopAnnouncing();
+      history.close();
     },
   };
 }

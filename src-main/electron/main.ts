@@ -1,4 +1,5 @@
 import { app, BrowserWindow, dialog } from 'electron';
+import { join } from 'node:path';
 import { createApp, type FleetscopeApp } from '../app';
 import { forwardEvents, registerIpcHandlers } from './ipc';
 import { installMenu } from './menu';
@@ -40,6 +41,7 @@ if (!app.requestSingleInstanceLock()) {
       dataDir: app.getPath('userData'),
       surface: 'desktop',
       nativeBinding: electronSqliteBinding(),
+      resourcesDir: app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources'),
     });
     if (fleetscope.movedAsideTo) {
       void dialog.showMessageBox({
@@ -59,5 +61,11 @@ if (!app.requestSingleInstanceLock()) {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  app.on('will-quit', () => fleetscope?.close());
+  let closing = false;
+  app.on('will-quit', (event) => {
+    if (!fleetscope || closing) return;
+    closing = true;
+    event.preventDefault();
+    void fleetscope.close().finally(() => app.quit());
+  });
 }

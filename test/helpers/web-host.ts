@@ -27,7 +27,7 @@ export async function startTestHost(options: { rendererDir?: string; port?: numb
     writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log("asset")');
     writeFileSync(join(temp.dir, 'secret.txt'), 'outside the renderer');
   }
-  const app = createApp({ dataDir, surface: 'browser', pingIntervalMs: 0 });
+  const app = createApp({ dataDir, surface: 'browser', pingIntervalMs: 0, seedSamples: false });
   const host = await startWebHost({ app, rendererDir, port: options.port });
   return {
     app,
@@ -36,7 +36,7 @@ export async function startTestHost(options: { rendererDir?: string; port?: numb
     rendererDir,
     async stop() {
       await host.close();
-      app.close();
+      await app.close();
       temp.remove();
     },
   };

@@ -39,12 +39,13 @@ export const serveCommand: CliCommand = {
     if (app.movedAsideTo) io.err(`The store was damaged; it was moved to ${app.movedAsideTo} and a new one started.`);
     // FLEETSCOPE_TOKEN pins the token, so an open page can reconnect after the host restarts.
     const token = io.env.FLEETSCOPE_TOKEN || undefined;
+    await app.ready;
     const host = await startWebHost({ app, rendererDir, port, token });
     io.out(`Fleetscope is running at ${host.url}`);
     io.out(`Data folder: ${dataDir}. Press Ctrl+C to stop.`);
     await io.interrupted;
     await host.close();
-    app.close();
+    await app.close();
     return 0;
   },
 };

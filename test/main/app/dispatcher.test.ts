@@ -10,10 +10,10 @@ describe('the contract dispatcher', () => {
 
   beforeEach(() => {
     temp = makeTempDir();
-    app = createApp({ dataDir: temp.dir, surface: 'desktop', pingIntervalMs: 0 });
+    app = createApp({ dataDir: temp.dir, surface: 'desktop', pingIntervalMs: 0, seedSamples: false });
   });
-  afterEach(() => {
-    app.close();
+  afterEach(async () => {
+    await app.close();
     temp.remove();
   });
 
@@ -31,8 +31,8 @@ describe('the contract dispatcher', () => {
     const set = await app.dispatcher.dispatch('settings.set', { theme: 'dark', retentionDays: 30 }, desktop);
     expect(set).toMatchObject({ ok: true, value: { theme: 'dark', retentionDays: 30 } });
 
-    app.close();
-    app = createApp({ dataDir: temp.dir, surface: 'browser', pingIntervalMs: 0 });
+    await app.close();
+    app = createApp({ dataDir: temp.dir, surface: 'browser', pingIntervalMs: 0, seedSamples: false });
     expect(await app.dispatcher.dispatch('settings.get', {}, desktop)).toMatchObject({
       ok: true,
       value: { theme: 'dark', retentionDays: 30 },
@@ -89,13 +89,13 @@ describe('the contract dispatcher', () => {
 describe('settings.set', () => {
   it('changes only the fields it is given', async () => {
     const temp = makeTempDir();
-    const app = createApp({ dataDir: temp.dir, surface: 'desktop', pingIntervalMs: 0 });
+    const app = createApp({ dataDir: temp.dir, surface: 'desktop', pingIntervalMs: 0, seedSamples: false });
     try {
       await app.dispatcher.dispatch('settings.set', { theme: 'dark' }, desktop);
       const result = await app.dispatcher.dispatch('settings.set', { retentionDays: 7 }, desktop);
       expect(result).toMatchObject({ ok: true, value: { theme: 'dark', retentionDays: 7 } });
     } finally {
-      app.close();
+      await app.close();
       temp.remove();
     }
   });

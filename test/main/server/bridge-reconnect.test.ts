@@ -88,7 +88,7 @@ describe('the browser bridge', () => {
     const { port, token } = running.host;
     await running.host.close();
     await until(() => bridge.connection === 'offline');
-    const freshApp = createApp({ dataDir: running.dataDir, surface: 'browser', pingIntervalMs: 0 });
+    const freshApp = createApp({ dataDir: running.dataDir, surface: 'browser', pingIntervalMs: 0, seedSamples: false });
     cleanups.push(() => freshApp.close());
     const restarted = await startWebHost({ app: freshApp, rendererDir: running.rendererDir, port, token });
     cleanups.push(() => restarted.close());

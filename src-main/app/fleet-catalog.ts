@@ -1,0 +1,107 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { FleetSummary } from '@shared/contract';
+import { parseFleet, type Fleet, type FleetInput } from '@shared/domain';
+import type { HistoryStore } from '../history';
+import { AppError } from './errors';
+
+const EXAMPLE_PREFIX = 'example:';
+
+interface Example {
+  id: string;
+  fleet: Fleet;
+  raw: FleetInput;
+}
+
+function isScripted(fleet: Fleet): boolean {
+  return fleet.agents.every(
+    (agent) =>
+      agent.type === 'scripted' ||
+      agent.type === 'human' ||
+      (agent.type === 'team' && agent.fleet !== undefined && isScripted(agent.fleet)) ||
+      agent.provider?.id === 'scripted',
+  );
+}
+
+function summarize(id: string, fleet: Fleet, example: boolean, updatedAt: number | null): FleetSummary {
+  return {
+    id,
+    name: fleet.name,
+    description: fleet.description,
+    example,
+    scripted: isScripted(fleet),
+    agentCount: fleet.agents.length,
+    pattern: fleet.team.pattern,
+    updatedAt,
+  };
+}
+
+/** Saved fleets (in the store) and the examples shipped in resources/fleets (read-only). */
+export class FleetCatalog {
+  private examples: Example[] | null = null;
+
+  constructor(
+    private readonly store: HistoryStore,
+    private readonly examplesDir: string,
+  ) {}
+
+  list(): FleetSummary[] {
+    const saved = this.store.listFleets().flatMap((row) => {
+      const found = this.store.getFleet(row.id);
+      const parsed = found ? parseFleet(found.fleet) : null;
+      return parsed?.ok ? [summarize(row.id, parsed.fleet, false, row.updatedAt)] : [];
+    });
+    const examples = this.loadExamples().map((example) => summarize(example.id, example.fleet, true, null));
+    return [...saved, ...examples];
+  }
+
+  /** The fleet as written (defaults not applied) and its summary. */
+  get(id: string): { summary: FleetSummary; fleet: FleetInput; parsed: Fleet } {
+    const example = this.loadExamples().find((candidate) => candidate.id === id || candidate.id === EXAMPLE_PREFIX + id);
+    if (example) return { summary: summarize(example.id, example.fleet, true, null), fleet: example.raw, parsed: example.fleet };
+    const saved = this.store.getFleet(id);
+    if (!saved) throw new AppError('not-found', `No fleet with id "${id}".`);
+    const parsed = this.parse(saved.fleet);
+    return { summary: summarize(saved.id, parsed, false, saved.updatedAt), fleet: saved.fleet, parsed };
+  }
+
+  save(input: unknown, id?: string): FleetSummary {
+    if (id?.startsWith(EXAMPLE_PREFIX)) {
+      throw new AppError('read-only', 'Examples cannot be changed; duplicate the fleet to edit it.');
+    }
+    const parsed = this.parse(input);
+    const saved = this.store.saveFleet(input as FleetInput, id);
+    return summarize(saved.id, parsed, false, saved.updatedAt);
+  }
+
+  delete(id: string): boolean {
+    if (id.startsWith(EXAMPLE_PREFIX)) throw new AppError('read-only', 'Examples cannot be deleted.');
+    return this.store.deleteFleet(id);
+  }
+
+  /** Validates a fleet or throws AppError invalid-input listing every problem by field. */
+  parse(input: unknown): Fleet {
+    const result = parseFleet(input);
+    if (result.ok) return result.fleet;
+    const detail = result.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
+    throw new AppError('invalid-input', `The fleet is not valid: ${detail}`);
+  }
+
+  private loadExamples(): Example[] {
+    if (this.examples) return this.examples;
+    const examples: Example[] = [];
+    if (existsSync(this.examplesDir)) {
+      for (const file of readdirSync(this.examplesDir).filter((name) => name.endsWith('.json')).sort()) {
+        try {
+          const raw = JSON.parse(readFileSync(join(this.examplesDir, file), 'utf8')) as FleetInput;
+          const result = parseFleet(raw);
+          if (result.ok) examples.push({ id: EXAMPLE_PREFIX + basename(file, '.json'), fleet: result.fleet, raw });
+        } catch {
+          // A broken example file is skipped; the example tests catch it before release.
+        }
+      }
+    }
+    this.examples = examples;
+    return examples;
+  }
+}

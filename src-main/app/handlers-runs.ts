@@ -1,0 +1,14 @@
+import type { Handlers } from './dispatcher';
+import type { RunService } from './run-service';
+
+type RunHandlers = Pick<Handlers, 'runs.start' | 'runs.control' | 'runs.answer' | 'runs.continue' | 'runs.active'>;
+
+export function registerRunHandlers(runs: RunService): RunHandlers {
+  return {
+    'runs.start': ({ source, task, title }) => runs.start(source, task, title),
+    'runs.control': ({ sessionId, action }) => runs.control(sessionId, action),
+    'runs.answer': ({ sessionId, requestId, text }) => runs.answer(sessionId, requestId, text),
+    'runs.continue': ({ sessionId, task, context }) => runs.continue(sessionId, task, context),
+    'runs.active': () => runs.active(),
+  };
+}

@@ -1,0 +1,83 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ExportFormat } from '@shared/contract';
+import type { HistoryStore } from '../history';
+import { exportSession } from '../history/export';
+import { importFile } from '../history/import';
+import type { Handlers } from './dispatcher';
+import type { EventHub } from './event-hub';
+import { trackTask } from './task-progress';
+
+type SessionHandlers = Pick<
+  Handlers,
+  | 'sessions.list'
+  | 'sessions.get'
+  | 'sessions.messages'
+  | 'sessions.events'
+  | 'sessions.seek'
+  | 'sessions.rename'
+  | 'sessions.tag'
+  | 'sessions.delete'
+  | 'sessions.export'
+  | 'sessions.importData'
+>;
+
+const EXTENSIONS: Record<ExportFormat, string> = { md: 'md', json: 'json', html: 'html', otlp: 'otlp.json' };
+
+/** A file name from a session title: letters, digits and dashes only. */
+export function exportFileName(title: string, id: string, format: ExportFormat): string {
+  const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'session';
+  return `${slug}-${id.slice(0, 8)}.${EXTENSIONS[format]}`;
+}
+
+export function registerSessionHandlers(deps: { store: HistoryStore; hub: EventHub; dataDir: string }): SessionHandlers {
+  const { store, hub } = deps;
+  return {
+    'sessions.list': (query) => store.listSessions(query),
+    'sessions.get': ({ id }) => {
+      const found = store.getSession(store.resolveSessionId(id));
+      if (!found) throw new Error('unreachable: resolved id has no session');
+      return found;
+    },
+    'sessions.messages': ({ id, ...query }) => store.pageMessages(id, query),
+    'sessions.events': ({ id, afterSeq, limit }) => {
+      store.flush();
+      const max = limit ?? 5000;
+      const events = [...store.iterateEvents(id, afterSeq, afterSeq + max)];
+      // Seqs run 1..n without gaps (the store refuses anything else), so the count is the last seq.
+      return { events, lastSeq: store.countEvents(id) };
+    },
+    'sessions.seek': ({ id, seq }) => store.seek(id, seq),
+    'sessions.rename': ({ id, title }) => store.renameSession(id, title),
+    'sessions.tag': ({ id, tags }) => store.setTags(id, tags),
+    'sessions.delete': ({ id }) => {
+      store.deleteSession(id);
+      return { deleted: true };
+    },
+    'sessions.export': async ({ id, format, taskId }) => {
+      const found = store.getSession(id);
+      const fileName = exportFileName(found?.summary.title ?? 'session', id, format);
+      const folder = join(deps.dataDir, 'exports');
+      mkdirSync(folder, { recursive: true });
+      const path = join(folder, fileName);
+      const task = trackTask(hub, `Exporting ${fileName}`, taskId);
+      const result = await exportSession(store, id, format, path, {
+        onProgress: (done, total) => task.progress(done, total),
+      }).finally(() => task.finish(1, 1));
+      return { path, bytes: result.bytes, fileName };
+    },
+    'sessions.importData': async ({ fileName, content, taskId }) => {
+      const folder = mkdtempSync(join(tmpdir(), 'fleetscope-import-'));
+      const task = trackTask(hub, `Importing ${fileName}`, taskId);
+      try {
+        const path = join(folder, 'upload.json');
+        writeFileSync(path, content);
+        return await importFile(path, store, { onProgress: (done, total) => task.progress(done, total) });
+      } finally {
+        task.finish(1, 1);
+        rmSync(folder, { recursive: true, force: true });
+      }
+    },
+  };
+}

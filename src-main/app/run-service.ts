@@ -1,0 +1,139 @@
+import type { FleetSource } from '@shared/contract';
+import type { Fleet, RunEvent, SessionStatus, TerminationSpec } from '@shared/domain';
+import type { HistoryStore } from '../history';
+import type { SettingsStore } from '../history/settings-store';
+import { FleetInvalidError, RunManager, type RunHandle } from '../orchestrator/run';
+import { AppError } from './errors';
+import type { EventHub } from './event-hub';
+import type { FleetCatalog } from './fleet-catalog';
+
+/** Run events for the renderer are packed per session at most once per this many ms (a frame). */
+const FLUSH_MS = 16;
+
+export interface RunServiceOptions {
+  store: HistoryStore;
+  hub: EventHub;
+  settings: SettingsStore;
+  catalog: FleetCatalog;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Adds the user's per-session message cap (Settings) to a fleet's own termination. */
+export function withMessageCap(fleet: Fleet, cap: number | null): Fleet {
+  if (cap === null) return fleet;
+  const capCondition: TerminationSpec = { type: 'max-messages', max: cap };
+  return {
+    ...fleet,
+    termination: fleet.termination ? { type: 'or', conditions: [fleet.termination, capCondition] } : capCondition,
+  };
+}
+
+/**
+ * The app's runs: starts them from saved fleets, examples or fleet objects, relays their events to
+ * every surface as `run.events` packed per frame, and routes control and human answers.
+ */
+export class RunService {
+  private readonly manager: RunManager;
+  private readonly pending = new Map<string, RunEvent[]>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: RunServiceOptions) {
+    this.manager = new RunManager({ sink: options.store, env: options.env ?? process.env, fileRoot: null });
+    this.manager.onDidEvent((event) => this.enqueue(event));
+  }
+
+  start(source: FleetSource, task: string, title?: string): { sessionId: string } {
+    const fleet = withMessageCap(this.resolveFleet(source), this.options.settings.get().maxMessagesPerSession);
+    try {
+      const handle = this.manager.start({ fleet, task, ...(title ? { title } : {}) });
+      return { sessionId: handle.sessionId };
+    } catch (error) {
+      if (error instanceof FleetInvalidError) throw new AppError('invalid-input', error.message);
+      throw error;
+    }
+  }
+
+  control(sessionId: string, action: 'pause' | 'resume' | 'step' | 'stop'): { sessionId: string; status: SessionStatus } {
+    const handle = this.live(sessionId);
+    switch (action) {
+      case 'pause':
+        handle.pause();
+        break;
+      case 'resume':
+        handle.resume();
+        break;
+      case 'step':
+        void handle.step();
+        break;
+      case 'stop':
+        handle.stop();
+        break;
+    }
+    return { sessionId, status: handle.status };
+  }
+
+  answer(sessionId: string, requestId: string, text: string): { sessionId: string; status: SessionStatus } {
+    const handle = this.live(sessionId);
+    if (!handle.answer(requestId, text)) {
+      throw new AppError('conflict', 'That question was already answered or the run has moved on.');
+    }
+    return { sessionId, status: handle.status };
+  }
+
+  continue(sessionId: string, task: string, context: Record<string, string>): { sessionId: string } {
+    const handle = this.manager.get(sessionId);
+    if (!handle) {
+      const stored = this.options.store.getSession(sessionId);
+      if (!stored) throw new AppError('not-found', `No session with id "${sessionId}".`);
+      if (stored.summary.readOnly) throw new AppError('read-only', 'Imported sessions are read-only.');
+      throw new AppError(
+        'unavailable',
+        'This session ran in an earlier launch of Fleetscope; start a new run from its fleet to continue the work.',
+      );
+    }
+    if (handle.status === 'running' || handle.status === 'paused' || handle.status === 'waiting-for-human') {
+      throw new AppError('conflict', 'The run is still going; stop it or wait for it to end first.');
+    }
+    void handle.continueWith(task, context);
+    return { sessionId };
+  }
+
+  active(): Array<{ sessionId: string; status: SessionStatus }> {
+    return this.manager
+      .list()
+      .filter((handle) => handle.status === 'running' || handle.status === 'paused' || handle.status === 'waiting-for-human')
+      .map((handle) => ({ sessionId: handle.sessionId, status: handle.status }));
+  }
+
+  /** Cancels every run and delivers what is still queued. */
+  async dispose(): Promise<void> {
+    await this.manager.stopAll();
+    this.flush();
+  }
+
+  private live(sessionId: string): RunHandle {
+    const handle = this.manager.get(sessionId);
+    if (!handle) throw new AppError('not-found', `No run in progress for session "${sessionId}".`);
+    return handle;
+  }
+
+  private resolveFleet(source: FleetSource): Fleet {
+    if ('fleetId' in source) return this.options.catalog.get(source.fleetId).parsed;
+    if ('example' in source) return this.options.catalog.get(source.example).parsed;
+    return this.options.catalog.parse(source.fleet);
+  }
+
+  private enqueue(event: RunEvent): void {
+    const queue = this.pending.get(event.sessionId);
+    if (queue) queue.push(event);
+    else this.pending.set(event.sessionId, [event]);
+    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  private flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    for (const [sessionId, events] of this.pending) this.options.hub.emit('run.events', { sessionId, events });
+    this.pending.clear();
+  }
+}
