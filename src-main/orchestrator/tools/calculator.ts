@@ -105,7 +105,8 @@ class Parser {
       if (!this.accept(')')) throw new ToolError('a closing parenthesis is missing');
       return value;
     }
-    const fn = FUNCTIONS[token.value];
+    // Own properties only: names like "constructor" must not reach Object.prototype.
+    const fn = Object.hasOwn(FUNCTIONS, token.value) ? FUNCTIONS[token.value] : undefined;
     if (fn) {
       if (!this.accept('(')) throw new ToolError(`${token.value} needs parentheses`);
       const args = [this.expression()];
@@ -113,7 +114,7 @@ class Parser {
       if (!this.accept(')')) throw new ToolError('a closing parenthesis is missing');
       return fn(...args);
     }
-    const constant = CONSTANTS[token.value];
+    const constant = Object.hasOwn(CONSTANTS, token.value) ? CONSTANTS[token.value] : undefined;
     if (constant !== undefined) return constant;
     throw new ToolError(`unknown name "${token.value}"`);
   }
