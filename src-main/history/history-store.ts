@@ -9,7 +9,7 @@ import type { ImportedEvent, ImportedSessionMeta, SessionReader, SessionWriter }
 import { recoverInterrupted, type RecoveryReport } from './recovery';
 import type { SessionListItem, StoredMessage } from './rows';
 import { SessionQueries, type SessionListQuery, type SessionPage } from './session-queries';
-import { deleteOlderThan, messageCapCheck, type MessageCapCheck } from './maintenance';
+import { deleteOlderThan, deleteSessionRows, messageCapCheck, type MessageCapCheck } from './maintenance';
 
 export interface HistoryStoreOptions {
   /** Events between checkpoints of the folded view; default 500. */
@@ -154,7 +154,7 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
   deleteSession(id: string): void {
     this.requireSession(id);
     if (this.writer.isLive(id)) throw new HistoryError('invalid-input', 'Stop the session before deleting it.');
-    this.db.prepare('DELETE FROM sessions WHERE id = ?').run(id);
+    deleteSessionRows(this.db, id);
     this.writer.forget(id);
     this.emit({ type: 'session-deleted', sessionIds: [id] });
   }

@@ -61,7 +61,7 @@ export class LiveWriter {
     );
     this.lastSeq = db.prepare('SELECT max(seq) AS seq FROM events WHERE session_id = ?');
     this.streamingRows = db.prepare(
-      "SELECT id, prompt_tokens, completion_tokens FROM messages WHERE session_id = ? AND state = 'streaming'",
+      "SELECT pk, id, prompt_tokens, completion_tokens FROM messages WHERE session_id = ? AND state = 'streaming'",
     );
     this.lastCheckpoint = db.prepare('SELECT max(seq) AS seq FROM checkpoints WHERE session_id = ?');
   }
@@ -234,10 +234,10 @@ export class LiveWriter {
     tally.lastSeq = lastSeq;
     tally.lastT = tally.view.t;
     tally.eventsSinceCheckpoint = lastSeq - checkpointSeq;
-    const streaming = this.streamingRows.all(sessionId) as Array<{ id: string; prompt_tokens: number | null; completion_tokens: number | null }>;
+    const streaming = this.streamingRows.all(sessionId) as Array<{ pk: number; id: string; prompt_tokens: number | null; completion_tokens: number | null }>;
     for (const message of streaming) {
       const usage = message.prompt_tokens === null ? undefined : { prompt: message.prompt_tokens, completion: message.completion_tokens ?? 0 };
-      tally.open.set(message.id, { pendingText: '', usage });
+      tally.open.set(message.id, { pk: message.pk, pendingText: '', usage });
     }
     return tally;
   }

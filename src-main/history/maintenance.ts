@@ -1,4 +1,5 @@
 import type { SqliteDatabase } from './database';
+import { FtsIndex } from './fts-index';
 
 const DAY_MS = 86_400_000;
 
@@ -34,8 +35,15 @@ export function deleteOlderThan(db: SqliteDatabase, days: number, now: number): 
         "SELECT id FROM sessions WHERE created_at < ? AND status NOT IN ('running', 'paused', 'waiting-for-human')",
       )
       .all(cutoff) as Array<{ id: string }>;
-    const remove = db.prepare('DELETE FROM sessions WHERE id = ?');
-    for (const row of rows) remove.run(row.id);
+    for (const row of rows) deleteSessionRows(db, row.id);
     return rows.map((row) => row.id);
+  })();
+}
+
+/** Deletes a session and everything it owns (events, messages, checkpoints, index entries). */
+export function deleteSessionRows(db: SqliteDatabase, sessionId: string): void {
+  db.transaction(() => {
+    new FtsIndex(db).removeSessionRows(sessionId);
+    db.prepare('DELETE FROM sessions WHERE id = ?').run(sessionId);
   })();
 }

@@ -8,6 +8,7 @@ import {
   type ViewState,
 } from '@shared/domain';
 import type { SqliteDatabase } from './database';
+import { FtsIndex } from './fts-index';
 import type Database from 'better-sqlite3';
 
 /** In-memory state of a session being written: what the next commit puts in its row. */
@@ -26,7 +27,7 @@ export interface SessionTally {
   view: ViewState;
   eventsSinceCheckpoint: number;
   /** Streaming messages: text received since the last commit, and usage recorded so far. */
-  open: Map<string, { pendingText: string; usage: TokenUsage | undefined }>;
+  open: Map<string, { pk: number; pendingText: string; usage: TokenUsage | undefined }>;
 }
 
 const usageTotal = (usage: TokenUsage | undefined): number => (usage ? usage.prompt + usage.completion : 0);
@@ -48,12 +49,14 @@ export class Materializer {
   private readonly insertCheckpoint: Database.Statement;
   private readonly updateSession: Database.Statement;
   private readonly updateLineage: Database.Statement;
+  private readonly fts: FtsIndex;
 
   constructor(
     db: SqliteDatabase,
     /** Events between checkpoints. */
     private readonly checkpointInterval: number,
   ) {
+    this.fts = new FtsIndex(db);
     this.insertEvent = db.prepare(
       'INSERT INTO events (session_id, seq, t, kind, agent, payload) VALUES (?, ?, ?, ?, ?, ?)',
     );
@@ -76,7 +79,7 @@ export class Materializer {
       (session_id, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta, state, dropped_reason)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'complete', ?) ON CONFLICT (session_id, id) DO NOTHING`);
     this.selectMessageState = db.prepare(
-      'SELECT state, prompt_tokens, completion_tokens FROM messages WHERE session_id = ? AND id = ?',
+      'SELECT pk, state, prompt_tokens, completion_tokens FROM messages WHERE session_id = ? AND id = ?',
     );
     this.updateUsage = db.prepare(
       'UPDATE messages SET prompt_tokens = ?, completion_tokens = ? WHERE session_id = ? AND id = ?',
@@ -118,8 +121,8 @@ export class Materializer {
         break;
       case 'message.started': {
         const p = event.payload;
-        this.insertStarted.run(session, p.messageId, event.seq, event.t, p.threadId, p.parentId, p.from, p.to, p.kind);
-        tally.open.set(p.messageId, { pendingText: '', usage: undefined });
+        const result = this.insertStarted.run(session, p.messageId, event.seq, event.t, p.threadId, p.parentId, p.from, p.to, p.kind);
+        if (result.changes > 0) tally.open.set(p.messageId, { pk: Number(result.lastInsertRowid), pendingText: '', usage: undefined });
         break;
       }
       case 'message.delta': {
@@ -135,8 +138,9 @@ export class Materializer {
         break;
       case 'message.dropped': {
         const m = event.payload.message;
-        this.insertDropped.run(session, m.id, event.seq, m.t, m.threadId, m.parentId, m.from, m.to, m.kind,
-          m.content, JSON.stringify(m.meta), event.payload.reason);
+        const result = this.insertDropped.run(session, m.id, event.seq, m.t, m.threadId, m.parentId, m.from, m.to,
+          m.kind, m.content, JSON.stringify(m.meta), event.payload.reason);
+        if (result.changes > 0) this.fts.add(Number(result.lastInsertRowid), m.content, false);
         break;
       }
       default:
@@ -166,6 +170,7 @@ export class Materializer {
   /** Streaming messages become partial, keeping the text received so far (stop, import end). */
   closeOpenMessages(tally: SessionTally): void {
     this.flushText(tally);
+    this.fts.addStreamingOf(tally.id);
     this.markPartial.run(tally.id);
     tally.open.clear();
   }
@@ -190,23 +195,25 @@ export class Materializer {
     }
   }
 
-  private previous(tally: SessionTally, id: string): { state: string | null; usage: TokenUsage | undefined } {
+  /** The row a message has now (null state: none yet), from memory while it streams. */
+  private previous(tally: SessionTally, id: string): { pk: number | null; state: string | null; usage: TokenUsage | undefined } {
     const open = tally.open.get(id);
-    if (open) return { state: 'streaming', usage: open.usage };
+    if (open) return { pk: open.pk, state: 'streaming', usage: open.usage };
     const row = this.selectMessageState.get(tally.id, id) as
-      | { state: string; prompt_tokens: number | null; completion_tokens: number | null }
+      | { pk: number; state: string; prompt_tokens: number | null; completion_tokens: number | null }
       | undefined;
-    if (!row) return { state: null, usage: undefined };
+    if (!row) return { pk: null, state: null, usage: undefined };
     const usage =
       row.prompt_tokens === null && row.completion_tokens === null
         ? undefined
         : { prompt: row.prompt_tokens ?? 0, completion: row.completion_tokens ?? 0 };
-    return { state: row.state, usage };
+    return { pk: row.pk, state: row.state, usage };
   }
 
   private complete(tally: SessionTally, message: Message, seq: number): void {
     const before = this.previous(tally, message.id);
-    this.upsertComplete.run({
+    // Not `RETURNING pk`: with it, FTS5 inserts in the same transaction ran about 4x slower.
+    const result = this.upsertComplete.run({
       session: tally.id,
       id: message.id,
       seq,
@@ -223,6 +230,8 @@ export class Materializer {
       prompt: message.usage?.prompt ?? null,
       completion: message.usage?.completion ?? null,
     });
+    const pk = before.pk ?? Number(result.lastInsertRowid);
+    this.fts.add(pk, message.content, before.state !== null && before.state !== 'streaming');
     tally.open.delete(message.id);
     if (before.state !== 'complete') tally.messageCount += 1;
     if (message.usage) tally.tokens += usageTotal(message.usage) - usageTotal(before.usage);

@@ -1,4 +1,5 @@
 import type { SqliteDatabase } from './database';
+import { FtsIndex } from './fts-index';
 
 /** Stop reason written on sessions that were live when the process ended. */
 export const INTERRUPTED_REASON = 'The app closed while this session was running.';
@@ -26,6 +27,7 @@ export function recoverInterrupted(db: SqliteDatabase): RecoveryReport {
   const insertEvent = db.prepare(
     "INSERT INTO events (session_id, seq, t, kind, agent, payload) VALUES (?, ?, ?, 'session.stopped', NULL, ?)",
   );
+  const fts = new FtsIndex(db);
   const markPartial = db.prepare("UPDATE messages SET state = 'partial' WHERE session_id = ? AND state = 'streaming'");
   const markSession = db.prepare(
     "UPDATE sessions SET status = 'interrupted', stop_reason = ?, ended_at = ?, updated_at = ? WHERE id = ?",
@@ -37,6 +39,7 @@ export function recoverInterrupted(db: SqliteDatabase): RecoveryReport {
       const t = last?.t ?? 0;
       const payload = { status: 'interrupted', stopReason: INTERRUPTED_REASON };
       insertEvent.run(row.id, (last?.seq ?? 0) + 1, t, JSON.stringify(payload));
+      fts.addStreamingOf(row.id);
       report.partialMessages += markPartial.run(row.id).changes;
       const endedAt = row.created_at + Math.round(t);
       markSession.run(INTERRUPTED_REASON, endedAt, endedAt, row.id);

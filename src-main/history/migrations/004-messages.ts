@@ -6,9 +6,10 @@ import type { Migration } from './runner';
  * rowid the full-text index refers to. JSON columns: meta (object), tool_calls / tool_results
  * (arrays or null).
  *
- * The FTS5 table is contentless with deletes allowed, and triggers keep it in step: only
- * messages that are no longer streaming are indexed, so a streaming row is not re-tokenized on
- * every batch.
+ * The FTS5 table is contentless with deletes allowed (rowid = messages.pk). The store writes it
+ * explicitly (see history/fts-index.ts) rather than through triggers, which made FTS5 inserts
+ * about seven times slower. Only messages that are no longer streaming are indexed, so a
+ * streaming row is not re-tokenized on every batch.
  */
 export const messagesTables: Migration = {
   version: 4,
@@ -46,17 +47,6 @@ export const messagesTables: Migration = {
       CREATE VIRTUAL TABLE messages_fts USING fts5 (
         content, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2'
       );
-      CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages WHEN new.state <> 'streaming' BEGIN
-        INSERT INTO messages_fts (rowid, content) VALUES (new.pk, new.content);
-      END;
-      CREATE TRIGGER messages_fts_update AFTER UPDATE OF content, state ON messages
-      WHEN old.state <> 'streaming' OR new.state <> 'streaming' BEGIN
-        DELETE FROM messages_fts WHERE rowid = old.pk;
-        INSERT INTO messages_fts (rowid, content) SELECT new.pk, new.content WHERE new.state <> 'streaming';
-      END;
-      CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages WHEN old.state <> 'streaming' BEGIN
-        DELETE FROM messages_fts WHERE rowid = old.pk;
-      END;
     `);
   },
 };
