@@ -93,8 +93,16 @@ export async function exportSession(
     return result;
   } catch (error) {
     stream?.destroy();
-    rmSync(partPath, { force: true });
+    removeQuietly(partPath);
     if (error instanceof TransferError) throw error;
     throw ioError('write', outPath, error);
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // Nothing was created there (the folder is missing or not a folder).
   }
 }
