@@ -1,11 +1,6 @@
 /** Why a store operation was refused. Callers map codes to contract errors. */
 export type HistoryErrorCode =
-  | 'not-found'
-  | 'ambiguous-id'
-  | 'out-of-order'
-  | 'unknown-session'
-  | 'read-only'
-  | 'invalid-input';
+  'not-found' | 'ambiguous-id' | 'out-of-order' | 'unknown-session' | 'read-only' | 'invalid-input';
 
 export class HistoryError extends Error {
   constructor(

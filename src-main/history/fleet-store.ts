@@ -39,9 +39,12 @@ export class FleetStore {
   private readonly remove;
 
   constructor(db: SqliteDatabase) {
-    this.listRows = db.prepare('SELECT id, name, json, created_at, updated_at FROM fleets ORDER BY name COLLATE NOCASE, id');
+    this.listRows = db.prepare(
+      'SELECT id, name, json, created_at, updated_at FROM fleets ORDER BY name COLLATE NOCASE, id',
+    );
     this.byId = db.prepare('SELECT id, name, json, created_at, updated_at FROM fleets WHERE id = ?');
-    this.upsert = db.prepare(`INSERT INTO fleets (id, name, json, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+    this.upsert =
+      db.prepare(`INSERT INTO fleets (id, name, json, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET name = excluded.name, json = excluded.json, updated_at = excluded.updated_at`);
     this.remove = db.prepare('DELETE FROM fleets WHERE id = ?');
   }
@@ -61,7 +64,10 @@ export class FleetStore {
     if (!checked.success) {
       const issue = checked.error.issues[0];
       const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-      throw new HistoryError('invalid-input', `The fleet is not valid${where}: ${issue?.message ?? 'unknown problem'}`);
+      throw new HistoryError(
+        'invalid-input',
+        `The fleet is not valid${where}: ${issue?.message ?? 'unknown problem'}`,
+      );
     }
     this.upsert.run(id, checked.data.name, JSON.stringify(fleet), now, now);
     return this.get(id) as SavedFleet;

@@ -54,7 +54,8 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
       batchMs: options.batchMs ?? 50,
       now: this.now,
       onDidCommit: (sessionIds) => this.emit({ type: 'sessions-changed', sessionIds }),
-      onWriteError: options.onWriteError ?? ((error) => console.error('History store: a batch failed to commit', error)),
+      onWriteError:
+        options.onWriteError ?? ((error) => console.error('History store: a batch failed to commit', error)),
     });
   }
 
@@ -153,7 +154,8 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
   /** Deletes a session with its events, messages and checkpoints. A live run must stop first. */
   deleteSession(id: string): void {
     this.requireSession(id);
-    if (this.writer.isLive(id)) throw new HistoryError('invalid-input', 'Stop the session before deleting it.');
+    if (this.writer.isLive(id))
+      throw new HistoryError('invalid-input', 'Stop the session before deleting it.');
     deleteSessionRows(this.db, id);
     this.writer.forget(id);
     this.emit({ type: 'session-deleted', sessionIds: [id] });

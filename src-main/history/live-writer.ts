@@ -53,7 +53,8 @@ export class LiveWriter {
     private readonly options: LiveWriterOptions,
   ) {
     this.materializer = new Materializer(db, options.checkpointInterval);
-    this.insertSession = db.prepare(`INSERT INTO sessions (id, title, task, fleet_name, status, created_at, updated_at,
+    this.insertSession =
+      db.prepare(`INSERT INTO sessions (id, title, task, fleet_name, status, created_at, updated_at,
       ended_at, tags, source, read_only) VALUES (@id, @title, @task, @fleetName, @status, @createdAt, @createdAt,
       @endedAt, @tags, @source, @readOnly)`);
     this.sessionRow = db.prepare(
@@ -70,7 +71,10 @@ export class LiveWriter {
   append(event: RunEvent): void {
     const last = this.acceptedSeq.get(event.sessionId) ?? this.loadAcceptedSeq(event);
     if (event.seq <= last) {
-      throw new HistoryError('out-of-order', `Event ${event.seq} of session ${event.sessionId} is not after ${last}.`);
+      throw new HistoryError(
+        'out-of-order',
+        `Event ${event.seq} of session ${event.sessionId} is not after ${last}.`,
+      );
     }
     this.acceptedSeq.set(event.sessionId, event.seq);
     this.pending.push(event);
@@ -183,7 +187,10 @@ export class LiveWriter {
     const row = this.sessionRow.get(event.sessionId) as { read_only: number } | undefined;
     if (!row) {
       if (event.kind === 'session.started') return 0;
-      throw new HistoryError('unknown-session', `No session ${event.sessionId}; its first event must be session.started.`);
+      throw new HistoryError(
+        'unknown-session',
+        `No session ${event.sessionId}; its first event must be session.started.`,
+      );
     }
     if (row.read_only) throw new HistoryError('read-only', `Session ${event.sessionId} is read-only.`);
     if (event.kind === 'session.started') {
@@ -195,7 +202,8 @@ export class LiveWriter {
   private tallyFor(event: RunEvent): SessionTally {
     const cached = this.live.get(event.sessionId);
     if (cached) return cached;
-    const tally = event.kind === 'session.started' ? this.createSession(event) : this.loadTally(event.sessionId);
+    const tally =
+      event.kind === 'session.started' ? this.createSession(event) : this.loadTally(event.sessionId);
     this.live.set(tally.id, tally);
     return tally;
   }
@@ -221,12 +229,24 @@ export class LiveWriter {
   /** Rebuilds a tally from disk for a session that was not being written in this process. */
   private loadTally(sessionId: string): SessionTally {
     const row = this.sessionRow.get(sessionId) as
-      | { status: SessionStatus; stop_reason: string | null; created_at: number; ended_at: number | null; message_count: number; tokens: number }
+      | {
+          status: SessionStatus;
+          stop_reason: string | null;
+          created_at: number;
+          ended_at: number | null;
+          message_count: number;
+          tokens: number;
+        }
       | undefined;
     if (!row) throw new HistoryError('unknown-session', `No session ${sessionId}.`);
     const lastSeq = (this.lastSeq.get(sessionId) as { seq: number | null }).seq ?? 0;
     const checkpointSeq = (this.lastCheckpoint.get(sessionId) as { seq: number | null }).seq ?? 0;
-    const tally = this.newTally(sessionId, row.created_at, row.status, this.messages.seek(sessionId, lastSeq));
+    const tally = this.newTally(
+      sessionId,
+      row.created_at,
+      row.status,
+      this.messages.seek(sessionId, lastSeq),
+    );
     tally.stopReason = row.stop_reason;
     tally.endedAt = row.ended_at;
     tally.messageCount = row.message_count;
@@ -234,9 +254,17 @@ export class LiveWriter {
     tally.lastSeq = lastSeq;
     tally.lastT = tally.view.t;
     tally.eventsSinceCheckpoint = lastSeq - checkpointSeq;
-    const streaming = this.streamingRows.all(sessionId) as Array<{ pk: number; id: string; prompt_tokens: number | null; completion_tokens: number | null }>;
+    const streaming = this.streamingRows.all(sessionId) as Array<{
+      pk: number;
+      id: string;
+      prompt_tokens: number | null;
+      completion_tokens: number | null;
+    }>;
     for (const message of streaming) {
-      const usage = message.prompt_tokens === null ? undefined : { prompt: message.prompt_tokens, completion: message.completion_tokens ?? 0 };
+      const usage =
+        message.prompt_tokens === null
+          ? undefined
+          : { prompt: message.prompt_tokens, completion: message.completion_tokens ?? 0 };
       tally.open.set(message.id, { pk: message.pk, pendingText: '', usage });
     }
     return tally;

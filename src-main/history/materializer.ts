@@ -63,7 +63,9 @@ export class Materializer {
     this.insertStarted = db.prepare(`INSERT INTO messages
       (session_id, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, state)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '', 'streaming') ON CONFLICT (session_id, id) DO NOTHING`);
-    this.appendText = db.prepare('UPDATE messages SET content = content || ? WHERE session_id = ? AND id = ?');
+    this.appendText = db.prepare(
+      'UPDATE messages SET content = content || ? WHERE session_id = ? AND id = ?',
+    );
     this.upsertComplete = db.prepare(`INSERT INTO messages
       (session_id, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta, tool_calls,
        tool_results, prompt_tokens, completion_tokens, state)
@@ -121,8 +123,23 @@ export class Materializer {
         break;
       case 'message.started': {
         const p = event.payload;
-        const result = this.insertStarted.run(session, p.messageId, event.seq, event.t, p.threadId, p.parentId, p.from, p.to, p.kind);
-        if (result.changes > 0) tally.open.set(p.messageId, { pk: Number(result.lastInsertRowid), pendingText: '', usage: undefined });
+        const result = this.insertStarted.run(
+          session,
+          p.messageId,
+          event.seq,
+          event.t,
+          p.threadId,
+          p.parentId,
+          p.from,
+          p.to,
+          p.kind,
+        );
+        if (result.changes > 0)
+          tally.open.set(p.messageId, {
+            pk: Number(result.lastInsertRowid),
+            pendingText: '',
+            usage: undefined,
+          });
         break;
       }
       case 'message.delta': {
@@ -138,8 +155,20 @@ export class Materializer {
         break;
       case 'message.dropped': {
         const m = event.payload.message;
-        const result = this.insertDropped.run(session, m.id, event.seq, m.t, m.threadId, m.parentId, m.from, m.to,
-          m.kind, m.content, JSON.stringify(m.meta), event.payload.reason);
+        const result = this.insertDropped.run(
+          session,
+          m.id,
+          event.seq,
+          m.t,
+          m.threadId,
+          m.parentId,
+          m.from,
+          m.to,
+          m.kind,
+          m.content,
+          JSON.stringify(m.meta),
+          event.payload.reason,
+        );
         if (result.changes > 0) this.fts.add(Number(result.lastInsertRowid), m.content, false);
         break;
       }
@@ -183,7 +212,8 @@ export class Materializer {
 
   private setStatus(tally: SessionTally, status: SessionStatus, t: number): void {
     tally.status = status;
-    const final = status === 'completed' || status === 'stopped' || status === 'failed' || status === 'interrupted';
+    const final =
+      status === 'completed' || status === 'stopped' || status === 'failed' || status === 'interrupted';
     tally.endedAt = final ? tally.createdAt + Math.round(t) : null;
   }
 
@@ -196,7 +226,10 @@ export class Materializer {
   }
 
   /** The row a message has now (null state: none yet), from memory while it streams. */
-  private previous(tally: SessionTally, id: string): { pk: number | null; state: string | null; usage: TokenUsage | undefined } {
+  private previous(
+    tally: SessionTally,
+    id: string,
+  ): { pk: number | null; state: string | null; usage: TokenUsage | undefined } {
     const open = tally.open.get(id);
     if (open) return { pk: open.pk, state: 'streaming', usage: open.usage };
     const row = this.selectMessageState.get(tally.id, id) as

@@ -70,7 +70,14 @@ export class MessageQueries {
       const rows = this.eventPage.all(sessionId, last, toSeq, EVENT_PAGE) as EventRow[];
       for (const row of rows) {
         // Only the store writes events, from typed RunEvents, so kind and payload agree.
-        yield { sessionId, seq: row.seq, t: row.t, agent: row.agent, kind: row.kind, payload: JSON.parse(row.payload) } as RunEvent;
+        yield {
+          sessionId,
+          seq: row.seq,
+          t: row.t,
+          agent: row.agent,
+          kind: row.kind,
+          payload: JSON.parse(row.payload),
+        } as RunEvent;
       }
       if (rows.length < EVENT_PAGE) return;
       last = (rows[rows.length - 1] as EventRow).seq;
@@ -87,7 +94,8 @@ export class MessageQueries {
    * ones with `page(..., { before: { seq: seq + 1 } })`).
    */
   seek(sessionId: string, seq: number): ViewState {
-    const checkpoint = this.nearestCheckpoint.get(sessionId, seq) as { seq: number; state: string } | undefined;
+    const checkpoint = this.nearestCheckpoint.get(sessionId, seq) as
+      { seq: number; state: string } | undefined;
     const start = checkpoint ? (JSON.parse(checkpoint.state) as ViewState) : emptyView();
     const view = foldEvents(this.iterateEvents(sessionId, checkpoint?.seq ?? 0, seq), start);
     compactInPlace(view);
@@ -124,7 +132,12 @@ export class MessageQueries {
       cursorParams.push('t' in query.before ? query.before.t : query.before.seq);
     }
     const backwards = query.before !== undefined || (cursor === undefined && query.from === 'end');
-    const order = backwards ? key.split(', ').map((k) => `${k} DESC`).join(', ') : key;
+    const order = backwards
+      ? key
+          .split(', ')
+          .map((k) => `${k} DESC`)
+          .join(', ')
+      : key;
     const rows = this.cache
       .get(`SELECT * FROM messages WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`)
       .all(...params, ...cursorParams, limit + 1) as MessageRow[];
@@ -138,8 +151,9 @@ export class MessageQueries {
       const tuple = byTime ? `(t, seq) ${comparison} (?, ?)` : `seq ${comparison} ?`;
       const values = byTime ? [item.t, item.seq] : [item.seq];
       return (
-        this.cache.get(`SELECT 1 FROM messages WHERE ${filters.join(' AND ')} AND ${tuple} LIMIT 1`).get(...params, ...values) !==
-        undefined
+        this.cache
+          .get(`SELECT 1 FROM messages WHERE ${filters.join(' AND ')} AND ${tuple} LIMIT 1`)
+          .get(...params, ...values) !== undefined
       );
     };
     return {

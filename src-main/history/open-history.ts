@@ -28,9 +28,12 @@ export interface OpenedHistory {
 
 /** Opens (creating if needed) DATA_DIR/fleetscope.db and, by default, recovers interrupted sessions. */
 export function openHistory(dataDir: string, options: OpenHistoryOptions = {}): OpenedHistory {
-  const { db, movedAsideTo } = openDatabase(join(dataDir, STORE_FILE), { nativeBinding: options.nativeBinding });
+  const { db, movedAsideTo } = openDatabase(join(dataDir, STORE_FILE), {
+    nativeBinding: options.nativeBinding,
+  });
   const store = new HistoryStore(db, options);
-  const recovery = options.recover === false ? { sessions: [], partialMessages: 0 } : store.recoverInterrupted();
+  const recovery =
+    options.recover === false ? { sessions: [], partialMessages: 0 } : store.recoverInterrupted();
   return {
     store,
     db,

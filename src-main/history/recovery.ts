@@ -28,7 +28,9 @@ export function recoverInterrupted(db: SqliteDatabase): RecoveryReport {
     "INSERT INTO events (session_id, seq, t, kind, agent, payload) VALUES (?, ?, ?, 'session.stopped', NULL, ?)",
   );
   const fts = new FtsIndex(db);
-  const markPartial = db.prepare("UPDATE messages SET state = 'partial' WHERE session_id = ? AND state = 'streaming'");
+  const markPartial = db.prepare(
+    "UPDATE messages SET state = 'partial' WHERE session_id = ? AND state = 'streaming'",
+  );
   const markSession = db.prepare(
     "UPDATE sessions SET status = 'interrupted', stop_reason = ?, ended_at = ?, updated_at = ? WHERE id = ?",
   );

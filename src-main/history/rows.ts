@@ -1,4 +1,12 @@
-import type { Message, MessageKind, MessageState, SessionStatus, SessionSummary, ToolCall, ToolResult } from '@shared/domain';
+import type {
+  Message,
+  MessageKind,
+  MessageState,
+  SessionStatus,
+  SessionSummary,
+  ToolCall,
+  ToolResult,
+} from '@shared/domain';
 
 /** A `sessions` row as SQLite returns it. */
 export interface SessionRow {

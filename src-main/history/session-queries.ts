@@ -35,7 +35,7 @@ export class SessionQueries {
   constructor(db: SqliteDatabase) {
     this.cache = new StatementCache(db);
     this.byId = db.prepare('SELECT * FROM sessions WHERE id = ?');
-    this.byPrefix = db.prepare("SELECT id FROM sessions WHERE substr(id, 1, length(?)) = ? LIMIT 2");
+    this.byPrefix = db.prepare('SELECT id FROM sessions WHERE substr(id, 1, length(?)) = ? LIMIT 2');
   }
 
   get(id: string): SessionListItem | null {
@@ -50,10 +50,14 @@ export class SessionQueries {
   /** The full id for an id or a unique prefix of one. */
   resolveId(idOrPrefix: string): string {
     if (idOrPrefix.length > 0 && this.byId.get(idOrPrefix)) return idOrPrefix;
-    const matches = idOrPrefix.length === 0 ? [] : (this.byPrefix.all(idOrPrefix, idOrPrefix) as Array<{ id: string }>);
+    const matches =
+      idOrPrefix.length === 0 ? [] : (this.byPrefix.all(idOrPrefix, idOrPrefix) as Array<{ id: string }>);
     if (matches.length === 0) throw new HistoryError('not-found', `No session with id "${idOrPrefix}".`);
     if (matches.length > 1) {
-      throw new HistoryError('ambiguous-id', `"${idOrPrefix}" matches more than one session; give more of the id.`);
+      throw new HistoryError(
+        'ambiguous-id',
+        `"${idOrPrefix}" matches more than one session; give more of the id.`,
+      );
     }
     return (matches[0] as { id: string }).id;
   }
@@ -61,7 +65,8 @@ export class SessionQueries {
   list(query: SessionListQuery = {}): SessionPage {
     const where: string[] = [];
     const params: Array<string | number> = [];
-    const statuses = query.status === undefined ? [] : Array.isArray(query.status) ? query.status : [query.status];
+    const statuses =
+      query.status === undefined ? [] : Array.isArray(query.status) ? query.status : [query.status];
     if (statuses.length > 0) {
       where.push(`status IN (${statuses.map(() => '?').join(', ')})`);
       params.push(...statuses);
@@ -102,7 +107,9 @@ export class SessionQueries {
     const rows = this.cache
       .get(`SELECT * FROM sessions ${clause} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`)
       .all(...params, limit, offset) as SessionRow[];
-    const total = (this.cache.get(`SELECT count(*) AS n FROM sessions ${clause}`).get(...params) as { n: number }).n;
+    const total = (
+      this.cache.get(`SELECT count(*) AS n FROM sessions ${clause}`).get(...params) as { n: number }
+    ).n;
     return { items: rows.map(toSessionListItem), total };
   }
 }

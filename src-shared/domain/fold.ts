@@ -154,7 +154,11 @@ export function applyEvent(state: ViewState, event: RunEvent): void {
       state.counters.handoffs += 1;
       break;
     case 'human.requested':
-      state.pendingHuman = { requestId: event.payload.requestId, prompt: event.payload.prompt, agent: event.agent };
+      state.pendingHuman = {
+        requestId: event.payload.requestId,
+        prompt: event.payload.prompt,
+        agent: event.agent,
+      };
       break;
     case 'human.given':
       if (state.pendingHuman?.requestId === event.payload.requestId) state.pendingHuman = null;

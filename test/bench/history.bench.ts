@@ -29,12 +29,18 @@ function message(i: number): Message {
 
 function* importedEvents(): Generator<ImportedEvent> {
   for (let i = 0; i < MESSAGES; i += 1) {
-    yield { t: i * 10, agent: i % 2 ? 'alice' : 'bob', kind: 'message.completed', payload: { message: message(i) } };
+    yield {
+      t: i * 10,
+      agent: i % 2 ? 'alice' : 'bob',
+      kind: 'message.completed',
+      payload: { message: message(i) },
+    };
   }
 }
 
 const ms = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
 describe('history store benchmark', () => {
   const temp = makeTempDir('fleetscope-bench-');
@@ -52,7 +58,22 @@ describe('history store benchmark', () => {
     raw.transaction(() => {
       for (let i = 0; i < MESSAGES; i += 1) {
         const m = message(i);
-        insert.run('s', m.id, i + 1, m.t, m.threadId, m.parentId, m.from, m.to, m.kind, m.content, JSON.stringify(m.meta), 12, 20, 'complete');
+        insert.run(
+          's',
+          m.id,
+          i + 1,
+          m.t,
+          m.threadId,
+          m.parentId,
+          m.from,
+          m.to,
+          m.kind,
+          m.content,
+          JSON.stringify(m.meta),
+          12,
+          20,
+          'complete',
+        );
       }
     })();
     const rawMs = ms(start);
@@ -98,6 +119,10 @@ describe('history store benchmark', () => {
       'seek p95': `${percentile(seeks, 0.95).toFixed(2)} ms`,
       'full-text search across the store': `${searchMs.toFixed(1)} ms`,
     };
-    console.log(`\nHistory store, ${MESSAGES} messages\n${Object.entries(figures).map(([k, v]) => `  ${k}: ${v}`).join('\n')}`);
+    console.log(
+      `\nHistory store, ${MESSAGES} messages\n${Object.entries(figures)
+        .map(([k, v]) => `  ${k}: ${v}`)
+        .join('\n')}`,
+    );
   });
 });

@@ -12,7 +12,9 @@ import { openHistory, type OpenedHistory, type OpenHistoryOptions } from '../../
 import { makeTempDir } from './temp-dir';
 
 /** A history store in a fresh temp folder; `cleanup` closes it and removes the folder. */
-export function openTempHistory(options: OpenHistoryOptions = {}): OpenedHistory & { dir: string; cleanup(): void } {
+export function openTempHistory(
+  options: OpenHistoryOptions = {},
+): OpenedHistory & { dir: string; cleanup(): void } {
   const temp = makeTempDir('fleetscope-history-');
   const opened = openHistory(temp.dir, options);
   return {
@@ -74,7 +76,14 @@ export class SessionScript {
     return this.event(
       {
         kind: 'message.started',
-        payload: { messageId: id, threadId: options.threadId ?? 'main', parentId: options.parentId ?? null, from, to, kind: options.kind ?? 'text' },
+        payload: {
+          messageId: id,
+          threadId: options.threadId ?? 'main',
+          parentId: options.parentId ?? null,
+          from,
+          to,
+          kind: options.kind ?? 'text',
+        },
       },
       from,
     );

@@ -39,7 +39,12 @@ export function hasStore(dataDir: string): boolean {
   return existsSync(join(dataDir, STORE_FILE));
 }
 
-const COLUMNS: Array<{ title: string; width: number; value(item: SessionListItem): string; right?: boolean }> = [
+const COLUMNS: Array<{
+  title: string;
+  width: number;
+  value(item: SessionListItem): string;
+  right?: boolean;
+}> = [
   { title: 'ID', width: 8, value: (s) => s.id.slice(0, 8) },
   { title: 'TITLE', width: 30, value: (s) => s.title },
   { title: 'FLEET', width: 18, value: (s) => s.fleetName },
@@ -53,7 +58,13 @@ const COLUMNS: Array<{ title: string; width: number; value(item: SessionListItem
 
 export function sessionTable(items: SessionListItem[]): string[] {
   const widths = COLUMNS.map((column) =>
-    Math.min(column.width, Math.max(column.title.length, ...items.map((item) => [...cell(column.value(item), column.width)].length))),
+    Math.min(
+      column.width,
+      Math.max(
+        column.title.length,
+        ...items.map((item) => [...cell(column.value(item), column.width)].length),
+      ),
+    ),
   );
   const line = (values: string[]) =>
     values
@@ -92,13 +103,16 @@ export const sessionsCommand: CliCommand = {
     }
     const dataDir = dataDirFrom(values['data-dir'], io);
     if (!hasStore(dataDir)) {
-      io.out(values.json ? JSON.stringify({ total: 0, items: [] }) : `No sessions yet (no store in ${dataDir}).`);
+      io.out(
+        values.json ? JSON.stringify({ total: 0, items: [] }) : `No sessions yet (no store in ${dataDir}).`,
+      );
       return EXIT.ok;
     }
     // Read-only use: never mark the desktop app's live runs as interrupted.
     const history = openHistory(dataDir, { recover: false });
     try {
-      if (history.movedAsideTo) io.err(`The store was damaged; it was moved to ${history.movedAsideTo} and a new one started.`);
+      if (history.movedAsideTo)
+        io.err(`The store was damaged; it was moved to ${history.movedAsideTo} and a new one started.`);
       const page = history.store.listSessions({ limit, search: values.search });
       if (values.json) {
         io.out(JSON.stringify(page, null, 2));

@@ -18,12 +18,17 @@ function* allMessages(store: HistoryStore, sessionId: string): Generator<StoredM
 }
 
 function printMessage(message: StoredMessage, io: CliIO): void {
-  const flags = [message.kind, message.state !== 'complete' ? message.state : null, message.droppedReason ? 'dropped' : null]
+  const flags = [
+    message.kind,
+    message.state !== 'complete' ? message.state : null,
+    message.droppedReason ? 'dropped' : null,
+  ]
     .filter((flag) => flag !== null)
     .join(', ');
   io.out(`[+${(message.t / 1000).toFixed(1)}s] ${message.from} -> ${message.to} (${flags})`);
   for (const line of message.content.split('\n')) io.out(`  ${line}`);
-  for (const call of message.toolCalls ?? []) io.out(`  > tool call ${call.name}(${call.arguments}) [${call.id}]`);
+  for (const call of message.toolCalls ?? [])
+    io.out(`  > tool call ${call.name}(${call.arguments}) [${call.id}]`);
   for (const result of message.toolResults ?? []) {
     io.out(`  < tool result ${result.name}${result.isError ? ' (error)' : ''}: ${result.content}`);
   }
@@ -33,7 +38,7 @@ function printMessage(message: StoredMessage, io: CliIO): void {
 
 export const showCommand: CliCommand = {
   name: 'show',
-  summary: 'Print one session\'s transcript (id or unique id prefix)',
+  summary: "Print one session's transcript (id or unique id prefix)",
   usage: 'fleetscope show SESSION [--json] [--data-dir DIR]',
   async run(args, io) {
     const { values, positionals } = parseArgs({
@@ -42,7 +47,8 @@ export const showCommand: CliCommand = {
       strict: true,
       allowPositionals: true,
     });
-    if (positionals.length !== 1) throw new UsageError('Give exactly one session id (or a unique prefix of one).');
+    if (positionals.length !== 1)
+      throw new UsageError('Give exactly one session id (or a unique prefix of one).');
     const wanted = positionals[0] as string;
     const dataDir = dataDirFrom(values['data-dir'], io);
     if (!hasStore(dataDir)) {

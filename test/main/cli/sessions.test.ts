@@ -14,7 +14,11 @@ describe('fleetscope sessions', () => {
       ['Code review', 'the diff looks fine'],
     ] as const) {
       const s = new SessionScript();
-      for (const event of [s.started(title), ...s.message(`${title}-1`, 'alice', 'bob', [words], { usage: { prompt: 10, completion: 5 } }), s.stopped('completed', 'Task done')]) {
+      for (const event of [
+        s.started(title),
+        ...s.message(`${title}-1`, 'alice', 'bob', [words], { usage: { prompt: 10, completion: 5 } }),
+        s.stopped('completed', 'Task done'),
+      ]) {
         history.store.append(event);
       }
     }
@@ -34,14 +38,19 @@ describe('fleetscope sessions', () => {
   it('searches message content and prints JSON', async () => {
     const io = captureIo();
     expect(await runCli(['sessions', '--json', '--search', 'oslo', '--data-dir', history.dir], io)).toBe(0);
-    const page = JSON.parse(io.stdout.join('\n')) as { total: number; items: Array<{ title: string; messageCount: number }> };
+    const page = JSON.parse(io.stdout.join('\n')) as {
+      total: number;
+      items: Array<{ title: string; messageCount: number }>;
+    };
     expect(page.total).toBe(1);
     expect(page.items[0]).toMatchObject({ title: 'Trip planning', messageCount: 1 });
   });
 
   it('limits the list and survives search syntax', async () => {
     const io = captureIo();
-    expect(await runCli(['sessions', '--limit', '1', '--search', 'NEAR("', '--data-dir', history.dir], io)).toBe(0);
+    expect(
+      await runCli(['sessions', '--limit', '1', '--search', 'NEAR("', '--data-dir', history.dir], io),
+    ).toBe(0);
     const limited = captureIo();
     expect(await runCli(['sessions', '--limit', '1', '--data-dir', history.dir], limited)).toBe(0);
     expect(limited.stdout.join('\n')).toContain('Showing 1 of 2 sessions.');

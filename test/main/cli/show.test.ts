@@ -31,7 +31,9 @@ describe('fleetscope show', () => {
     const text = io.stdout.join('\n');
     expect(text).toContain('Weather check  (abc12345-0000-4000-8000-000000000001)');
     expect(text).toContain('Status: stopped (Stopped by user)');
-    const order = ['user -> alice (task)', 'alice -> bob (text)', 'bob -> * (text, partial)'].map((line) => text.indexOf(line));
+    const order = ['user -> alice (task)', 'alice -> bob (text)', 'bob -> * (text, partial)'].map((line) =>
+      text.indexOf(line),
+    );
     expect(order.every((index) => index >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(text).toContain('  Sunny and');
@@ -40,7 +42,11 @@ describe('fleetscope show', () => {
   it('prints JSON with the session and every message', async () => {
     const io = captureIo();
     expect(await runCli(['show', session.sessionId, '--json', '--data-dir', history.dir], io)).toBe(0);
-    const parsed = JSON.parse(io.stdout.join('\n')) as { session: { title: string }; fleet: { name: string }; messages: Array<{ id: string; state: string }> };
+    const parsed = JSON.parse(io.stdout.join('\n')) as {
+      session: { title: string };
+      fleet: { name: string };
+      messages: Array<{ id: string; state: string }>;
+    };
     expect(parsed.session.title).toBe('Weather check');
     expect(parsed.fleet.name).toBe('Demo fleet');
     expect(parsed.messages.map((m) => [m.id, m.state])).toEqual([

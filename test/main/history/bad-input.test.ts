@@ -14,35 +14,48 @@ describe('history store: content that must round-trip exactly', () => {
   const opened: Array<{ cleanup(): void }> = [];
   afterEach(() => opened.splice(0).forEach((item) => item.cleanup()));
 
-  it.each(Object.entries(TRICKY))('keeps %s text intact through events, messages, fold and reopening', (_name, text) => {
-    const history = openTempHistory({ batchMs: 10_000 });
-    opened.push(history);
-    const s = new SessionScript();
-    const chunks = [...text].reduce<string[]>((acc, ch, i) => (i % 3 === 0 ? [...acc, ch] : [...acc.slice(0, -1), acc.at(-1) + ch]), []);
-    const events = [s.started(text, text), ...s.message('m1', 'alice', 'bob', chunks, { meta: { thought: text } })];
-    events.push(s.messageStarted('m2', 'alice', 'bob'), s.delta('m2', text));
-    for (const event of events) history.store.append(event);
-    history.close();
+  it.each(Object.entries(TRICKY))(
+    'keeps %s text intact through events, messages, fold and reopening',
+    (_name, text) => {
+      const history = openTempHistory({ batchMs: 10_000 });
+      opened.push(history);
+      const s = new SessionScript();
+      const chunks = [...text].reduce<string[]>(
+        (acc, ch, i) => (i % 3 === 0 ? [...acc, ch] : [...acc.slice(0, -1), acc.at(-1) + ch]),
+        [],
+      );
+      const events = [
+        s.started(text, text),
+        ...s.message('m1', 'alice', 'bob', chunks, { meta: { thought: text } }),
+      ];
+      events.push(s.messageStarted('m2', 'alice', 'bob'), s.delta('m2', text));
+      for (const event of events) history.store.append(event);
+      history.close();
 
-    const again = openHistory(history.dir, { recover: false });
-    opened.unshift({ cleanup: () => again.close() });
-    const page = again.store.pageMessages(s.sessionId).items;
-    expect(page[0]?.content).toBe(text);
-    expect(page[0]?.meta).toEqual({ thought: text });
-    expect(page[1]?.content).toBe(text);
-    expect(again.store.getSession(s.sessionId)?.summary.title).toBe(text);
-    expect([...again.store.iterateEvents(s.sessionId)]).toEqual(events);
-    const view = foldEvents(again.store.iterateEvents(s.sessionId));
-    expect(view.messages.m1?.content).toBe(text);
-    expect(view.messages.m2?.content).toBe(text);
-    expect(again.store.seek(s.sessionId, s.seq).messages.m2?.content).toBe(text);
-  });
+      const again = openHistory(history.dir, { recover: false });
+      opened.unshift({ cleanup: () => again.close() });
+      const page = again.store.pageMessages(s.sessionId).items;
+      expect(page[0]?.content).toBe(text);
+      expect(page[0]?.meta).toEqual({ thought: text });
+      expect(page[1]?.content).toBe(text);
+      expect(again.store.getSession(s.sessionId)?.summary.title).toBe(text);
+      expect([...again.store.iterateEvents(s.sessionId)]).toEqual(events);
+      const view = foldEvents(again.store.iterateEvents(s.sessionId));
+      expect(view.messages.m1?.content).toBe(text);
+      expect(view.messages.m2?.content).toBe(text);
+      expect(again.store.seek(s.sessionId, s.seq).messages.m2?.content).toBe(text);
+    },
+  );
 
   it('finds messages by right-to-left and accented words', () => {
     const history = openTempHistory();
     opened.push(history);
     const s = new SessionScript();
-    for (const event of [s.started('rtl'), ...s.message('m1', 'alice', 'bob', [TRICKY.rightToLeft as string])]) history.store.append(event);
+    for (const event of [
+      s.started('rtl'),
+      ...s.message('m1', 'alice', 'bob', [TRICKY.rightToLeft as string]),
+    ])
+      history.store.append(event);
     expect(history.store.listSessions({ search: 'שלום' }).total).toBe(1);
     expect(history.store.listSessions({ search: 'بالعالم' }).total).toBe(1);
   });
@@ -52,7 +65,9 @@ describe('history store: content that must round-trip exactly', () => {
     opened.push(history);
     const s = new SessionScript();
     const unit = 'Lorem ipsum 🚀 שלום\0 ';
-    const big = unit.repeat(Math.ceil((100 * 1024 * 1024) / Buffer.byteLength(unit))).slice(0, 100 * 1024 * 1024);
+    const big = unit
+      .repeat(Math.ceil((100 * 1024 * 1024) / Buffer.byteLength(unit)))
+      .slice(0, 100 * 1024 * 1024);
     history.store.append(s.started('big'));
     history.store.append(s.messageStarted('big', 'alice', 'bob'));
     history.store.append(s.delta('big', big.slice(0, 1024)));

@@ -47,40 +47,50 @@ describe('history store: crash safety', () => {
   const temp = makeTempDir('fleetscope-crash-');
   afterAll(() => temp.remove());
 
-  it(`survives SIGKILL at random points (${ITERATIONS} runs): integrity holds, acknowledged messages stay, nothing is left running`, { timeout: 240_000 }, async () => {
-    const allAcked = new Map<string, string[]>();
-    let killedMidMessage = 0;
-    for (let i = 0; i < ITERATIONS; i += 1) {
-      const run = await runAndKill(temp.dir, 5 + Math.floor(Math.random() * 400));
-      expect(run.sessionId).not.toBe('');
-      allAcked.set(run.sessionId, run.acked);
+  it(
+    `survives SIGKILL at random points (${ITERATIONS} runs): integrity holds, acknowledged messages stay, nothing is left running`,
+    { timeout: 240_000 },
+    async () => {
+      const allAcked = new Map<string, string[]>();
+      let killedMidMessage = 0;
+      for (let i = 0; i < ITERATIONS; i += 1) {
+        const run = await runAndKill(temp.dir, 5 + Math.floor(Math.random() * 400));
+        expect(run.sessionId).not.toBe('');
+        allAcked.set(run.sessionId, run.acked);
 
-      const history = openHistory(temp.dir);
-      try {
-        expect(history.movedAsideTo).toBeNull();
-        expect(history.db.pragma('quick_check', { simple: true })).toBe('ok');
-        expect(history.store.listSessions({ status: ['running', 'paused', 'waiting-for-human'] }).total).toBe(0);
-        for (const [sessionId, acked] of allAcked) {
-          const session = history.store.getSession(sessionId);
-          expect(session?.summary.status).toBe('interrupted');
-          const messages = history.store.pageMessages(sessionId, { limit: 1000 }).items;
-          const complete = new Set(messages.filter((m) => m.state === 'complete').map((m) => m.id));
-          for (const id of acked) expect(complete.has(id), `${id} of ${sessionId}`).toBe(true);
-          expect(messages.filter((m) => m.state === 'streaming')).toEqual([]);
-          expect(session?.summary.messageCount).toBe(complete.size);
-          // The materialized messages agree with a replay of the event log.
-          const replay = foldEvents(history.store.iterateEvents(sessionId));
-          expect(replay.status).toBe('interrupted');
-          for (const message of messages) {
-            expect(replay.messages[message.id]).toMatchObject({ state: message.state, content: message.content });
+        const history = openHistory(temp.dir);
+        try {
+          expect(history.movedAsideTo).toBeNull();
+          expect(history.db.pragma('quick_check', { simple: true })).toBe('ok');
+          expect(
+            history.store.listSessions({ status: ['running', 'paused', 'waiting-for-human'] }).total,
+          ).toBe(0);
+          for (const [sessionId, acked] of allAcked) {
+            const session = history.store.getSession(sessionId);
+            expect(session?.summary.status).toBe('interrupted');
+            const messages = history.store.pageMessages(sessionId, { limit: 1000 }).items;
+            const complete = new Set(messages.filter((m) => m.state === 'complete').map((m) => m.id));
+            for (const id of acked) expect(complete.has(id), `${id} of ${sessionId}`).toBe(true);
+            expect(messages.filter((m) => m.state === 'streaming')).toEqual([]);
+            expect(session?.summary.messageCount).toBe(complete.size);
+            // The materialized messages agree with a replay of the event log.
+            const replay = foldEvents(history.store.iterateEvents(sessionId));
+            expect(replay.status).toBe('interrupted');
+            for (const message of messages) {
+              expect(replay.messages[message.id]).toMatchObject({
+                state: message.state,
+                content: message.content,
+              });
+            }
+            if (sessionId === run.sessionId && messages.some((m) => m.state === 'partial'))
+              killedMidMessage += 1;
           }
-          if (sessionId === run.sessionId && messages.some((m) => m.state === 'partial')) killedMidMessage += 1;
+        } finally {
+          history.close();
         }
-      } finally {
-        history.close();
       }
-    }
-    // Not asserted (timing decides), but reported so a run that never hit mid-message is visible.
-    console.log(`crash test: ${ITERATIONS} kills, ${killedMidMessage} landed inside a streaming message`);
-  });
+      // Not asserted (timing decides), but reported so a run that never hit mid-message is visible.
+      console.log(`crash test: ${ITERATIONS} kills, ${killedMidMessage} landed inside a streaming message`);
+    },
+  );
 });

@@ -31,16 +31,27 @@ describe('history store: live writes', () => {
     store.append(s.messageStarted('m1', 'alice', 'bob'));
     store.append(s.delta('m1', 'Hel'));
     store.append(s.delta('m1', 'lo'));
-    const count = (): number => (committed(dir, 'SELECT count(*) AS n FROM events WHERE session_id = ?', s.sessionId) as { n: number }).n;
+    const count = (): number =>
+      (committed(dir, 'SELECT count(*) AS n FROM events WHERE session_id = ?', s.sessionId) as { n: number })
+        .n;
     expect(count()).toBe(1); // only session.started, committed at once
     store.flush();
     expect(count()).toBe(4);
-    expect(committed(dir, 'SELECT content, state FROM messages WHERE id = ?', 'm1')).toEqual({ content: 'Hello', state: 'streaming' });
+    expect(committed(dir, 'SELECT content, state FROM messages WHERE id = ?', 'm1')).toEqual({
+      content: 'Hello',
+      state: 'streaming',
+    });
     store.append(s.delta('m1', '!'));
     store.append(s.completed('m1', 'alice', 'bob', 'Hello!', { usage: { prompt: 7, completion: 3 } }));
     expect(count()).toBe(6);
-    expect(committed(dir, 'SELECT content, state, seq FROM messages WHERE id = ?', 'm1')).toEqual({ content: 'Hello!', state: 'complete', seq: 6 });
-    expect(committed(dir, 'SELECT message_count, tokens, status FROM sessions WHERE id = ?', s.sessionId)).toEqual({
+    expect(committed(dir, 'SELECT content, state, seq FROM messages WHERE id = ?', 'm1')).toEqual({
+      content: 'Hello!',
+      state: 'complete',
+      seq: 6,
+    });
+    expect(
+      committed(dir, 'SELECT message_count, tokens, status FROM sessions WHERE id = ?', s.sessionId),
+    ).toEqual({
       message_count: 1,
       tokens: 10,
       status: 'running',
@@ -54,7 +65,9 @@ describe('history store: live writes', () => {
     store.append(s.messageStarted('m1', 'alice', 'bob'));
     store.append(s.delta('m1', 'streamed'));
     await new Promise((resolve) => setTimeout(resolve, 80));
-    expect(committed(dir, 'SELECT content FROM messages WHERE id = ?', 'm1')).toEqual({ content: 'streamed' });
+    expect(committed(dir, 'SELECT content FROM messages WHERE id = ?', 'm1')).toEqual({
+      content: 'streamed',
+    });
   });
 
   it('keeps the session row in step: status, stop reason, end time, counts and tokens', () => {
@@ -68,7 +81,9 @@ describe('history store: live writes', () => {
     ]) {
       store.append(event);
     }
-    store.append(s.event({ kind: 'usage', payload: { messageId: 'm2', usage: { prompt: 10, completion: 8 } } }, 'alice'));
+    store.append(
+      s.event({ kind: 'usage', payload: { messageId: 'm2', usage: { prompt: 10, completion: 8 } } }, 'alice'),
+    );
     store.append(s.stopped('stopped', 'Max messages reached'));
     now += 5_000;
     const session = store.getSession(s.sessionId);
@@ -107,14 +122,18 @@ describe('history store: live writes', () => {
     const s = new SessionScript();
     store.append(s.started());
     for (let i = 0; i < 12; i += 1) {
-      for (const event of s.message(`m${i}`, i % 2 ? 'alice' : 'bob', 'alice', ['a', 'b', 'c'], { usage: { prompt: 1, completion: 1 } })) {
+      for (const event of s.message(`m${i}`, i % 2 ? 'alice' : 'bob', 'alice', ['a', 'b', 'c'], {
+        usage: { prompt: 1, completion: 1 },
+      })) {
         store.append(event);
       }
     }
     store.append(s.messageStarted('open', 'alice', 'bob'));
     store.append(s.delta('open', 'half'));
     store.flush();
-    const checkpoints = db.prepare('SELECT seq FROM checkpoints WHERE session_id = ? ORDER BY seq').all(s.sessionId);
+    const checkpoints = db
+      .prepare('SELECT seq FROM checkpoints WHERE session_id = ? ORDER BY seq')
+      .all(s.sessionId);
     expect(checkpoints.length).toBe(Math.floor(s.seq / 7));
     for (const seq of [1, 6, 7, 8, 20, 35, s.seq - 1, s.seq]) {
       const expected = compactView(foldEvents(s.events.slice(0, seq)));
@@ -126,13 +145,18 @@ describe('history store: live writes', () => {
   it('continues a finished session written by an earlier store instance', () => {
     const first = open();
     const s = new SessionScript();
-    for (const event of [s.started(), ...s.message('m1', 'user', 'alice', ['one']), s.stopped()]) first.store.append(event);
+    for (const event of [s.started(), ...s.message('m1', 'user', 'alice', ['one']), s.stopped()])
+      first.store.append(event);
     first.close();
     const again = openHistory(first.dir, { batchMs: 10_000 });
     opened.unshift({ cleanup: () => again.close() });
     again.store.append(s.event({ kind: 'session.continued', payload: { task: 'Again', context: {} } }));
     for (const event of s.message('m2', 'user', 'alice', ['two'])) again.store.append(event);
     again.store.flush();
-    expect(again.store.getSession(s.sessionId)?.summary).toMatchObject({ status: 'running', messageCount: 2, endedAt: null });
+    expect(again.store.getSession(s.sessionId)?.summary).toMatchObject({
+      status: 'running',
+      messageCount: 2,
+      endedAt: null,
+    });
   });
 });

@@ -5,9 +5,11 @@ import { MIGRATIONS, migrate, openDatabase } from '../../../src-main/history';
 import { makeTempDir } from '../../helpers/temp-dir';
 
 const tablesOf = (db: Database.Database): string[] =>
-  (db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger') ORDER BY name").all() as Array<{ name: string }>).map(
-    (row) => row.name,
-  );
+  (
+    db
+      .prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger') ORDER BY name")
+      .all() as Array<{ name: string }>
+  ).map((row) => row.name);
 
 describe('history schema migrations', () => {
   const temps: Array<{ remove(): void }> = [];
@@ -50,10 +52,17 @@ describe('history schema migrations', () => {
 
   it('runs every migration in a transaction: a failing step leaves the older version intact', () => {
     const db = new Database(':memory:');
-    const broken = [...MIGRATIONS, { version: MIGRATIONS.length + 1, name: 'broken', up: (d: Database.Database) => {
-      d.exec('CREATE TABLE half_done (x INTEGER)');
-      throw new Error('boom');
-    } }];
+    const broken = [
+      ...MIGRATIONS,
+      {
+        version: MIGRATIONS.length + 1,
+        name: 'broken',
+        up: (d: Database.Database) => {
+          d.exec('CREATE TABLE half_done (x INTEGER)');
+          throw new Error('boom');
+        },
+      },
+    ];
     expect(() => migrate(db, broken)).toThrow('boom');
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     expect(tablesOf(db)).not.toContain('half_done');

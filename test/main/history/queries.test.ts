@@ -15,13 +15,20 @@ describe('history store: queries and changes', () => {
   });
   afterEach(() => history.cleanup());
 
-  function runSession(title: string, contents: string[], status: 'completed' | 'failed' | null = 'completed'): SessionScript {
+  function runSession(
+    title: string,
+    contents: string[],
+    status: 'completed' | 'failed' | null = 'completed',
+  ): SessionScript {
     const s = new SessionScript();
     store.append(s.started(title, `Task of ${title}`));
     contents.forEach((content, i) => {
       const from = i % 2 === 0 ? 'alice' : 'bob';
       const to = i % 2 === 0 ? 'bob' : 'alice';
-      for (const event of s.message(`${title}-${i}`, from, to, [content], { threadId: i < 2 ? 'main' : 'side', usage: { prompt: 2, completion: 3 } })) {
+      for (const event of s.message(`${title}-${i}`, from, to, [content], {
+        threadId: i < 2 ? 'main' : 'side',
+        usage: { prompt: 2, completion: 3 },
+      })) {
         store.append(event);
       }
     });
@@ -37,7 +44,12 @@ describe('history store: queries and changes', () => {
     expect(page.total).toBe(3);
     expect(page.items.map((item) => item.title)).toEqual(['three', 'two']);
     expect(store.listSessions({ limit: 2, offset: 2 }).items.map((item) => item.id)).toEqual([ids[0]]);
-    expect(page.items[0]).toMatchObject({ messageCount: 1, tokens: 5, status: 'completed', stopReason: 'Done' });
+    expect(page.items[0]).toMatchObject({
+      messageCount: 1,
+      tokens: 5,
+      status: 'completed',
+      stopReason: 'Done',
+    });
   });
 
   it('filters by status, fleet, date range and tag', () => {
@@ -45,7 +57,8 @@ describe('history store: queries and changes', () => {
     const b = runSession('beta', ['x']);
     const c = runSession('gamma', ['x'], null);
     store.setTags(b.sessionId, ['  demo ', 'demo', '', 'keep']);
-    const titles = (query: Parameters<HistoryStore['listSessions']>[0]): string[] => store.listSessions(query).items.map((i) => i.title);
+    const titles = (query: Parameters<HistoryStore['listSessions']>[0]): string[] =>
+      store.listSessions(query).items.map((i) => i.title);
     expect(titles({ status: 'failed' })).toEqual(['alpha']);
     expect(titles({ status: ['running', 'completed'] })).toEqual(['gamma', 'beta']);
     expect(titles({ fleetName: demoFleet.name })).toHaveLength(3);
@@ -70,13 +83,29 @@ describe('history store: queries and changes', () => {
   });
 
   it.each([
-    '"', '""', 'rain"', 'NEAR(rain', 'rain OR', 'AND', '*', 'content:rain', '^rain', '(', ')', '-rain', '+', "'", 'a"b"c', '\0', '%_\\',
+    '"',
+    '""',
+    'rain"',
+    'NEAR(rain',
+    'rain OR',
+    'AND',
+    '*',
+    'content:rain',
+    '^rain',
+    '(',
+    ')',
+    '-rain',
+    '+',
+    "'",
+    'a"b"c',
+    '\0',
+    '%_\\',
   ])('never fails on FTS syntax in the search text: %j', (search) => {
     runSession('weather', ['The forecast says rain tomorrow']);
     expect(() => store.listSessions({ search })).not.toThrow();
   });
 
-  it('indexes a message once it stops streaming, and a stopped run\'s partial text', () => {
+  it("indexes a message once it stops streaming, and a stopped run's partial text", () => {
     const s = new SessionScript();
     store.append(s.started('partial'));
     store.append(s.messageStarted('m1', 'alice', 'bob'));
@@ -85,7 +114,10 @@ describe('history store: queries and changes', () => {
     expect(store.listSessions({ search: 'halfway' }).total).toBe(0);
     store.append(s.stopped('stopped', 'Stopped by user'));
     expect(store.listSessions({ search: 'halfway' }).total).toBe(1);
-    expect(store.pageMessages(s.sessionId).items[0]).toMatchObject({ state: 'partial', content: 'halfway through a sentence' });
+    expect(store.pageMessages(s.sessionId).items[0]).toMatchObject({
+      state: 'partial',
+      content: 'halfway through a sentence',
+    });
   });
 
   it('treats FTS operators typed by the user as words', () => {
@@ -95,7 +127,10 @@ describe('history store: queries and changes', () => {
   });
 
   it('pages a session with before/after cursors by seq and by time', () => {
-    const s = runSession('long', Array.from({ length: 10 }, (_, i) => `message ${i}`));
+    const s = runSession(
+      'long',
+      Array.from({ length: 10 }, (_, i) => `message ${i}`),
+    );
     const first = store.pageMessages(s.sessionId, { limit: 4 });
     expect(first.items.map((m) => m.content)).toEqual(['message 0', 'message 1', 'message 2', 'message 3']);
     expect(first).toMatchObject({ hasBefore: false, hasAfter: true });
@@ -116,7 +151,11 @@ describe('history store: queries and changes', () => {
 
   it('filters a page to one thread or one agent, and returns a thread', () => {
     const s = runSession('threads', ['a0', 'b1', 'a2', 'b3', 'a4']);
-    expect(store.pageMessages(s.sessionId, { threadId: 'side' }).items.map((m) => m.content)).toEqual(['a2', 'b3', 'a4']);
+    expect(store.pageMessages(s.sessionId, { threadId: 'side' }).items.map((m) => m.content)).toEqual([
+      'a2',
+      'b3',
+      'a4',
+    ]);
     expect(store.pageMessages(s.sessionId, { agent: 'alice' }).items).toHaveLength(5);
     expect(store.pageMessages(s.sessionId, { agent: 'carol' }).items).toEqual([]);
     expect(store.getThread(s.sessionId, 'main').map((m) => [m.from, m.to, m.content])).toEqual([
@@ -136,7 +175,9 @@ describe('history store: queries and changes', () => {
     }
     expect(store.listSessions({ search: 'searchable' }).total).toBe(0);
     expect(history.db.prepare('SELECT count(*) AS n FROM messages_fts').get()).toEqual({ n: 0 });
-    expect(() => history.db.exec("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')")).not.toThrow();
+    expect(() =>
+      history.db.exec("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')"),
+    ).not.toThrow();
     expect(() => store.deleteSession(s.sessionId)).toThrow(/No session/);
   });
 
@@ -161,7 +202,12 @@ describe('history store: queries and changes', () => {
     now += 30 * DAY;
     const recent = runSession('recent', ['x']);
     expect(store.deleteSessionsOlderThan(7)).toEqual([old.sessionId]);
-    expect(store.listSessions().items.map((i) => i.id).sort()).toEqual([oldLive.sessionId, recent.sessionId].sort());
+    expect(
+      store
+        .listSessions()
+        .items.map((i) => i.id)
+        .sort(),
+    ).toEqual([oldLive.sessionId, recent.sessionId].sort());
   });
 
   it('tells the runtime when the per-session message cap is reached', () => {
@@ -181,7 +227,12 @@ describe('history store: queries and changes', () => {
     expect(store.getFleet(saved.id)?.fleet.name).toBe('Research team');
     now += 1000;
     const updated = store.saveFleet({ ...demoFleet, name: 'Renamed' }, saved.id);
-    expect(updated).toMatchObject({ id: saved.id, name: 'Renamed', createdAt: saved.createdAt, updatedAt: saved.createdAt + 1000 });
+    expect(updated).toMatchObject({
+      id: saved.id,
+      name: 'Renamed',
+      createdAt: saved.createdAt,
+      updatedAt: saved.createdAt + 1000,
+    });
     expect(() => store.saveFleet({ ...demoFleet, agents: [] })).toThrow(/at agents/);
     expect(store.deleteFleet(saved.id)).toBe(true);
     expect(store.deleteFleet(saved.id)).toBe(false);
@@ -197,10 +248,24 @@ describe('history store: queries and changes', () => {
       s.messageStarted('m3', 'alice', 'user'),
       s.delta('m3', 'cut off'),
     ].map(({ sessionId: _s, seq: _q, ...rest }) => rest as ImportedEvent);
-    const meta = { title: 'Imported', task: 't', fleetName: 'f', source: 'openai-messages', createdAt: 5000, tags: ['imported'] };
+    const meta = {
+      title: 'Imported',
+      task: 't',
+      fleetName: 'f',
+      source: 'openai-messages',
+      createdAt: 5000,
+      tags: ['imported'],
+    };
     const id = store.importSession(meta, events);
     const summary = store.getSession(id)?.summary;
-    expect(summary).toMatchObject({ readOnly: true, source: 'openai-messages', status: 'completed', messageCount: 2, tokens: 6, tags: ['imported'] });
+    expect(summary).toMatchObject({
+      readOnly: true,
+      source: 'openai-messages',
+      status: 'completed',
+      messageCount: 2,
+      tokens: 6,
+      tags: ['imported'],
+    });
     expect(store.countEvents(id)).toBe(events.length);
     expect([...store.iterateEvents(id)].map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     expect(store.pageMessages(id).items.map((m) => [m.content, m.state])).toEqual([

@@ -21,11 +21,16 @@ describe('history store: start-up recovery', () => {
     const running = new SessionScript();
     const waiting = new SessionScript();
     const done = new SessionScript();
-    for (const event of [running.started(), ...running.message('m1', 'user', 'alice', ['complete one'])]) first.store.append(event);
+    for (const event of [running.started(), ...running.message('m1', 'user', 'alice', ['complete one'])])
+      first.store.append(event);
     first.store.append(running.messageStarted('m2', 'alice', 'user'));
     first.store.append(running.delta('m2', 'committed '));
     first.store.flush();
-    for (const event of [waiting.started(), waiting.event({ kind: 'session.status', payload: { status: 'waiting-for-human' } })]) first.store.append(event);
+    for (const event of [
+      waiting.started(),
+      waiting.event({ kind: 'session.status', payload: { status: 'waiting-for-human' } }),
+    ])
+      first.store.append(event);
     for (const event of [done.started(), done.stopped()]) first.store.append(event);
     first.store.append(running.delta('m2', 'never committed'));
     // The process dies: nothing more is flushed and the database is never closed properly.
@@ -38,10 +43,12 @@ describe('history store: start-up recovery', () => {
     expect(summary?.endedAt).not.toBeNull();
     expect(second.store.getSession(waiting.sessionId)?.summary.status).toBe('interrupted');
     expect(second.store.getSession(done.sessionId)?.summary.status).toBe('completed');
-    expect(second.store.pageMessages(running.sessionId).items.map((m) => [m.id, m.state, m.content])).toEqual([
-      ['m1', 'complete', 'complete one'],
-      ['m2', 'partial', 'committed '],
-    ]);
+    expect(second.store.pageMessages(running.sessionId).items.map((m) => [m.id, m.state, m.content])).toEqual(
+      [
+        ['m1', 'complete', 'complete one'],
+        ['m2', 'partial', 'committed '],
+      ],
+    );
     // The event log ends the same way: a replay shows the interruption and the partial message.
     const replay = foldEvents(second.store.iterateEvents(running.sessionId));
     expect(replay.status).toBe('interrupted');
