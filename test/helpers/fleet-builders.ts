@@ -1,4 +1,4 @@
-import { fleetSchema, type AgentSpec, type Fleet, type FleetInput, type RunEvent } from '@shared/domain';
+import { fleetSchema, type AgentSpec, type Fleet, type FleetInput, type RunEvent, type ScriptedReply } from '@shared/domain';
 import { MemorySink, startRun, type RunHandle, type StartRunOptions } from '../../src-main/orchestrator';
 
 type AgentInput = FleetInput['agents'][number];
@@ -8,8 +8,8 @@ export function fleet(input: Omit<FleetInput, 'version' | 'name'> & { name?: str
   return fleetSchema.parse({ version: 1, name: 'test fleet', ...input });
 }
 
-export function scripted(name: string, replies: string[] | AgentInput['script'], extra: Partial<AgentInput> = {}): AgentInput {
-  const script = (replies ?? []).map((reply) => (typeof reply === 'string' ? { content: reply } : reply));
+export function scripted(name: string, replies: Array<string | ScriptedReply>, extra: Partial<AgentInput> = {}): AgentInput {
+  const script = replies.map((reply) => (typeof reply === 'string' ? { content: reply } : reply));
   return { name, type: 'scripted', script, ...extra };
 }
 

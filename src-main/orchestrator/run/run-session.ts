@@ -187,7 +187,8 @@ class RunSession implements RunHandle {
       const contextLines = Object.entries(continuation ?? {}).map(([key, value]) => `${key}: ${value}`);
       const content = contextLines.length > 0 ? `${task}\n\n${contextLines.join('\n')}` : task;
       const outcome = await this.runner.run({ content, parentId: this.lastOutputId }, this.control.signal);
-      this.lastOutputId = outcome.output?.id ?? this.lastOutputId;
+      // A continuation's task replies to where the conversation ended.
+      this.lastOutputId = outcome.output?.id ?? outcome.last?.id ?? this.lastOutputId;
       const status = outcome.stop.condition === 'external' ? 'stopped' : 'completed';
       return { status, stopReason: outcome.stop.condition, detail: outcome.stop.detail };
     } catch (error) {

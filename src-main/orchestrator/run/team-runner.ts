@@ -39,6 +39,8 @@ export interface TeamOutcome {
   stop: StopResult;
   /** The last message addressed to the owner, if any. */
   output: Message | null;
+  /** The last message of the team, whoever it was for. */
+  last: Message | null;
 }
 
 const EXTERNAL_STOP: StopResult = { condition: 'external', detail: 'The run was asked to stop.' };
@@ -142,7 +144,7 @@ export class TeamRunner {
         await this.runRound(plan.speakers, signal);
         control.afterRound();
       }
-      return { stop: this.stop, output: this.output };
+      return { stop: this.stop, output: this.output, last: this.history.at(-1) ?? null };
     } finally {
       timer.clear();
     }
