@@ -9,6 +9,9 @@ import { EventHub } from './event-hub';
 import { FleetCatalog } from './fleet-catalog';
 import { registerAppHandlers } from './handlers-app';
 import { registerFleetHandlers } from './handlers-fleets';
+import { registerProviderHandlers } from './handlers-providers';
+import { ProviderService, type KeyVault } from './providers';
+import { createBuiltinTools } from '../orchestrator/tools';
 import { registerRunHandlers } from './handlers-runs';
 import { registerSessionHandlers } from './handlers-sessions';
 import { RunService } from './run-service';
@@ -20,6 +23,7 @@ export { Dispatcher, type CallContext } from './dispatcher';
 export { EventHub } from './event-hub';
 export { AppError } from './errors';
 export { defaultDataDir, APP_NAME } from './data-dir';
+export type { KeyVault } from './providers';
 
 /** resources/ next to the sources and the build alike (src-main/app/ and out/main/ are two deep). */
 export function defaultResourcesDir(): string {
@@ -39,6 +43,8 @@ export interface AppOptions {
   pingIntervalMs?: number;
   /** Where provider API keys are read from (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Where API keys are stored (desktop: Electron safeStorage); none means environment variables. */
+  keyVault?: KeyVault;
 }
 
 export interface FleetscopeApp {
@@ -69,13 +75,17 @@ export function createApp(options: AppOptions): FleetscopeApp {
   };
   const settings = new SettingsStore(db);
   const catalog = new FleetCatalog(store, join(resourcesDir, 'fleets'));
-  const runs = new RunService({ store, hub, settings, catalog, env: options.env });
+  const providers = new ProviderService({ dataDir: options.dataDir, vault: options.keyVault ?? null, env: options.env ?? process.env });
+  const runs = new RunService({ store, hub, settings, catalog, env: providers.runEnv() });
+  const toolRegistry = createBuiltinTools();
+  const tools = toolRegistry.specs(toolRegistry.names()).map(({ name, description }) => ({ name, description }));
   const stopAnnouncing = announceStoreChanges(store, hub);
   const handlers: Handlers = {
     ...registerAppHandlers({ info, settings, hub }),
     ...registerSessionHandlers({ store, hub, dataDir: options.dataDir }),
     ...registerRunHandlers(runs),
     ...registerFleetHandlers(catalog),
+    ...registerProviderHandlers({ providers, tools, onDidChange: () => hub.emit('store.changed', { topic: 'providers' }) }),
   };
   const dispatcher = new Dispatcher(handlers);
 

@@ -2,6 +2,7 @@ import { app, BrowserWindow, dialog } from 'electron';
 import { join } from 'node:path';
 import { createApp, type FleetscopeApp } from '../app';
 import { forwardEvents, registerIpcHandlers } from './ipc';
+import { createSafeStorageKeyVault } from './key-vault';
 import { installMenu } from './menu';
 import { electronSqliteBinding } from './native-binding';
 import { createMainWindow } from './window';
@@ -41,6 +42,7 @@ if (!app.requestSingleInstanceLock()) {
       dataDir: app.getPath('userData'),
       surface: 'desktop',
       nativeBinding: electronSqliteBinding(),
+      keyVault: createSafeStorageKeyVault(app.getPath('userData')),
       resourcesDir: app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources'),
     });
     if (fleetscope.movedAsideTo) {

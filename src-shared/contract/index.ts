@@ -3,6 +3,7 @@ import { appChannels } from './app';
 import { sessionChannels } from './sessions';
 import { runChannels } from './runs';
 import { fleetChannels } from './fleets';
+import { providerChannels } from './providers';
 
 export * from './define';
 export * from './app';
@@ -11,6 +12,7 @@ export * from './wire';
 export * from './sessions';
 export * from './runs';
 export * from './fleets';
+export * from './providers';
 
 /** The one declaration of every request/response channel, compiled by both sides. */
 export const contract = {
@@ -18,6 +20,7 @@ export const contract = {
   ...sessionChannels,
   ...runChannels,
   ...fleetChannels,
+  ...providerChannels,
 } as const;
 
 export type Contract = typeof contract;
