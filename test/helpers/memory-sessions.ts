@@ -1,5 +1,10 @@
 import type { EventBody, FleetInput, RunEvent, SessionSummary } from '@shared/domain';
-import type { ImportedEvent, ImportedSessionMeta, SessionReader, SessionWriter } from '../../src-main/history/ports';
+import type {
+  ImportedEvent,
+  ImportedSessionMeta,
+  SessionReader,
+  SessionWriter,
+} from '../../src-main/history/ports';
 
 interface StoredSession {
   summary: SessionSummary;
@@ -26,7 +31,10 @@ export class MemorySessions implements SessionReader, SessionWriter {
   }
 
   /** Adds a session as the runtime would have written it (for export tests). */
-  addSession(meta: Partial<ImportedSessionMeta>, events: ReadonlyArray<{ t: number; agent: string | null } & EventBody>): string {
+  addSession(
+    meta: Partial<ImportedSessionMeta>,
+    events: ReadonlyArray<{ t: number; agent: string | null } & EventBody>,
+  ): string {
     const full: ImportedSessionMeta = {
       title: 'Test session',
       task: 'Test task',
@@ -38,7 +46,12 @@ export class MemorySessions implements SessionReader, SessionWriter {
     };
     const id = this.importSession(full, events);
     const session = this.sessions.get(id);
-    if (session) session.summary = { ...session.summary, source: full.source, readOnly: full.source !== 'runtime' ? true : false };
+    if (session)
+      session.summary = {
+        ...session.summary,
+        source: full.source,
+        readOnly: full.source !== 'runtime' ? true : false,
+      };
     return id;
   }
 

@@ -27,7 +27,8 @@ export const exportCommand: CliCommand = {
     const [sessionArg, ...extra] = positionals;
     if (sessionArg === undefined || extra.length > 0) throw new UsageError('Give exactly one session id.');
     const format = values.format ?? 'md';
-    if (!isExportFormat(format)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}, got "${format}".`);
+    if (!isExportFormat(format))
+      throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}, got "${format}".`);
     // Read-only use: never mark the app's live sessions as interrupted.
     const history = openHistory(values['data-dir'] ?? defaultDataDir(io.env), { recover: false });
     try {

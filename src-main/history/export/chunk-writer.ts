@@ -16,11 +16,14 @@ export class ChunkWriter {
 
   constructor(private readonly out: Writable) {}
 
-  /** Queues a piece; resolves at once unless a chunk had to be written and the stream is full. */
-  async write(piece: string): Promise<void> {
+  /**
+   * Queues a piece. Returns a promise only when a chunk was written (await it: the stream may be
+   * full); most calls return undefined, sparing a microtask per piece.
+   */
+  write(piece: string): Promise<void> | undefined {
     this.pieces.push(piece);
     this.length += piece.length;
-    if (this.length >= CHUNK_CHARS) await this.flush();
+    return this.length >= CHUNK_CHARS ? this.flush() : undefined;
   }
 
   async flush(): Promise<void> {

@@ -60,7 +60,10 @@ export async function exportToStream(
   }
   const writer = new ChunkWriter(out);
   const input = { summary: session.summary, fleet: redactor.fleet(session.fleet), events: events() };
-  for (const piece of RENDERERS[format](input)) await writer.write(piece);
+  for (const piece of RENDERERS[format](input)) {
+    const flushing = writer.write(piece);
+    if (flushing) await flushing;
+  }
   await writer.flush();
   options.onProgress?.(done, total);
   return { bytes: writer.bytes, events: done, chunks: writer.chunks };

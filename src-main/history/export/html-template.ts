@@ -4,7 +4,8 @@
  * message content always renders as text.
  */
 
-export const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
 
 export const STYLE = `
 :root { color-scheme: light dark; --fg: #1d232a; --muted: #66707a; --line: #d9dee3; --bg: #fff; --card: #f6f8fa; --accent: #2563eb; --err: #b42318; }

@@ -16,14 +16,23 @@ type ReplayItem =
       calls: Array<{ id: string; name: string; arguments: string }>;
       results: Array<{ callId: string; name: string; content: string; isError: boolean }>;
     }
-  | { k: 'tool' | 'handoff' | 'error' | 'stop' | 'human'; title: string; body: string; t: number; agent: string | null };
+  | {
+      k: 'tool' | 'handoff' | 'error' | 'stop' | 'human';
+      title: string;
+      body: string;
+      t: number;
+      agent: string | null;
+    };
 
 /**
  * JSON for a `<script type="application/json">` block: every `<` becomes \u003c, so no content can
  * close the script element or open a comment; U+2028/2029 are escaped for older parsers.
  */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /**
@@ -88,10 +97,20 @@ function toItem(event: RunEvent, shownResults: Set<string>): ReplayItem | null {
       const { name, callId, result, isError } = event.payload;
       if (shownResults.has(callId)) return null;
       shownResults.add(callId);
-      return { ...base, k: 'tool', title: `${isError ? 'Tool error' : 'Tool result'}: ${name} (${callId})`, body: result };
+      return {
+        ...base,
+        k: 'tool',
+        title: `${isError ? 'Tool error' : 'Tool result'}: ${name} (${callId})`,
+        body: result,
+      };
     }
     case 'handoff':
-      return { ...base, k: 'handoff', title: `Handoff: ${event.payload.from} → ${event.payload.to}`, body: '' };
+      return {
+        ...base,
+        k: 'handoff',
+        title: `Handoff: ${event.payload.from} → ${event.payload.to}`,
+        body: '',
+      };
     case 'error':
       return { ...base, k: 'error', title: `Error ${event.payload.code}`, body: event.payload.message };
     case 'human.requested':
@@ -99,7 +118,12 @@ function toItem(event: RunEvent, shownResults: Set<string>): ReplayItem | null {
     case 'human.given':
       return { ...base, k: 'human', title: 'The human answered', body: event.payload.text };
     case 'session.stopped':
-      return { ...base, k: 'stop', title: `Stopped (${event.payload.status})`, body: event.payload.stopReason };
+      return {
+        ...base,
+        k: 'stop',
+        title: `Stopped (${event.payload.status})`,
+        body: event.payload.stopReason,
+      };
     default:
       return null;
   }

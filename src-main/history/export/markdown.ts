@@ -53,7 +53,8 @@ function headerTable(summary: SessionSummary): string {
     ['Source', escapeInline(summary.source)],
     ['Session id', `\`${summary.id.replace(/`/g, "'")}\``],
   ];
-  if (summary.parentSessionId) rows.push(['Forked from', `\`${summary.parentSessionId}\` at event ${summary.forkSeq}`]);
+  if (summary.parentSessionId)
+    rows.push(['Forked from', `\`${summary.parentSessionId}\` at event ${summary.forkSeq}`]);
   if (summary.tags.length) rows.push(['Tags', summary.tags.map(escapeInline).join(', ')]);
   return `| | |\n|---|---|\n${rows.map(([key, value]) => `| ${key} | ${value} |`).join('\n')}\n\n`;
 }
@@ -68,7 +69,12 @@ function renderMessage(message: Message, index: number, shownResults: Set<string
   );
   if (message.content !== '') parts.push(`\n${quoteBlock(message.content)}\n`);
   for (const call of message.toolCalls ?? []) {
-    parts.push(details(`Tool call <code>${escapeHtml(call.name)}</code> · ${escapeHtml(call.id)}`, codeBlock(prettyJson(call.arguments), 'json')));
+    parts.push(
+      details(
+        `Tool call <code>${escapeHtml(call.name)}</code> · ${escapeHtml(call.id)}`,
+        codeBlock(prettyJson(call.arguments), 'json'),
+      ),
+    );
   }
   for (const result of message.toolResults ?? []) {
     if (shownResults.has(result.callId)) continue;

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 
 /** OTLP/JSON shapes (opentelemetry-proto, JSON encoding): ids are hex, times unixNano strings. */
-export type OtlpValue = { stringValue: string } | { intValue: string } | { doubleValue: number } | { boolValue: boolean };
+export type OtlpValue =
+  { stringValue: string } | { intValue: string } | { doubleValue: number } | { boolValue: boolean };
 export interface OtlpAttribute {
   key: string;
   value: OtlpValue;
@@ -43,7 +44,9 @@ export function unixNano(epochMs: number): string {
 }
 
 /** Attributes from a record; undefined values are left out, integers become intValue. */
-export function attributes(record: Record<string, string | number | boolean | undefined | null>): OtlpAttribute[] {
+export function attributes(
+  record: Record<string, string | number | boolean | undefined | null>,
+): OtlpAttribute[] {
   const list: OtlpAttribute[] = [];
   for (const [key, value] of Object.entries(record)) {
     if (value === undefined || value === null) continue;

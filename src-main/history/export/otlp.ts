@@ -42,7 +42,11 @@ export function* renderOtlp(input: RenderInput): Generator<string> {
     separator = ',\n';
     return text;
   };
-  const span = (key: string, parent: string, fields: Omit<OtlpSpan, 'traceId' | 'spanId' | 'parentSpanId'>): OtlpSpan => ({
+  const span = (
+    key: string,
+    parent: string,
+    fields: Omit<OtlpSpan, 'traceId' | 'spanId' | 'parentSpanId'>,
+  ): OtlpSpan => ({
     traceId,
     spanId: spanIdFor(summary.id, key),
     parentSpanId: parent,
@@ -99,21 +103,37 @@ export function* renderOtlp(input: RenderInput): Generator<string> {
       }
       case 'tool.requested': {
         const { callId, name, messageId } = event.payload;
-        tools.set(callId, { t: event.t, name, arguments: event.payload.arguments, messageId, agent: event.agent });
+        tools.set(callId, {
+          t: event.t,
+          name,
+          arguments: event.payload.arguments,
+          messageId,
+          agent: event.agent,
+        });
         break;
       }
       case 'tool.executed': {
         const request = tools.get(event.payload.callId);
         tools.delete(event.payload.callId);
         const { callId, name, result, isError } = event.payload;
-        const parent = request && turns.has(request.messageId) ? spanIdFor(summary.id, `message:${request.messageId}`) : rootId;
+        const parent =
+          request && turns.has(request.messageId)
+            ? spanIdFor(summary.id, `message:${request.messageId}`)
+            : rootId;
         yield emit(
           span(`tool:${callId}`, parent, {
             name: `execute_tool ${name}`,
             kind: SPAN_KIND.internal,
             startTimeUnixNano: at(request?.t ?? event.t),
             endTimeUnixNano: at(event.t),
-            attributes: toolAttributes(name, callId, request?.arguments, result, request?.agent ?? event.agent, summary.id),
+            attributes: toolAttributes(
+              name,
+              callId,
+              request?.arguments,
+              result,
+              request?.agent ?? event.agent,
+              summary.id,
+            ),
             events: [],
             status: isError ? { code: 2, message: 'The tool reported an error.' } : { code: 0 },
           }),
@@ -124,14 +144,20 @@ export function* renderOtlp(input: RenderInput): Generator<string> {
         rootEvents.push({
           name: 'fleetscope.handoff',
           timeUnixNano: at(event.t),
-          attributes: attributes({ 'fleetscope.handoff.from': event.payload.from, 'fleetscope.handoff.to': event.payload.to }),
+          attributes: attributes({
+            'fleetscope.handoff.from': event.payload.from,
+            'fleetscope.handoff.to': event.payload.to,
+          }),
         });
         break;
       case 'error':
         rootEvents.push({
           name: 'exception',
           timeUnixNano: at(event.t),
-          attributes: attributes({ 'exception.type': event.payload.code, 'exception.message': event.payload.message }),
+          attributes: attributes({
+            'exception.type': event.payload.code,
+            'exception.message': event.payload.message,
+          }),
         });
         break;
       case 'session.stopped':
@@ -143,14 +169,23 @@ export function* renderOtlp(input: RenderInput): Generator<string> {
     }
   }
   for (const [callId, request] of tools) {
-    const parent = turns.has(request.messageId) ? spanIdFor(summary.id, `message:${request.messageId}`) : rootId;
+    const parent = turns.has(request.messageId)
+      ? spanIdFor(summary.id, `message:${request.messageId}`)
+      : rootId;
     yield emit(
       span(`tool:${callId}`, parent, {
         name: `execute_tool ${request.name}`,
         kind: SPAN_KIND.internal,
         startTimeUnixNano: at(request.t),
         endTimeUnixNano: at(endT),
-        attributes: toolAttributes(request.name, callId, request.arguments, undefined, request.agent, summary.id),
+        attributes: toolAttributes(
+          request.name,
+          callId,
+          request.arguments,
+          undefined,
+          request.agent,
+          summary.id,
+        ),
         events: [],
         status: { code: 2, message: 'The tool call never completed.' },
       }),

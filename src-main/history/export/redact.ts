@@ -1,7 +1,8 @@
 import type { FleetInput, RunEvent } from '@shared/domain';
 
 /** Field names whose values are credentials, wherever they appear in a fleet snapshot. */
-const SECRET_KEY = /^(api[-_]?key|x-api-key|authorization|proxy-authorization|password|secret|client[-_]?secret|access[-_]?token|bearer[-_]?token)$/i;
+const SECRET_KEY =
+  /^(api[-_]?key|x-api-key|authorization|proxy-authorization|password|secret|client[-_]?secret|access[-_]?token|bearer[-_]?token)$/i;
 const REDACTED = '[redacted]';
 /** Shorter environment values are too likely to match ordinary text to be redacted safely. */
 const MIN_SECRET_LENGTH = 8;
@@ -40,7 +41,13 @@ export class Redactor {
 
   event(event: RunEvent): RunEvent {
     if (event.kind === 'session.started') {
-      return { ...event, payload: { ...event.payload, fleet: this.clean(event.payload.fleet, true) as typeof event.payload.fleet } };
+      return {
+        ...event,
+        payload: {
+          ...event.payload,
+          fleet: this.clean(event.payload.fleet, true) as typeof event.payload.fleet,
+        },
+      };
     }
     return this.secrets.length === 0 ? event : (this.clean(event, false) as RunEvent);
   }
@@ -59,7 +66,8 @@ export class Redactor {
 
   private mask(text: string): string {
     let masked = text;
-    for (const secret of this.secrets) if (masked.includes(secret)) masked = masked.replaceAll(secret, REDACTED);
+    for (const secret of this.secrets)
+      if (masked.includes(secret)) masked = masked.replaceAll(secret, REDACTED);
     return masked;
   }
 }

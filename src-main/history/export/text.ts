@@ -1,6 +1,12 @@
 /** Escaping and formatting shared by the Markdown and HTML exports. */
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 /** Text made safe for HTML element content and quoted attributes. NUL becomes U+FFFD. */
 export function escapeHtml(text: string): string {

@@ -17,7 +17,9 @@ const autogenMessageSchema = z.object({
   target: z.string().optional(),
 });
 
-const toolCallsSchema = z.array(z.object({ id: z.string().min(1), name: z.string().min(1), arguments: z.string() }));
+const toolCallsSchema = z.array(
+  z.object({ id: z.string().min(1), name: z.string().min(1), arguments: z.string() }),
+);
 const toolResultsSchema = z.array(
   z.object({
     content: z.unknown(),
@@ -49,7 +51,8 @@ const SKIPPED_TYPES = new Set(['ModelClientStreamingChunkEvent']);
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part) => (typeof part === 'string' ? part : '[image]')).join('\n');
+  if (Array.isArray(content))
+    return content.map((part) => (typeof part === 'string' ? part : '[image]')).join('\n');
   return content === null || content === undefined ? '' : JSON.stringify(content);
 }
 
@@ -71,7 +74,10 @@ export function convertAutogenMessages(values: readonly unknown[], path: string)
       to: BROADCAST,
       kind: KINDS[source.type] ?? 'text',
       content: '',
-      meta: { autogenType: source.type, ...(source.metadata && Object.keys(source.metadata).length ? { metadata: source.metadata } : {}) },
+      meta: {
+        autogenType: source.type,
+        ...(source.metadata && Object.keys(source.metadata).length ? { metadata: source.metadata } : {}),
+      },
     };
     if (source.id !== undefined) message.id = source.id;
     if (source.created_at !== undefined) {
@@ -79,7 +85,10 @@ export function convertAutogenMessages(values: readonly unknown[], path: string)
       if (!Number.isNaN(time)) message.at = time;
     }
     if (source.models_usage) {
-      message.usage = { prompt: source.models_usage.prompt_tokens, completion: source.models_usage.completion_tokens };
+      message.usage = {
+        prompt: source.models_usage.prompt_tokens,
+        completion: source.models_usage.completion_tokens,
+      };
     }
     if (source.type === 'ToolCallRequestEvent') {
       const calls: ToolCall[] = parseAt(toolCallsSchema, source.content, jsonPath(at, 'content'));
@@ -87,14 +96,12 @@ export function convertAutogenMessages(values: readonly unknown[], path: string)
       message.toolCalls = calls;
     } else if (source.type === 'ToolCallExecutionEvent') {
       const results = parseAt(toolResultsSchema, source.content, jsonPath(at, 'content'));
-      message.toolResults = results.map(
-        (result): ToolResult => ({
-          callId: result.call_id,
-          name: result.name || toolNames.get(result.call_id) || 'unknown',
-          content: textOf(result.content),
-          isError: result.is_error ?? false,
-        }),
-      );
+      message.toolResults = results.map((result): ToolResult => ({
+        callId: result.call_id,
+        name: result.name || toolNames.get(result.call_id) || 'unknown',
+        content: textOf(result.content),
+        isError: result.is_error ?? false,
+      }));
     } else {
       message.content = textOf(source.content);
     }

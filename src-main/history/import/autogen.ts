@@ -8,7 +8,9 @@ import { isRecord, jsonPath, titleFrom } from './validate';
 const NO_STOP_REASON = 'Imported from AutoGen; the file does not record why the run stopped.';
 
 /** Where a TaskResult's messages are: the document itself (a dumped list) or its `messages`. */
-export function taskResultMessages(value: unknown): { messages: unknown[]; path: string; stopReason: unknown } | null {
+export function taskResultMessages(
+  value: unknown,
+): { messages: unknown[]; path: string; stopReason: unknown } | null {
   if (Array.isArray(value)) return { messages: value, path: '$', stopReason: null };
   if (isRecord(value) && Array.isArray(value.messages)) {
     return { messages: value.messages, path: '$.messages', stopReason: value.stop_reason };
@@ -19,11 +21,14 @@ export function taskResultMessages(value: unknown): { messages: unknown[]; path:
 /** A TaskResult, or the bare `[message.model_dump(), ...]` list apps save from one. */
 export function importAutogenTaskResult(value: unknown, fallbackTime: number): ForeignConversation {
   const found = taskResultMessages(value);
-  if (!found) throw new TransferError('invalid-input', 'Invalid file at $: expected an AutoGen message list.');
+  if (!found)
+    throw new TransferError('invalid-input', 'Invalid file at $: expected an AutoGen message list.');
   const messages = convertAutogenMessages(found.messages, found.path);
   const stopMessage = messages.findLast((message) => message.kind === 'stop');
   const stopReason =
-    typeof found.stopReason === 'string' && found.stopReason ? found.stopReason : (stopMessage?.content ?? NO_STOP_REASON);
+    typeof found.stopReason === 'string' && found.stopReason
+      ? found.stopReason
+      : (stopMessage?.content ?? NO_STOP_REASON);
   const agents = speakers(messages);
   return conversation(messages, agents, { pattern: 'round-robin', order: agents }, stopReason, fallbackTime);
 }
@@ -35,7 +40,8 @@ export function importAutogenTaskResult(value: unknown, fallbackTime: number): F
  */
 export function importAutogenTeamState(value: unknown, fallbackTime: number): ForeignConversation {
   const states = isRecord(value) ? value.agent_states : undefined;
-  if (!isRecord(states)) throw new TransferError('invalid-input', 'Invalid file at $.agent_states: expected an object.');
+  if (!isRecord(states))
+    throw new TransferError('invalid-input', 'Invalid file at $.agent_states: expected an object.');
   let thread: { key: string; state: Record<string, unknown> } | null = null;
   const declared: string[] = [];
   for (const [key, state] of Object.entries(states)) {
@@ -51,14 +57,18 @@ export function importAutogenTeamState(value: unknown, fallbackTime: number): Fo
   }
   const path = jsonPath('$', 'agent_states', thread.key, 'message_thread');
   const messages = convertAutogenMessages(thread.state.message_thread as unknown[], path);
-  const agents = speakers(messages, declared.filter((name) => name !== USER));
+  const agents = speakers(
+    messages,
+    declared.filter((name) => name !== USER),
+  );
   const stopMessage = messages.findLast((message) => message.kind === 'stop');
   const team = teamFor(String(thread.state.type ?? ''), agents);
   return conversation(messages, agents, team, stopMessage?.content ?? NO_STOP_REASON, fallbackTime);
 }
 
 function teamFor(managerType: string, agents: string[]): TeamSpec {
-  if (managerType.startsWith('Swarm')) return { pattern: 'swarm', start: agents[0] ?? 'assistant', handoffs: {} };
+  if (managerType.startsWith('Swarm'))
+    return { pattern: 'swarm', start: agents[0] ?? 'assistant', handoffs: {} };
   if (managerType.startsWith('Selector') || managerType.startsWith('MagenticOne')) {
     return { pattern: 'selector', rules: [], allowRepeatedSpeaker: false };
   }

@@ -5,11 +5,21 @@ import { TransferError } from './transfer-error';
 import { isRecord } from './validate';
 
 /** Every format `importFile` reads; also the `source` recorded on the imported session. */
-export const IMPORT_FORMATS = ['fleetscope-json', 'autogen-taskresult', 'autogen-teamstate', 'openai-messages'] as const;
+export const IMPORT_FORMATS = [
+  'fleetscope-json',
+  'autogen-taskresult',
+  'autogen-teamstate',
+  'openai-messages',
+] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 function looksLikeAutogenMessage(value: unknown): boolean {
-  return isRecord(value) && typeof value.source === 'string' && typeof value.type === 'string' && !('role' in value);
+  return (
+    isRecord(value) &&
+    typeof value.source === 'string' &&
+    typeof value.type === 'string' &&
+    !('role' in value)
+  );
 }
 
 /**
@@ -21,13 +31,21 @@ export function detectFormat(value: unknown): ImportFormat {
   if (isRecord(value) && value.format === FLEETSCOPE_FORMAT) return 'fleetscope-json';
   if (isRecord(value) && value.type === 'TeamState') return 'autogen-teamstate';
   if (Array.isArray(value) && value.length === 0) {
-    throw new TransferError('invalid-input', 'The file holds an empty list at $: there are no messages to import.');
+    throw new TransferError(
+      'invalid-input',
+      'The file holds an empty list at $: there are no messages to import.',
+    );
   }
   const taskResult = taskResultMessages(value);
   if (taskResult && looksLikeAutogenMessage(taskResult.messages[0])) return 'autogen-taskresult';
   if (locateOpenAiMessages(value)) return 'openai-messages';
   const found = isRecord(value)
-    ? `an object with keys ${Object.keys(value).slice(0, 8).map((key) => JSON.stringify(key)).join(', ') || '(none)'}`
+    ? `an object with keys ${
+        Object.keys(value)
+          .slice(0, 8)
+          .map((key) => JSON.stringify(key))
+          .join(', ') || '(none)'
+      }`
     : Array.isArray(value)
       ? 'a list whose first item is neither an AutoGen nor an OpenAI message'
       : `a ${value === null ? 'null' : typeof value}`;

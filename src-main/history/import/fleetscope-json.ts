@@ -41,7 +41,8 @@ export function parseExportedEvent(value: unknown, index: number): ImportedEvent
 
 /** The events of a fleetscope JSON already held in memory (small or reordered files). */
 export function* eventsFromArray(events: unknown, counter: { messages: number }): Generator<ImportedEvent> {
-  if (!Array.isArray(events)) throw new TransferError('invalid-input', 'Invalid file at $.events: expected an array.');
+  if (!Array.isArray(events))
+    throw new TransferError('invalid-input', 'Invalid file at $.events: expected an array.');
   for (const [index, value] of events.entries()) {
     const event = parseExportedEvent(value, index);
     if (event.kind === 'message.completed') counter.messages++;

@@ -34,7 +34,11 @@ interface ImportPlan {
  * `SessionWriter.importSession` lazily, and any bad input (even late in a huge file) throws from
  * inside that call, so the store's transaction keeps nothing. Errors are `TransferError`s.
  */
-export async function importFile(path: string, writer: SessionWriter, options: ImportOptions = {}): Promise<ImportResult> {
+export async function importFile(
+  path: string,
+  writer: SessionWriter,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
   let stats;
   try {
     stats = statSync(path);
@@ -58,10 +62,14 @@ export async function importFile(path: string, writer: SessionWriter, options: I
 
 function planImport(cursor: JsonCursor, fileTime: number): ImportPlan {
   const first = cursor.peek();
-  if (first === null) throw new TransferError('invalid-input', 'The file holds only whitespace: expected a JSON document.');
+  if (first === null)
+    throw new TransferError('invalid-input', 'The file holds only whitespace: expected a JSON document.');
   if (first.name === 'startObject') return planFromObject(cursor, fileTime);
   if (first.name !== 'startArray') {
-    throw new TransferError('invalid-input', 'Invalid file at $: expected an object or an array at the top level.');
+    throw new TransferError(
+      'invalid-input',
+      'Invalid file at $: expected an object or an array at the top level.',
+    );
   }
   const value = cursor.readValue('$');
   cursor.expectEnd();
@@ -88,7 +96,11 @@ function planFromObject(cursor: JsonCursor, fileTime: number): ImportPlan {
   return planFromValue(header, fileTime);
 }
 
-function* streamRest(cursor: JsonCursor, keys: Generator<string>, counter: { messages: number }): Generator<ImportedEvent> {
+function* streamRest(
+  cursor: JsonCursor,
+  keys: Generator<string>,
+  counter: { messages: number },
+): Generator<ImportedEvent> {
   for (const index of cursor.items('$.events')) {
     const event = parseExportedEvent(cursor.readValue(`$.events[${index}]`), index);
     if (event.kind === 'message.completed') counter.messages++;
@@ -126,7 +138,11 @@ const FLEET_NAMES: Record<Exclude<ImportFormat, 'fleetscope-json'>, string> = {
   'openai-messages': 'Imported OpenAI conversation',
 };
 
-function convert(format: Exclude<ImportFormat, 'fleetscope-json'>, value: JsonValue, fileTime: number): ForeignConversation {
+function convert(
+  format: Exclude<ImportFormat, 'fleetscope-json'>,
+  value: JsonValue,
+  fileTime: number,
+): ForeignConversation {
   switch (format) {
     case 'autogen-taskresult':
       return importAutogenTaskResult(value, fileTime);

@@ -115,7 +115,8 @@ export class JsonCursor {
 
   private expect(name: 'startObject' | 'startArray', path: string): void {
     const token = this.take();
-    if (token?.name !== name) throw unexpected(token, path, name === 'startObject' ? 'an object' : 'an array');
+    if (token?.name !== name)
+      throw unexpected(token, path, name === 'startObject' ? 'an object' : 'an array');
   }
 }
 

@@ -114,10 +114,9 @@ function locateSyntaxError(path: string, parserError: Error): TransferError {
     closeSync(fd);
   }
   const error = state.found;
-  const reason = (error?.message ?? parserError.message).replace(/^ERROR at .*?: /, '').replace(
-    /^(Verifier|Parser) (cannot parse input: |has )?/,
-    '',
-  );
+  const reason = (error?.message ?? parserError.message)
+    .replace(/^ERROR at .*?: /, '')
+    .replace(/^(Verifier|Parser) (cannot parse input: |has )?/, '');
   if (error?.line !== undefined) {
     return new TransferError(
       'invalid-input',

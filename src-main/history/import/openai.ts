@@ -18,7 +18,12 @@ const openAiMessageSchema = z.object({
   content: contentSchema.optional(),
   name: z.string().optional(),
   tool_calls: z
-    .array(z.object({ id: z.string().min(1), function: z.object({ name: z.string().min(1), arguments: z.string() }) }))
+    .array(
+      z.object({
+        id: z.string().min(1),
+        function: z.object({ name: z.string().min(1), arguments: z.string() }),
+      }),
+    )
     .nullish(),
   tool_call_id: z.string().optional(),
   /** The legacy single function call (role "function" answers it). */
@@ -47,7 +52,9 @@ export function locateOpenAiMessages(value: unknown): { messages: unknown[]; pat
 function textOf(content: OpenAiMessage['content']): string {
   if (typeof content === 'string') return content;
   if (!content) return '';
-  return content.map((part) => (typeof part === 'string' ? part : (part.text ?? `[${part.type}]`))).join('\n');
+  return content
+    .map((part) => (typeof part === 'string' ? part : (part.text ?? `[${part.type}]`)))
+    .join('\n');
 }
 
 function transferTarget(call: ToolCall): string | null {
@@ -62,11 +69,16 @@ function transferTarget(call: ToolCall): string | null {
  */
 export function importOpenAiMessages(value: unknown, fallbackTime: number): ForeignConversation {
   const found = locateOpenAiMessages(value);
-  if (!found) throw new TransferError('invalid-input', 'Invalid file at $: expected an OpenAI message array.');
-  const parsed = found.messages.map((item, index) => parseAt(openAiMessageSchema, item, jsonPath(found.path, index)));
+  if (!found)
+    throw new TransferError('invalid-input', 'Invalid file at $: expected an OpenAI message array.');
+  const parsed = found.messages.map((item, index) =>
+    parseAt(openAiMessageSchema, item, jsonPath(found.path, index)),
+  );
   const calls = parsed.flatMap((message) => message.tool_calls ?? []);
   const backTo = calls.find((call) => call.function.name.startsWith('transfer_back_to_'))?.function.name;
-  let current = backTo ? (transferTarget({ id: '', name: backTo, arguments: '' }) ?? 'assistant') : 'assistant';
+  let current = backTo
+    ? (transferTarget({ id: '', name: backTo, arguments: '' }) ?? 'assistant')
+    : 'assistant';
   const start = current;
   const handoffs = new Map<string, Set<string>>();
   const pending = new Map<string, { name: string; target: string | null }>();
@@ -83,16 +95,29 @@ export function importOpenAiMessages(value: unknown, fallbackTime: number): Fore
         name: call.function.name,
         arguments: call.function.arguments,
       }));
-      if (source.function_call) toolCalls.push({ id: `function-call-${++legacyCalls}`, ...source.function_call });
+      if (source.function_call)
+        toolCalls.push({ id: `function-call-${++legacyCalls}`, ...source.function_call });
       for (const call of toolCalls) pending.set(call.id, { name: call.name, target: transferTarget(call) });
       const kind = toolCalls.length > 0 ? 'function' : 'text';
       messages.push({ from: current, to: USER, kind, content, ...(toolCalls.length ? { toolCalls } : {}) });
     } else if (source.role === 'tool' || source.role === 'function') {
-      const callId = source.tool_call_id ?? [...pending.keys()].find((id) => pending.get(id)?.name === source.name);
+      const callId =
+        source.tool_call_id ?? [...pending.keys()].find((id) => pending.get(id)?.name === source.name);
       const call = callId === undefined ? undefined : pending.get(callId);
       if (callId !== undefined) pending.delete(callId);
-      const result = { callId: callId ?? 'unknown', name: call?.name ?? source.name ?? 'unknown', content, isError: false };
-      const message: ForeignMessage = { from: current, to: current, kind: 'tool', content: '', toolResults: [result] };
+      const result = {
+        callId: callId ?? 'unknown',
+        name: call?.name ?? source.name ?? 'unknown',
+        content,
+        isError: false,
+      };
+      const message: ForeignMessage = {
+        from: current,
+        to: current,
+        kind: 'tool',
+        content: '',
+        toolResults: [result],
+      };
       if (call?.target && call.target !== current) {
         message.handoffTo = call.target;
         handoffs.set(current, (handoffs.get(current) ?? new Set()).add(call.target));
@@ -109,7 +134,11 @@ export function importOpenAiMessages(value: unknown, fallbackTime: number): Fore
   }
   const team: TeamSpec =
     handoffs.size > 0
-      ? { pattern: 'swarm', start, handoffs: Object.fromEntries([...handoffs].map(([from, to]) => [from, [...to]])) }
+      ? {
+          pattern: 'swarm',
+          start,
+          handoffs: Object.fromEntries([...handoffs].map(([from, to]) => [from, [...to]])),
+        }
       : { pattern: 'sequential', order: [...agents] };
   const task = (messages.find((message) => message.from === USER) ?? messages[0])?.content.trim() ?? '';
   const wrapperName = isRecord(value) && typeof value.name === 'string' ? value.name : '';

@@ -17,8 +17,14 @@ export function parseAt<T extends z.ZodType>(schema: T, value: unknown, path: st
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const where = jsonPath(path, ...((issue?.path ?? []).filter((s) => typeof s !== 'symbol') as Array<string | number>));
-  throw new TransferError('invalid-input', `Invalid file at ${where}: ${issue?.message ?? 'unexpected value'}.`);
+  const where = jsonPath(
+    path,
+    ...((issue?.path ?? []).filter((s) => typeof s !== 'symbol') as Array<string | number>),
+  );
+  throw new TransferError(
+    'invalid-input',
+    `Invalid file at ${where}: ${issue?.message ?? 'unexpected value'}.`,
+  );
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

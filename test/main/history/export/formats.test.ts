@@ -8,7 +8,8 @@ import { MemorySessions } from '../../../helpers/memory-sessions';
 import { sampleEvents } from './sample-session';
 
 const INJECTION = '<script>alert("pwned")</script></script><!-- <img src=x onerror=alert(1)>';
-const MARKDOWN_BREAKER = '</details>\n# Not a heading of ours\n```\nunclosed fence\n<details><summary>fake</summary>';
+const MARKDOWN_BREAKER =
+  '</details>\n# Not a heading of ours\n```\nunclosed fence\n<details><summary>fake</summary>';
 
 let dir: string;
 let store: MemorySessions;
@@ -17,7 +18,9 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'fleetscope-formats-'));
   store = new MemorySessions();
   const contents: Record<number, string> = { 2: INJECTION, 3: MARKDOWN_BREAKER };
-  sessionId = store.addSession({ title: 'Formats <b>demo</b>', fleetName: 'review-team' }, [...sampleEvents(1100, (i) => contents[i] ?? `Message ${i}`)]);
+  sessionId = store.addSession({ title: 'Formats <b>demo</b>', fleetName: 'review-team' }, [
+    ...sampleEvents(1100, (i) => contents[i] ?? `Message ${i}`),
+  ]);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -43,8 +46,12 @@ describe('HTML export', () => {
     expect(html.match(/<\/script>/g)).toHaveLength(2);
     expect(html).toContain('\\u003cscript>alert(\\"pwned\\")\\u003c/script>');
     expect(html).toContain('<h1>Formats &lt;b&gt;demo&lt;/b&gt;</h1>');
-    const data = /<script type="application\/json" id="fleetscope-data">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
-    const parsed = JSON.parse(data) as { agents: Array<{ name: string }>; items: Array<{ k: string; content?: string }> };
+    const data =
+      /<script type="application\/json" id="fleetscope-data">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
+    const parsed = JSON.parse(data) as {
+      agents: Array<{ name: string }>;
+      items: Array<{ k: string; content?: string }>;
+    };
     expect(parsed.agents.map((agent) => agent.name)).toEqual(['planner', 'coder', 'reviewer']);
     const messages = parsed.items.filter((item) => item.k === 'm');
     expect(messages).toHaveLength(1100);
@@ -65,7 +72,9 @@ describe('Markdown export', () => {
     expect(md).toContain('<details><summary>Tool error <code>search</code> · call-14</summary>');
     expect(md).toMatch(/\*\*↪ Handoff\*\* coder → reviewer/);
     expect(md).toMatch(/> \*\*Error\*\* `provider-timeout` · .*The model took too long &lt;once&gt;\./);
-    expect(md).toMatch(/## Outcome\n\n\*\*Status:\*\* completed {2}\n\*\*Stop reason:\*\* max-messages reached/);
+    expect(md).toMatch(
+      /## Outcome\n\n\*\*Status:\*\* completed {2}\n\*\*Stop reason:\*\* max-messages reached/,
+    );
   });
 
   it('quotes and escapes message content so it cannot break the structure', async () => {
@@ -170,7 +179,9 @@ describe('export failures', () => {
 
   it('says not-found for an unknown session and creates nothing', async () => {
     const target = join(dir, 'ghost.json');
-    const error = await exportSession(store, 'no-such-session', 'json', target).catch((caught: unknown) => caught);
+    const error = await exportSession(store, 'no-such-session', 'json', target).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toMatchObject({ code: 'not-found' });
     expect(readdirSync(dir).filter((name) => name.includes('ghost'))).toEqual([]);
   });

@@ -60,9 +60,13 @@ describe('JSON export then import gives an identical session', () => {
       '',
     ];
     const store = new MemorySessions();
-    const id = store.addSession({ title: 'Ünïcödé 🚀 \u0000' }, [...sampleEvents(tricky.length, (i) => tricky[i] ?? '')]);
+    const id = store.addSession({ title: 'Ünïcödé 🚀 \u0000' }, [
+      ...sampleEvents(tricky.length, (i) => tricky[i] ?? ''),
+    ]);
     const { copy, original } = await roundTrip(store, id, 'tricky.json');
-    const contents = (copy?.events ?? []).flatMap((e) => (e.kind === 'message.completed' ? [e.payload.message.content] : []));
+    const contents = (copy?.events ?? []).flatMap((e) =>
+      e.kind === 'message.completed' ? [e.payload.message.content] : [],
+    );
     expect(contents).toEqual(tricky);
     expect(copy?.summary.title).toBe('Ünïcödé 🚀 \u0000');
     expect(copy && withoutSession(copy.events)).toEqual(original && withoutSession(original.events));
@@ -75,7 +79,9 @@ describe('JSON export then import gives an identical session', () => {
     const id = store.addSession({}, [...sampleEvents(3, (i) => (i === 1 ? big : `small ${i}`))]);
     const { copy, path } = await roundTrip(store, id, 'big.json');
     expect(statSync(path).size).toBeGreaterThan(100 * 1024 * 1024);
-    const message = copy?.events.find((e) => e.kind === 'message.completed' && e.payload.message.id === 'msg-1');
+    const message = copy?.events.find(
+      (e) => e.kind === 'message.completed' && e.payload.message.id === 'msg-1',
+    );
     const content = message?.kind === 'message.completed' ? message.payload.message.content : '';
     expect(content.length).toBe(big.length);
     expect(content === big).toBe(true);
@@ -87,8 +93,13 @@ describe('JSON export then import gives an identical session', () => {
     const events = [...sampleEvents(10, (i) => (i === 3 ? `the key is ${secret}` : `m${i}`))];
     const started = events[0];
     if (started?.kind !== 'session.started') throw new Error('sample starts with session.started');
-    const leaky = structuredClone(started.payload.fleet) as unknown as { agents: Array<{ provider?: Record<string, unknown> }> };
-    Object.assign(leaky.agents[0]?.provider ?? {}, { apiKey: secret, headers: { Authorization: `Bearer ${secret}` } });
+    const leaky = structuredClone(started.payload.fleet) as unknown as {
+      agents: Array<{ provider?: Record<string, unknown> }>;
+    };
+    Object.assign(leaky.agents[0]?.provider ?? {}, {
+      apiKey: secret,
+      headers: { Authorization: `Bearer ${secret}` },
+    });
     events[0] = { ...started, payload: { ...started.payload, fleet: leaky as never } };
     const id = store.addSession({}, events);
     for (const format of ['json', 'md', 'html', 'otlp'] as const) {

@@ -5,7 +5,11 @@ export const SAMPLE_FLEET: FleetInput = {
   version: 1,
   name: 'review-team',
   agents: [
-    { name: 'planner', provider: { id: 'openai', model: 'gpt-4o-mini', apiKeyEnv: 'SAMPLE_OPENAI_KEY' }, tools: ['search'] },
+    {
+      name: 'planner',
+      provider: { id: 'openai', model: 'gpt-4o-mini', apiKeyEnv: 'SAMPLE_OPENAI_KEY' },
+      tools: ['search'],
+    },
     { name: 'coder', provider: { id: 'ollama', model: 'qwen2.5-coder' } },
     { name: 'reviewer', type: 'scripted', script: [{ content: 'LGTM' }] },
   ],
@@ -22,12 +26,22 @@ const AGENTS = ['planner', 'coder', 'reviewer'] as const;
  * asks for a tool that answers, every 50th hands off, one error, then a stop. `content(i)` lets a
  * test plant text in message i.
  */
-export function* sampleEvents(messageCount: number, content: (index: number) => string = defaultContent): Generator<ImportedEvent> {
+export function* sampleEvents(
+  messageCount: number,
+  content: (index: number) => string = defaultContent,
+): Generator<ImportedEvent> {
   yield {
     t: 0,
     agent: null,
     kind: 'session.started',
-    payload: { title: 'Sample run', task: 'Review the patch', fleetName: 'review-team', fleet: SAMPLE_FLEET_PARSED, parentSessionId: null, forkSeq: null },
+    payload: {
+      title: 'Sample run',
+      task: 'Review the patch',
+      fleetName: 'review-team',
+      fleet: SAMPLE_FLEET_PARSED,
+      parentSessionId: null,
+      forkSeq: null,
+    },
   };
   for (let i = 0; i < messageCount; i++) {
     const from = i === 0 ? 'user' : (AGENTS[i % 3] ?? 'planner');
@@ -38,7 +52,12 @@ export function* sampleEvents(messageCount: number, content: (index: number) => 
     const parentId = i % 1000 === 0 ? null : `msg-${i - 1}`;
     const t = i * 10;
     const tool = i % 5 === 4 && agent !== null;
-    yield { t, agent, kind: 'message.started', payload: { messageId: id, threadId, parentId, from, to, kind: tool ? 'function' : 'text' } };
+    yield {
+      t,
+      agent,
+      kind: 'message.started',
+      payload: { messageId: id, threadId, parentId, from, to, kind: tool ? 'function' : 'text' },
+    };
     yield {
       t: t + 5,
       agent,
@@ -53,7 +72,9 @@ export function* sampleEvents(messageCount: number, content: (index: number) => 
           kind: tool ? 'function' : 'text',
           content: content(i),
           meta: i % 7 === 0 ? { thoughts: 'considering' } : {},
-          ...(tool ? { toolCalls: [{ id: `call-${i}`, name: 'search', arguments: `{"q":"item ${i}"}` }] } : {}),
+          ...(tool
+            ? { toolCalls: [{ id: `call-${i}`, name: 'search', arguments: `{"q":"item ${i}"}` }] }
+            : {}),
           ...(agent ? { usage: { prompt: 100 + (i % 10), completion: 20 } } : {}),
           state: 'complete',
           t: t + 5,
@@ -61,15 +82,36 @@ export function* sampleEvents(messageCount: number, content: (index: number) => 
       },
     };
     if (tool) {
-      yield { t: t + 6, agent, kind: 'tool.requested', payload: { messageId: id, callId: `call-${i}`, name: 'search', arguments: `{"q":"item ${i}"}` } };
-      yield { t: t + 8, agent, kind: 'tool.executed', payload: { callId: `call-${i}`, name: 'search', result: `result ${i}`, isError: i % 15 === 14 } };
+      yield {
+        t: t + 6,
+        agent,
+        kind: 'tool.requested',
+        payload: { messageId: id, callId: `call-${i}`, name: 'search', arguments: `{"q":"item ${i}"}` },
+      };
+      yield {
+        t: t + 8,
+        agent,
+        kind: 'tool.executed',
+        payload: { callId: `call-${i}`, name: 'search', result: `result ${i}`, isError: i % 15 === 14 },
+      };
     }
-    if (i % 50 === 49 && agent) yield { t: t + 9, agent, kind: 'handoff', payload: { from: agent, to: 'reviewer', messageId: id } };
+    if (i % 50 === 49 && agent)
+      yield { t: t + 9, agent, kind: 'handoff', payload: { from: agent, to: 'reviewer', messageId: id } };
     if (i === Math.floor(messageCount / 2)) {
-      yield { t: t + 9, agent, kind: 'error', payload: { code: 'provider-timeout', message: 'The model took too long <once>.', messageId: id } };
+      yield {
+        t: t + 9,
+        agent,
+        kind: 'error',
+        payload: { code: 'provider-timeout', message: 'The model took too long <once>.', messageId: id },
+      };
     }
   }
-  yield { t: messageCount * 10, agent: null, kind: 'session.stopped', payload: { status: 'completed', stopReason: 'max-messages reached' } };
+  yield {
+    t: messageCount * 10,
+    agent: null,
+    kind: 'session.stopped',
+    payload: { status: 'completed', stopReason: 'max-messages reached' },
+  };
 }
 
 function defaultContent(index: number): string {

@@ -25,7 +25,17 @@ function events(id: string) {
   return [...history.store.iterateEvents(id)].map(({ sessionId: _sessionId, ...rest }) => rest);
 }
 
-const SUMMARY_FIELDS = ['title', 'task', 'fleetName', 'status', 'stopReason', 'createdAt', 'messageCount', 'tokens', 'tags'] as const;
+const SUMMARY_FIELDS = [
+  'title',
+  'task',
+  'fleetName',
+  'status',
+  'stopReason',
+  'createdAt',
+  'messageCount',
+  'tokens',
+  'tags',
+] as const;
 
 describe('import and export against the SQLite history store', () => {
   it.each([
@@ -46,7 +56,9 @@ describe('import and export against the SQLite history store', () => {
 
   it('a bad file leaves the store without a new session', async () => {
     const before = history.store.listSessions({ limit: 1000 }).total;
-    await expect(importFile(join(REAL, 'invalid/autogen-teamstate-python-repr-essaywriter.json.txt'), history.store)).rejects.toMatchObject({
+    await expect(
+      importFile(join(REAL, 'invalid/autogen-teamstate-python-repr-essaywriter.json.txt'), history.store),
+    ).rejects.toMatchObject({
       code: 'invalid-input',
     });
     expect(history.store.listSessions({ limit: 1000 }).total).toBe(before);
@@ -54,7 +66,14 @@ describe('import and export against the SQLite history store', () => {
 
   it('a runtime-shaped session with tools, handoffs and errors round-trips', async () => {
     const id = history.store.importSession(
-      { title: 'Generated', task: 'Review the patch', fleetName: 'review-team', source: 'test', createdAt: Date.UTC(2025, 1, 1), tags: ['x'] },
+      {
+        title: 'Generated',
+        task: 'Review the patch',
+        fleetName: 'review-team',
+        source: 'test',
+        createdAt: Date.UTC(2025, 1, 1),
+        tags: ['x'],
+      },
       sampleEvents(500),
     );
     const path = join(dir, 'generated.json');

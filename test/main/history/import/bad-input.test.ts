@@ -32,13 +32,17 @@ async function refuse(text: string | Buffer, name = 'input.json'): Promise<Trans
 
 describe('import refuses bad input and names the position', () => {
   it('refuses the Python-repr TeamState under invalid/ at line 2, column 5', async () => {
-    const error = await refuse(readFileSync(join(REAL, 'invalid/autogen-teamstate-python-repr-essaywriter.json.txt')));
+    const error = await refuse(
+      readFileSync(join(REAL, 'invalid/autogen-teamstate-python-repr-essaywriter.json.txt')),
+    );
     expect(error.code).toBe('invalid-input');
     expect(error.message).toMatch(/line 2, column 5/);
   });
 
   it('refuses malformed JSON with line and column', async () => {
-    const error = await refuse('[\n  {"role": "user", "content": "hi"},\n  {"role": "assistant" "content": "x"}\n]');
+    const error = await refuse(
+      '[\n  {"role": "user", "content": "hi"},\n  {"role": "assistant" "content": "x"}\n]',
+    );
     expect(error.message).toMatch(/Malformed JSON at line 3, column 24/);
   });
 
@@ -71,12 +75,21 @@ describe('import refuses bad input and names the position', () => {
   });
 
   it('refuses an OpenAI message with an unknown role at its path', async () => {
-    const error = await refuse(JSON.stringify({ messages: [{ role: 'user', content: 'x' }, { role: 'robot', content: 'y' }] }));
+    const error = await refuse(
+      JSON.stringify({
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'robot', content: 'y' },
+        ],
+      }),
+    );
     expect(error.message).toMatch(/\$\.messages\[1\]\.role/);
   });
 
   it('says not-found for a missing file', async () => {
-    const error = await importFile(join(dir, 'nope.json'), new MemorySessions()).catch((caught: unknown) => caught);
+    const error = await importFile(join(dir, 'nope.json'), new MemorySessions()).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toMatchObject({ code: 'not-found' });
   });
 

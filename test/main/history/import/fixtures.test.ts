@@ -22,8 +22,12 @@ function messages(events: RunEvent[]) {
 
 /** Every call has exactly one result with the same id and tool name, and no result is orphaned. */
 function pairs(events: RunEvent[]): Array<[string, string]> {
-  const requested = events.flatMap((e) => (e.kind === 'tool.requested' ? [[e.payload.callId, e.payload.name] as [string, string]] : []));
-  const executed = events.flatMap((e) => (e.kind === 'tool.executed' ? [[e.payload.callId, e.payload.name] as [string, string]] : []));
+  const requested = events.flatMap((e) =>
+    e.kind === 'tool.requested' ? [[e.payload.callId, e.payload.name] as [string, string]] : [],
+  );
+  const executed = events.flatMap((e) =>
+    e.kind === 'tool.executed' ? [[e.payload.callId, e.payload.name] as [string, string]] : [],
+  );
   expect(executed.sort()).toEqual([...requested].sort());
   expect(new Set(requested.map(([id]) => id)).size).toBe(requested.length);
   return requested;
@@ -67,7 +71,9 @@ describe('importing real AutoGen files', () => {
     const list = messages(events);
     expect(list[0]?.id).toBe('8ce1ba59-1655-4075-91d4-04d3ff21f992');
     expect(session.summary.createdAt).toBe(Date.parse('2025-08-18T14:19:09.862884Z'));
-    expect(list[5]?.t).toBe(Date.parse('2025-08-18T14:32:58.363216Z') - Date.parse('2025-08-18T14:19:09.862884Z'));
+    expect(list[5]?.t).toBe(
+      Date.parse('2025-08-18T14:32:58.363216Z') - Date.parse('2025-08-18T14:19:09.862884Z'),
+    );
     expect(pairs(events)).toHaveLength(0);
     expect(session.summary.tokens).toBe(457);
   });
@@ -99,7 +105,9 @@ describe('importing real OpenAI message arrays', () => {
     expect(list.filter((m) => m.kind === 'tool')).toHaveLength(6);
     expect(pairs(events)).toHaveLength(6);
     expect(fleet.agents.map((agent) => agent.name)).toEqual(['triage', 'inventory', 'refunds']);
-    const handoffs = events.flatMap((e) => (e.kind === 'handoff' ? [`${e.payload.from}>${e.payload.to}`] : []));
+    const handoffs = events.flatMap((e) =>
+      e.kind === 'handoff' ? [`${e.payload.from}>${e.payload.to}`] : [],
+    );
     expect(handoffs).toEqual(['triage>inventory', 'inventory>triage', 'triage>refunds', 'refunds>triage']);
     expect(fleet.team).toMatchObject({ pattern: 'swarm', start: 'triage' });
     expect(list.at(-1)).toMatchObject({ from: 'triage', to: 'user', kind: 'text' });
