@@ -53,6 +53,8 @@ export function* renderOtlp(input: RenderInput): Generator<string> {
     ...fields,
   });
   const startedAt = new Map<string, number>();
+  /** The runtime records usage as its own event just before the message completes. */
+  const usageOf = new Map<string, { prompt: number; completion: number }>();
   const turns = new Set<string>();
   const tools = new Map<string, PendingTool>();
   const rootEvents: OtlpEvent[] = [];
@@ -71,6 +73,8 @@ export function* renderOtlp(input: RenderInput): Generator<string> {
         const message = event.payload.message;
         const start = startedAt.get(message.id) ?? event.t;
         startedAt.delete(message.id);
+        const usage = message.usage ?? usageOf.get(message.id);
+        usageOf.delete(message.id);
         if (!isAgentTurn(message)) break;
         turns.add(message.id);
         const model = models.get(message.from);
@@ -87,8 +91,8 @@ export function* renderOtlp(input: RenderInput): Generator<string> {
               'gen_ai.request.model': model?.model,
               'gen_ai.agent.name': message.from,
               'gen_ai.conversation.id': summary.id,
-              'gen_ai.usage.input_tokens': message.usage?.prompt,
-              'gen_ai.usage.output_tokens': message.usage?.completion,
+              'gen_ai.usage.input_tokens': usage?.prompt,
+              'gen_ai.usage.output_tokens': usage?.completion,
               'gen_ai.output.messages': JSON.stringify([outputMessage(message)]),
               'fleetscope.message.id': message.id,
               'fleetscope.message.to': message.to,
@@ -101,6 +105,9 @@ export function* renderOtlp(input: RenderInput): Generator<string> {
         );
         break;
       }
+      case 'usage':
+        usageOf.set(event.payload.messageId, event.payload.usage);
+        break;
       case 'tool.requested': {
         const { callId, name, messageId } = event.payload;
         tools.set(callId, {
