@@ -4,6 +4,7 @@ import { sessionsCommand } from './sessions';
 import { showCommand } from './show';
 import { importCommand } from './import';
 import { exportCommand } from './export';
+import { runCommand } from './run';
 
 /** Every CLI command, in the order `--help` lists them. */
-export const COMMANDS: readonly CliCommand[] = [serveCommand, sessionsCommand, showCommand, importCommand, exportCommand];
+export const COMMANDS: readonly CliCommand[] = [serveCommand, runCommand, sessionsCommand, showCommand, importCommand, exportCommand];

@@ -1,0 +1,354 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface, type Interface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { parseFleet, type Fleet, type RunEvent, type TerminationSpec } from '@shared/domain';
+import { defaultDataDir } from '../../app/data-dir';
+import {
+  FleetInvalidError,
+  JsonlFileSink,
+  createBuiltinTools,
+  startRun,
+  type EventSink,
+  type RunHandle,
+  type RunSummary,
+} from '../../orchestrator';
+import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
+
+/**
+ * Where `fleetscope run` stores its events. One JSONL file per session under DATA_DIR/sessions/
+ * until the history store is wired in: swap this one function for the SQLite sink.
+ */
+export function createSink(dataDir: string): EventSink {
+  return new JsonlFileSink(join(dataDir, 'sessions'));
+}
+
+/** Error codes that mean the model provider failed (exit code 3). */
+const PROVIDER_ERROR_CODES = new Set([
+  'rate-limited',
+  'server-error',
+  'auth',
+  'bad-request',
+  'connection',
+  'stalled',
+  'disconnected',
+  'malformed-stream',
+  'missing-api-key',
+]);
+
+/** A CliIO that can also write without a newline, for tokens as they arrive. */
+type StreamingIO = CliIO & { write?: (text: string) => void };
+
+export interface RunCommandOptions {
+  /** Where human agents read their answers (default: the process's stdin, opened on demand). */
+  input?: () => NodeJS.ReadableStream;
+}
+
+const USAGE =
+  'fleetscope run FLEET.json --task "..." [--json] [--base-url URL] [--model M] [--api-key-env VAR] ' +
+  '[--data-dir DIR] [--max-messages N] [--files DIR] [--idle-timeout SECONDS]';
+
+export function createRunCommand(options: RunCommandOptions = {}): CliCommand {
+  return {
+    name: 'run',
+    summary: 'Run a fleet on a task and watch the agents talk (or print JSON events)',
+    usage: USAGE,
+    run: (args, io) => runFleet(args, io, options),
+  };
+}
+
+export const runCommand = createRunCommand();
+
+interface RunArgs {
+  fleetPath: string;
+  task: string;
+  json: boolean;
+  dataDir: string;
+  baseUrl?: string;
+  model?: string;
+  apiKeyEnv?: string;
+  maxMessages?: number;
+  files?: string;
+  idleTimeoutMs?: number;
+}
+
+function parseRunArgs(args: string[], io: CliIO): RunArgs {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      task: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      'api-key-env': { type: 'string' },
+      'data-dir': { type: 'string' },
+      'max-messages': { type: 'string' },
+      files: { type: 'string' },
+      'idle-timeout': { type: 'string' },
+    },
+  });
+  const [fleetPath, ...extra] = positionals;
+  if (fleetPath === undefined) throw new UsageError('Give the fleet file to run, e.g. `fleetscope run fleet.json --task "..."`.');
+  if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}".`);
+  if (values.task === undefined || values.task.trim() === '') throw new UsageError('--task is required: what should the fleet do?');
+  const result: RunArgs = {
+    fleetPath,
+    task: values.task,
+    json: values.json,
+    dataDir: values['data-dir'] ?? defaultDataDir(io.env),
+  };
+  if (values['base-url'] !== undefined) {
+    if (!URL.canParse(values['base-url'])) throw new UsageError(`--base-url must be a URL, got "${values['base-url']}".`);
+    result.baseUrl = values['base-url'];
+  }
+  if (values.model !== undefined) result.model = values.model;
+  if (values['api-key-env'] !== undefined) {
+    if (!/^[A-Z_][A-Z0-9_]*$/.test(values['api-key-env'])) {
+      throw new UsageError(`--api-key-env must name an environment variable (like OPENAI_API_KEY), got "${values['api-key-env']}".`);
+    }
+    result.apiKeyEnv = values['api-key-env'];
+  }
+  if (values['max-messages'] !== undefined) {
+    const max = Number(values['max-messages']);
+    if (!Number.isInteger(max) || max < 1) throw new UsageError(`--max-messages must be a whole number above 0, got "${values['max-messages']}".`);
+    result.maxMessages = max;
+  }
+  if (values['idle-timeout'] !== undefined) {
+    const seconds = Number(values['idle-timeout']);
+    if (!(seconds > 0)) throw new UsageError(`--idle-timeout must be a number of seconds above 0, got "${values['idle-timeout']}".`);
+    result.idleTimeoutMs = Math.round(seconds * 1000);
+  }
+  if (values.files !== undefined) result.files = values.files;
+  return result;
+}
+
+/** Reads and checks the fleet file; returns an error text naming the field on failure. */
+function loadFleet(path: string): { fleet: Fleet; warnings: string[] } | { error: string } {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return { error: `Cannot read the fleet file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { error: `The fleet file ${path} is not valid JSON: ${(error as Error).message}.` };
+  }
+  const parsed = parseFleet(json, { knownTools: createBuiltinTools().names() });
+  if (!parsed.ok) {
+    const lines = parsed.issues.map((issue) => `  ${issue.path}: ${issue.message}`);
+    return { error: `The fleet file ${path} is invalid:\n${lines.join('\n')}` };
+  }
+  return { fleet: parsed.fleet, warnings: parsed.warnings.map((issue) => `${issue.path}: ${issue.message}`) };
+}
+
+function withMessageCap(fleet: Fleet, max: number | undefined): Fleet {
+  if (max === undefined) return fleet;
+  const cap: TerminationSpec = { type: 'max-messages', max };
+  return { ...fleet, termination: fleet.termination ? { type: 'or', conditions: [fleet.termination, cap] } : cap };
+}
+
+async function runFleet(args: string[], io: StreamingIO, options: RunCommandOptions): Promise<number> {
+  const parsed = parseRunArgs(args, io);
+  const loaded = loadFleet(parsed.fleetPath);
+  if ('error' in loaded) {
+    io.err(loaded.error);
+    return EXIT.usage;
+  }
+  let handle: RunHandle;
+  try {
+    handle = startRun({
+      fleet: withMessageCap(loaded.fleet, parsed.maxMessages),
+      task: parsed.task,
+      sink: createSink(parsed.dataDir),
+      env: io.env,
+      fileRoot: parsed.files ?? null,
+      providerOverrides: { baseUrl: parsed.baseUrl, model: parsed.model, apiKeyEnv: parsed.apiKeyEnv },
+      ...(parsed.idleTimeoutMs !== undefined ? { idleTimeoutMs: parsed.idleTimeoutMs } : {}),
+    });
+  } catch (error) {
+    if (error instanceof FleetInvalidError) {
+      io.err(`The fleet cannot run with these options:\n${error.issues.map((issue) => `  ${issue.path}: ${issue.message}`).join('\n')}`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+  for (const warning of handle.warnings) io.err(`warning: ${warning}`);
+
+  const view = parsed.json ? new JsonView(io) : new LiveView(io);
+  let lastErrorCode: string | null = null;
+  const humans = new HumanPrompter(handle, io, options.input ?? (() => process.stdin));
+  handle.onDidEvent((event) => {
+    if (event.kind === 'error') lastErrorCode = event.payload.code;
+    view.show(event);
+    if (event.kind === 'human.requested') humans.ask(event.payload.requestId, event.payload.prompt);
+  });
+  void io.interrupted.then(() => handle.stop());
+  const summary = await handle.done;
+  humans.close();
+  view.finish(summary);
+  if (summary.status === 'failed') return lastErrorCode !== null && PROVIDER_ERROR_CODES.has(lastErrorCode) ? EXIT.provider : EXIT.failure;
+  if (summary.stopReason === 'cancelled') return EXIT.failure;
+  return EXIT.ok;
+}
+
+/** Asks a person on the terminal for each human.requested; stdin closing cancels the run. */
+class HumanPrompter {
+  private lines: Interface | null = null;
+  private readonly queue: Array<{ requestId: string; prompt: string }> = [];
+  private busy = false;
+
+  constructor(
+    private readonly handle: RunHandle,
+    private readonly io: CliIO,
+    private readonly input: () => NodeJS.ReadableStream,
+  ) {}
+
+  ask(requestId: string, prompt: string): void {
+    this.queue.push({ requestId, prompt });
+    void this.drain();
+  }
+
+  close(): void {
+    this.lines?.close();
+  }
+
+  private async drain(): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    this.lines ??= createInterface({ input: this.input(), terminal: false });
+    const iterator = this.lines[Symbol.asyncIterator]();
+    for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+      this.io.err(`\n${next.prompt}\nYour answer (one line): `);
+      const line = await iterator.next();
+      if (line.done) {
+        this.io.err('No more input; cancelling the run.');
+        this.handle.stop();
+        break;
+      }
+      this.handle.answer(next.requestId, String(line.value));
+    }
+    this.busy = false;
+  }
+}
+
+function summaryLine(summary: RunSummary): string {
+  return (
+    `Session ${summary.sessionId} ${summary.status}: ${summary.stopReason} (${summary.detail}) ` +
+    `${summary.messageCount} messages, ${summary.tokens.total} tokens.`
+  );
+}
+
+interface View {
+  show(event: RunEvent): void;
+  finish(summary: RunSummary): void;
+}
+
+/** `--json`: one event per line, then one summary line. */
+class JsonView implements View {
+  constructor(private readonly io: CliIO) {}
+
+  show(event: RunEvent): void {
+    this.io.out(JSON.stringify(event));
+  }
+
+  finish(summary: RunSummary): void {
+    this.io.out(JSON.stringify({ kind: 'summary', ...summary }));
+  }
+}
+
+const clip = (text: string, length = 160) => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
+
+/** The readable terminal view: who speaks to whom, and their words as they stream in. */
+class LiveView implements View {
+  private line = '';
+  /** Id of the message whose words are being written, and whether any arrived yet. */
+  private streaming: string | null = null;
+  private streamedAny = false;
+
+  constructor(private readonly io: StreamingIO) {}
+
+  show(event: RunEvent): void {
+    switch (event.kind) {
+      case 'session.started':
+        this.print(`Running "${event.payload.fleetName}" (session ${event.sessionId})`);
+        break;
+      case 'message.started':
+        this.endStream();
+        this.print('');
+        this.print(`${event.payload.from} → ${event.payload.to}${event.payload.kind === 'text' ? '' : ` [${event.payload.kind}]`}`);
+        this.streaming = event.payload.messageId;
+        this.streamedAny = false;
+        break;
+      case 'message.delta':
+        this.streamedAny = true;
+        this.stream(event.payload.text);
+        break;
+      case 'message.completed': {
+        const message = event.payload.message;
+        const wasStreamed = this.streaming === message.id && this.streamedAny;
+        this.endStream();
+        if (!wasStreamed && message.content.length > 0 && message.kind !== 'tool') this.print(message.content);
+        if (message.state === 'partial') this.print('(cut off)');
+        break;
+      }
+      case 'tool.requested':
+        this.print(`  ⚙ ${event.payload.name}(${clip(event.payload.arguments, 120)})`);
+        break;
+      case 'tool.executed':
+        this.print(`  ${event.payload.isError ? '✗' : '↳'} ${clip(event.payload.result.replace(/\s+/g, ' '))}`);
+        break;
+      case 'handoff':
+        this.print(`  ⇢ ${event.payload.from} hands off to ${event.payload.to}`);
+        break;
+      case 'routing.decision':
+        this.print(`  ↪ next: ${event.payload.chosen} (${event.payload.reason})`);
+        break;
+      case 'message.dropped':
+        this.print(`  ✗ dropped: ${event.payload.reason}`);
+        break;
+      case 'error':
+        this.endStream();
+        this.print(`  ! ${event.payload.message}`);
+        break;
+      default:
+        break;
+    }
+  }
+
+  finish(summary: RunSummary): void {
+    this.endStream();
+    this.print('');
+    this.print(summaryLine(summary));
+  }
+
+  private print(text: string): void {
+    this.io.out(text);
+  }
+
+  /** Writes tokens at once when the terminal allows it, else line by line. */
+  private stream(text: string): void {
+    if (this.io.write) {
+      this.io.write(text);
+      this.line += text;
+      return;
+    }
+    const parts = (this.line + text).split('\n');
+    this.line = parts.pop() ?? '';
+    for (const part of parts) this.io.out(part);
+  }
+
+  private endStream(): void {
+    if (this.io.write) {
+      if (this.line.length > 0) this.io.write('\n');
+    } else if (this.line.length > 0) {
+      this.io.out(this.line);
+    }
+    this.line = '';
+    this.streaming = null;
+  }
+}
