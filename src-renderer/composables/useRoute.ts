@@ -8,19 +8,39 @@ function pageFromHash(hash: string): Page {
   return (PAGES as readonly string[]).includes(name ?? '') ? (name as Page) : 'sessions';
 }
 
-/** The current page, kept in the URL hash so reloads and back/forward keep it. */
-export function useRoute(): { page: Ref<Page>; go(page: Page): void } {
+/** `#/sessions/<id>` opens one session. */
+function sessionFromHash(hash: string): string | null {
+  const parts = hash.replace(/^#\/?/, '').split('/');
+  if (parts[0] !== 'sessions' || !parts[1]) return null;
+  try {
+    return decodeURIComponent(parts[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** The current page (and open session), kept in the URL hash so reloads and back/forward keep it. */
+export function useRoute(): { page: Ref<Page>; sessionId: Ref<string | null>; go(page: Page): void; openSession(id: string | null): void } {
   const page = ref<Page>(pageFromHash(window.location.hash));
+  const sessionId = ref<string | null>(sessionFromHash(window.location.hash));
   const onHashChange = () => {
     page.value = pageFromHash(window.location.hash);
+    sessionId.value = sessionFromHash(window.location.hash);
   };
   window.addEventListener('hashchange', onHashChange);
   onScopeDispose(() => window.removeEventListener('hashchange', onHashChange));
   return {
     page,
+    sessionId,
     go(next) {
       window.location.hash = `#/${next}`;
       page.value = next;
+      sessionId.value = null;
+    },
+    openSession(id) {
+      window.location.hash = id ? `#/sessions/${encodeURIComponent(id)}` : '#/sessions';
+      page.value = 'sessions';
+      sessionId.value = id;
     },
   };
 }

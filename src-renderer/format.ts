@@ -1,0 +1,41 @@
+import type { SessionStatus } from '@shared/domain';
+
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '–';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${Math.round(seconds % 60)} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** A playhead clock: m:ss.t */
+export function formatClock(ms: number): string {
+  const total = Math.max(0, ms) / 1000;
+  const minutes = Math.floor(total / 60);
+  const seconds = total - minutes * 60;
+  return `${minutes}:${seconds.toFixed(1).padStart(4, '0')}`;
+}
+
+export function formatCount(value: number): string {
+  if (value < 10_000) return String(value);
+  if (value < 1_000_000) return `${(value / 1000).toFixed(value < 100_000 ? 1 : 0)}k`;
+  return `${(value / 1_000_000).toFixed(1)}M`;
+}
+
+export function formatWhen(epochMs: number, now = Date.now()): string {
+  const date = new Date(epochMs);
+  const sameDay = new Date(now).toDateString() === date.toDateString();
+  return sameDay ? date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : date.toLocaleDateString([], { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+export const STATUS_LABELS: Record<SessionStatus, string> = {
+  running: 'Running',
+  paused: 'Paused',
+  'waiting-for-human': 'Waiting for you',
+  completed: 'Completed',
+  stopped: 'Stopped',
+  failed: 'Failed',
+  interrupted: 'Interrupted',
+};

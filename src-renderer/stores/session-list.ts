@@ -1,0 +1,180 @@
+import { defineStore } from 'pinia';
+import { computed, reactive, ref, watch } from 'vue';
+import { MAX_IMPORT_BYTES, type ExportFormat, type SessionListItem } from '@shared/contract';
+import type { SessionStatus } from '@shared/domain';
+import { useBridge } from '../bridge';
+import { useTaskStore } from './tasks';
+import { useToastStore } from './toasts';
+
+export interface SessionFilters {
+  search: string;
+  status: SessionStatus | '';
+  fleetName: string;
+  tag: string;
+  /** yyyy-mm-dd, inclusive; empty for no bound. */
+  from: string;
+  to: string;
+}
+
+export const PAGE_SIZE = 25;
+
+const DAY_MS = 86_400_000;
+
+/** The Sessions page: filtered, paged list and the commands on its rows (rename, tag, delete, export, import). */
+export const useSessionListStore = defineStore('sessionList', () => {
+  const bridge = useBridge();
+  const tasks = useTaskStore();
+  const toasts = useToastStore();
+  const items = ref<SessionListItem[]>([]);
+  const total = ref(0);
+  const page = ref(0);
+  const loading = ref(false);
+  const loaded = ref(false);
+  const error = ref<string | null>(null);
+  const filters = reactive<SessionFilters>({ search: '', status: '', fleetName: '', tag: '', from: '', to: '' });
+  /** Export / import task ids by session id (or "import"). */
+  const running = ref<Record<string, string>>({});
+  let generation = 0;
+
+  const pageCount = computed(() => Math.max(1, Math.ceil(total.value / PAGE_SIZE)));
+  const filtered = computed(() => Boolean(filters.search || filters.status || filters.fleetName || filters.tag || filters.from || filters.to));
+
+  async function load(): Promise<void> {
+    const mine = ++generation;
+    loading.value = true;
+    const from = filters.from ? Date.parse(`${filters.from}T00:00:00`) : undefined;
+    const to = filters.to ? Date.parse(`${filters.to}T00:00:00`) + DAY_MS : undefined;
+    const result = await bridge.call('sessions.list', {
+      limit: PAGE_SIZE,
+      offset: page.value * PAGE_SIZE,
+      ...(filters.search.trim() ? { search: filters.search.trim() } : {}),
+      ...(filters.status ? { status: [filters.status] } : {}),
+      ...(filters.fleetName ? { fleetName: filters.fleetName } : {}),
+      ...(filters.tag.trim() ? { tag: filters.tag.trim() } : {}),
+      ...(from !== undefined && !Number.isNaN(from) ? { from } : {}),
+      ...(to !== undefined && !Number.isNaN(to) ? { to } : {}),
+    });
+    if (mine !== generation) return;
+    loading.value = false;
+    loaded.value = true;
+    if (!result.ok) {
+      error.value = result.error.message;
+      return;
+    }
+    error.value = null;
+    items.value = result.value.items;
+    total.value = result.value.total;
+  }
+
+  function setPage(next: number): void {
+    page.value = Math.max(0, Math.min(next, pageCount.value - 1));
+    void load();
+  }
+
+  let debounce: ReturnType<typeof setTimeout> | null = null;
+  watch(filters, () => {
+    page.value = 0;
+    if (debounce) clearTimeout(debounce);
+    debounce = setTimeout(() => void load(), 200);
+  });
+
+  function replace(item: SessionListItem): void {
+    items.value = items.value.map((existing) => (existing.id === item.id ? item : existing));
+  }
+
+  async function rename(id: string, title: string): Promise<boolean> {
+    const result = await bridge.call('sessions.rename', { id, title });
+    if (!result.ok) return fail(`Could not rename: ${result.error.message}`);
+    replace(result.value);
+    return true;
+  }
+
+  async function setTags(id: string, tags: string[]): Promise<boolean> {
+    const result = await bridge.call('sessions.tag', { id, tags });
+    if (!result.ok) return fail(`Could not tag: ${result.error.message}`);
+    replace(result.value);
+    return true;
+  }
+
+  async function remove(id: string): Promise<boolean> {
+    const result = await bridge.call('sessions.delete', { id });
+    if (!result.ok) return fail(`Could not delete: ${result.error.message}`);
+    items.value = items.value.filter((item) => item.id !== id);
+    total.value = Math.max(0, total.value - 1);
+    return true;
+  }
+
+  async function exportSession(id: string, format: ExportFormat): Promise<string | null> {
+    const taskId = tasks.newTaskId(`export-${format}`);
+    running.value = { ...running.value, [id]: taskId };
+    try {
+      const result = await bridge.call('sessions.export', { id, format, taskId });
+      if (!result.ok) {
+        fail(`Export failed: ${result.error.message}`);
+        return null;
+      }
+      toasts.push(`Exported ${result.value.fileName} (${formatBytes(result.value.bytes)}) to ${result.value.path}`, 'info');
+      return result.value.path;
+    } finally {
+      const next = { ...running.value };
+      delete next[id];
+      running.value = next;
+      tasks.forget(taskId);
+    }
+  }
+
+  /** Imports a transcript file's text; returns the new session id. Errors are shown as they are. */
+  async function importFile(file: File): Promise<string | null> {
+    if (file.size > MAX_IMPORT_BYTES) return failNull(`${file.name} is ${formatBytes(file.size)}; the app imports files up to ${formatBytes(MAX_IMPORT_BYTES)} (the command line has no limit).`);
+    const taskId = tasks.newTaskId('import');
+    running.value = { ...running.value, import: taskId };
+    try {
+      const content = await file.text();
+      const result = await bridge.call('sessions.importData', { fileName: file.name, content, taskId });
+      if (!result.ok) return failNull(`Could not import ${file.name}: ${result.error.message}`);
+      toasts.push(`Imported ${file.name} (${result.value.format}, ${result.value.messageCount} messages)`, 'info');
+      void load();
+      return result.value.sessionId;
+    } catch (cause) {
+      return failNull(`Could not read ${file.name}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    } finally {
+      const next = { ...running.value };
+      delete next.import;
+      running.value = next;
+      tasks.forget(taskId);
+    }
+  }
+
+  function fail(message: string): false {
+    error.value = message;
+    toasts.push(message);
+    return false;
+  }
+
+  function failNull(message: string): null {
+    fail(message);
+    return null;
+  }
+
+  let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  bridge.onDidReceiveEvent((event) => {
+    if (event.channel !== 'store.changed' || event.payload.topic !== 'sessions' || !loaded.value) return;
+    // Runs change sessions often; one refresh per half second is plenty.
+    if (refreshTimer) return;
+    refreshTimer = setTimeout(() => {
+      refreshTimer = null;
+      void load();
+    }, 500);
+  });
+  bridge.onDidRequireResync(() => {
+    if (loaded.value) void load();
+  });
+
+  return { items, total, page, pageCount, loading, loaded, error, filters, filtered, running, load, setPage, rename, setTags, remove, exportSession, importFile };
+});
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
