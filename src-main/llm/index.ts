@@ -1,4 +1,11 @@
-export type { ChatMessage, ChatRequest, ChatResult, ChatStreamOptions, ModelClient, ToolSpec } from './model-client';
+export type {
+  ChatMessage,
+  ChatRequest,
+  ChatResult,
+  ChatStreamOptions,
+  ModelClient,
+  ToolSpec,
+} from './model-client';
 export { ProviderError, redact, type ProviderErrorCode, type PartialOutput } from './provider-error';
 export { OpenAiModelClient, DEFAULT_IDLE_TIMEOUT_MS, type OpenAiClientOptions } from './openai-client';
 export {

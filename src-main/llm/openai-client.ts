@@ -24,7 +24,9 @@ function toOpenAiMessage(message: ChatMessage): OpenAiMessage {
     case 'system':
       return { role: 'system', content: message.content };
     case 'user':
-      return message.name ? { role: 'user', content: message.content, name: message.name } : { role: 'user', content: message.content };
+      return message.name
+        ? { role: 'user', content: message.content, name: message.name }
+        : { role: 'user', content: message.content };
     case 'assistant':
       if (message.toolCalls && message.toolCalls.length > 0) {
         return {
@@ -47,7 +49,10 @@ function toOpenAiMessage(message: ChatMessage): OpenAiMessage {
 class ToolCallAssembler {
   private readonly calls = new Map<number, ToolCall>();
 
-  add(delta: OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.ToolCall): { started: boolean; call: ToolCall } {
+  add(delta: OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.ToolCall): {
+    started: boolean;
+    call: ToolCall;
+  } {
     const existing = this.calls.get(delta.index);
     const call = existing ?? { id: delta.id ?? `call_${delta.index}`, name: '', arguments: '' };
     if (delta.id) call.id = delta.id;
@@ -128,7 +133,8 @@ export class OpenAiModelClient implements ModelClient {
       );
       for await (const chunk of stream) {
         armIdleTimer();
-        if (chunk.usage) usage = { prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens };
+        if (chunk.usage)
+          usage = { prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens };
         const choice = chunk.choices[0];
         if (!choice) continue;
         const text = choice.delta?.content;
@@ -160,37 +166,80 @@ export class OpenAiModelClient implements ModelClient {
     return { content, toolCalls: tools.list(), usage, finishReason };
   }
 
-  private classify(error: unknown, stalled: boolean, signal: AbortSignal | undefined, partial: PartialOutput): ProviderError {
+  private classify(
+    error: unknown,
+    stalled: boolean,
+    signal: AbortSignal | undefined,
+    partial: PartialOutput,
+  ): ProviderError {
     const label = this.label;
     if (stalled) {
       const seconds = Math.round(this.idleTimeoutMs / 100) / 10;
-      return new ProviderError('stalled', `${label} stopped sending data for ${seconds} s, so the reply was cut off.`, partial);
+      return new ProviderError(
+        'stalled',
+        `${label} stopped sending data for ${seconds} s, so the reply was cut off.`,
+        partial,
+      );
     }
     if (signal?.aborted) return new ProviderError('aborted', 'The call was cancelled.', partial);
-    if (error instanceof OpenAI.APIUserAbortError) return new ProviderError('aborted', 'The call was cancelled.', partial);
+    if (error instanceof OpenAI.APIUserAbortError)
+      return new ProviderError('aborted', 'The call was cancelled.', partial);
     if (error instanceof OpenAI.APIConnectionTimeoutError || error instanceof OpenAI.APIConnectionError) {
-      return new ProviderError('connection', `Could not reach ${label}: ${this.clean(error.message)}.`, partial);
+      return new ProviderError(
+        'connection',
+        `Could not reach ${label}: ${this.clean(error.message)}.`,
+        partial,
+      );
     }
     if (error instanceof OpenAI.APIError) {
       const status = error.status ?? null;
       const detail = this.clean(error.message);
       if (status === 429) {
-        return new ProviderError('rate-limited', `${label} kept refusing with "too many requests" (429) after retrying: ${detail}`, partial, status);
+        return new ProviderError(
+          'rate-limited',
+          `${label} kept refusing with "too many requests" (429) after retrying: ${detail}`,
+          partial,
+          status,
+        );
       }
       if (status !== null && status >= 500) {
-        return new ProviderError('server-error', `${label} had a server error (${status}) after retrying: ${detail}`, partial, status);
+        return new ProviderError(
+          'server-error',
+          `${label} had a server error (${status}) after retrying: ${detail}`,
+          partial,
+          status,
+        );
       }
       if (status === 401 || status === 403) {
-        return new ProviderError('auth', `${label} rejected the API key (${status}). Check the key in the environment variable the fleet names.`, partial, status);
+        return new ProviderError(
+          'auth',
+          `${label} rejected the API key (${status}). Check the key in the environment variable the fleet names.`,
+          partial,
+          status,
+        );
       }
-      if (status === null) return new ProviderError('server-error', `${label} reported an error mid-stream: ${detail}`, partial);
-      return new ProviderError('bad-request', `${label} rejected the request (${status}): ${detail}`, partial, status);
+      if (status === null)
+        return new ProviderError('server-error', `${label} reported an error mid-stream: ${detail}`, partial);
+      return new ProviderError(
+        'bad-request',
+        `${label} rejected the request (${status}): ${detail}`,
+        partial,
+        status,
+      );
     }
     if (error instanceof SyntaxError) {
-      return new ProviderError('malformed-stream', `${label} sent data that is not valid JSON, so the reply was cut off.`, partial);
+      return new ProviderError(
+        'malformed-stream',
+        `${label} sent data that is not valid JSON, so the reply was cut off.`,
+        partial,
+      );
     }
     const message = error instanceof Error ? error.message : String(error);
-    return new ProviderError('disconnected', `The connection to ${label} broke mid-reply (${this.clean(message)}).`, partial);
+    return new ProviderError(
+      'disconnected',
+      `The connection to ${label} broke mid-reply (${this.clean(message)}).`,
+      partial,
+    );
   }
 
   private clean(text: string): string {

@@ -22,4 +22,9 @@ export {
   type Tool,
   type ToolContext,
 } from './tools';
-export { buildCondition, effectiveTermination, type StopResult, type TerminationCondition } from './conditions';
+export {
+  buildCondition,
+  effectiveTermination,
+  type StopResult,
+  type TerminationCondition,
+} from './conditions';

@@ -10,8 +10,7 @@ export interface FleetIssue {
 }
 
 export type FleetParseResult =
-  | { ok: true; fleet: Fleet; warnings: FleetIssue[] }
-  | { ok: false; issues: FleetIssue[] };
+  { ok: true; fleet: Fleet; warnings: FleetIssue[] } | { ok: false; issues: FleetIssue[] };
 
 export interface FleetValidationOptions {
   /** Tool names the runtime offers; when given, agents naming other tools are errors. */
@@ -60,7 +59,8 @@ export function parseFleet(input: unknown, options: FleetValidationOptions = {})
 /** Rules the schema cannot express: unique names, references that must exist, providers. */
 export function validateFleet(fleet: Fleet, options: FleetValidationOptions = {}, prefix = ''): FleetIssue[] {
   const issues: FleetIssue[] = [];
-  const error = (path: string, message: string) => issues.push({ path: join(prefix, path), message, severity: 'error' });
+  const error = (path: string, message: string) =>
+    issues.push({ path: join(prefix, path), message, severity: 'error' });
   const warning = (path: string, message: string) =>
     issues.push({ path: join(prefix, path), message, severity: 'warning' });
 
@@ -75,7 +75,8 @@ export function validateFleet(fleet: Fleet, options: FleetValidationOptions = {}
         if (!agent.provider) error(`${at}.provider`, 'an llm agent needs a provider (id and model)');
         break;
       case 'scripted':
-        if (!agent.script || agent.script.length === 0) error(`${at}.script`, 'a scripted agent needs at least one reply');
+        if (!agent.script || agent.script.length === 0)
+          error(`${at}.script`, 'a scripted agent needs at least one reply');
         break;
       case 'team':
         if (!agent.fleet) error(`${at}.fleet`, 'a team agent needs a nested fleet');
@@ -87,14 +88,18 @@ export function validateFleet(fleet: Fleet, options: FleetValidationOptions = {}
     if (options.knownTools) {
       agent.tools.forEach((tool, toolIndex) => {
         if (!options.knownTools?.includes(tool)) {
-          error(`${at}.tools[${toolIndex}]`, `unknown tool "${tool}" (known: ${options.knownTools?.join(', ')})`);
+          error(
+            `${at}.tools[${toolIndex}]`,
+            `unknown tool "${tool}" (known: ${options.knownTools?.join(', ')})`,
+          );
         }
       });
     }
   });
 
   const agentRef = (path: string, name: string | undefined, what: string) => {
-    if (name !== undefined && !names.has(name)) error(path, `${what} "${name}" is not an agent in this fleet`);
+    if (name !== undefined && !names.has(name))
+      error(path, `${what} "${name}" is not an agent in this fleet`);
   };
   const team = fleet.team;
   switch (team.pattern) {
@@ -108,7 +113,8 @@ export function validateFleet(fleet: Fleet, options: FleetValidationOptions = {}
         rule.candidates.forEach((name, candidate) =>
           agentRef(`team.rules[${index}].candidates[${candidate}]`, name, 'candidate'),
         );
-        if (rule.from !== undefined && rule.from !== USER) agentRef(`team.rules[${index}].from`, rule.from, 'sender');
+        if (rule.from !== undefined && rule.from !== USER)
+          agentRef(`team.rules[${index}].from`, rule.from, 'sender');
       });
       agentRef('team.fallback', team.fallback, 'fallback');
       break;
@@ -124,7 +130,8 @@ export function validateFleet(fleet: Fleet, options: FleetValidationOptions = {}
     case 'parallel':
       team.workers.forEach((name, index) => agentRef(`team.workers[${index}]`, name, 'worker'));
       agentRef('team.aggregator', team.aggregator, 'aggregator');
-      if (team.workers.includes(team.aggregator)) error('team.aggregator', 'the aggregator cannot also be a worker');
+      if (team.workers.includes(team.aggregator))
+        error('team.aggregator', 'the aggregator cannot also be a worker');
       break;
   }
 
@@ -133,7 +140,8 @@ export function validateFleet(fleet: Fleet, options: FleetValidationOptions = {}
     warning('termination', `no termination condition: the run stops after ${DEFAULT_MAX_MESSAGES} messages`);
   }
   for (const name of Object.keys(fleet.layout)) {
-    if (!names.has(name)) warning(`layout.${name}`, `layout names "${name}", which is not an agent in this fleet`);
+    if (!names.has(name))
+      warning(`layout.${name}`, `layout names "${name}", which is not an agent in this fleet`);
   }
   return issues;
 }
@@ -159,7 +167,9 @@ function checkTermination(
       break;
     case 'and':
     case 'or':
-      spec.conditions.forEach((child, index) => checkTermination(child, `${path}.conditions[${index}]`, names, error));
+      spec.conditions.forEach((child, index) =>
+        checkTermination(child, `${path}.conditions[${index}]`, names, error),
+      );
       break;
     case 'max-messages':
     case 'token-budget':

@@ -27,7 +27,13 @@ async function runOrchestrator(): Promise<{ ms: number; bodies: ChatBody[] }> {
     termination: { type: 'max-messages', max: TURNS + 1 },
   });
   const started = performance.now();
-  const handle = startRun({ fleet: team, task: 'Talk among yourselves.', sink: new MemorySink(), env: {}, maxRetries: 0 });
+  const handle = startRun({
+    fleet: team,
+    task: 'Talk among yourselves.',
+    sink: new MemorySink(),
+    env: {},
+    maxRetries: 0,
+  });
   const summary = await handle.done;
   const ms = performance.now() - started;
   expect(summary.stopReason).toBe('max-messages');

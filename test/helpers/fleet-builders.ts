@@ -1,4 +1,11 @@
-import { fleetSchema, type AgentSpec, type Fleet, type FleetInput, type RunEvent, type ScriptedReply } from '@shared/domain';
+import {
+  fleetSchema,
+  type AgentSpec,
+  type Fleet,
+  type FleetInput,
+  type RunEvent,
+  type ScriptedReply,
+} from '@shared/domain';
 import { MemorySink, startRun, type RunHandle, type StartRunOptions } from '../../src-main/orchestrator';
 
 type AgentInput = FleetInput['agents'][number];
@@ -8,7 +15,11 @@ export function fleet(input: Omit<FleetInput, 'version' | 'name'> & { name?: str
   return fleetSchema.parse({ version: 1, name: 'test fleet', ...input });
 }
 
-export function scripted(name: string, replies: Array<string | ScriptedReply>, extra: Partial<AgentInput> = {}): AgentInput {
+export function scripted(
+  name: string,
+  replies: Array<string | ScriptedReply>,
+  extra: Partial<AgentInput> = {},
+): AgentInput {
   const script = replies.map((reply) => (typeof reply === 'string' ? { content: reply } : reply));
   return { name, type: 'scripted', script, ...extra };
 }
@@ -33,7 +44,10 @@ export function run(options: Omit<StartRunOptions, 'sink'> & { sink?: MemorySink
   return { handle, sink, events };
 }
 
-export function ofKind<K extends RunEvent['kind']>(events: readonly RunEvent[], kind: K): Extract<RunEvent, { kind: K }>[] {
+export function ofKind<K extends RunEvent['kind']>(
+  events: readonly RunEvent[],
+  kind: K,
+): Extract<RunEvent, { kind: K }>[] {
   return events.filter((event): event is Extract<RunEvent, { kind: K }> => event.kind === kind);
 }
 

@@ -59,7 +59,13 @@ export interface ChatBody {
   model?: string;
   stream?: boolean;
   stream_options?: { include_usage?: boolean };
-  messages?: Array<{ role: string; content?: unknown; name?: string; tool_calls?: unknown; tool_call_id?: string }>;
+  messages?: Array<{
+    role: string;
+    content?: unknown;
+    name?: string;
+    tool_calls?: unknown;
+    tool_call_id?: string;
+  }>;
   tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: unknown } }>;
   [key: string]: unknown;
 }
@@ -204,9 +210,18 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(value);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -218,7 +233,12 @@ function sendError(res: ServerResponse, reply: Extract<StubReply, { type: 'error
   sendJson(res, reply.status, { error: { message: reply.message ?? `stub ${reply.status}`, type } }, headers);
 }
 
-async function jsonReply(res: ServerResponse, id: string, body: ChatBody | null, reply: StubReply): Promise<void> {
+async function jsonReply(
+  res: ServerResponse,
+  id: string,
+  body: ChatBody | null,
+  reply: StubReply,
+): Promise<void> {
   const model = body?.model ?? 'stub-model';
   switch (reply.type) {
     case 'error':
@@ -255,7 +275,12 @@ async function jsonReply(res: ServerResponse, id: string, body: ChatBody | null,
         choices: [
           {
             index: 0,
-            message: { role: 'assistant', content, refusal: null, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+            message: {
+              role: 'assistant',
+              content,
+              refusal: null,
+              ...(toolCalls ? { tool_calls: toolCalls } : {}),
+            },
             finish_reason: toolCalls ? 'tool_calls' : 'stop',
             logprobs: null,
           },
@@ -274,7 +299,11 @@ async function streamReply(res: ServerResponse, id: string, body: ChatBody, repl
   }
   const model = body.model ?? 'stub-model';
   const created = Math.floor(Date.now() / 1000);
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
   const send = (delta: Record<string, unknown>, finishReason: string | null = null) => {
     const chunk = {
       id,

@@ -9,7 +9,9 @@ export function agentOf(request: StubRequest): string {
 
 /** Text of every message the model was shown, one string per message. */
 export function promptTexts(request: StubRequest): string[] {
-  return (request.body?.messages ?? []).map((message) => (typeof message.content === 'string' ? message.content : ''));
+  return (request.body?.messages ?? []).map((message) =>
+    typeof message.content === 'string' ? message.content : '',
+  );
 }
 
 /** Names of the tools offered in a request. */

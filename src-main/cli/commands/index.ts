@@ -7,4 +7,11 @@ import { exportCommand } from './export';
 import { runCommand } from './run';
 
 /** Every CLI command, in the order `--help` lists them. */
-export const COMMANDS: readonly CliCommand[] = [serveCommand, runCommand, sessionsCommand, showCommand, importCommand, exportCommand];
+export const COMMANDS: readonly CliCommand[] = [
+  serveCommand,
+  runCommand,
+  sessionsCommand,
+  showCommand,
+  importCommand,
+  exportCommand,
+];

@@ -90,9 +90,11 @@ function parseRunArgs(args: string[], io: CliIO): RunArgs {
     },
   });
   const [fleetPath, ...extra] = positionals;
-  if (fleetPath === undefined) throw new UsageError('Give the fleet file to run, e.g. `fleetscope run fleet.json --task "..."`.');
+  if (fleetPath === undefined)
+    throw new UsageError('Give the fleet file to run, e.g. `fleetscope run fleet.json --task "..."`.');
   if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}".`);
-  if (values.task === undefined || values.task.trim() === '') throw new UsageError('--task is required: what should the fleet do?');
+  if (values.task === undefined || values.task.trim() === '')
+    throw new UsageError('--task is required: what should the fleet do?');
   const result: RunArgs = {
     fleetPath,
     task: values.task,
@@ -100,24 +102,31 @@ function parseRunArgs(args: string[], io: CliIO): RunArgs {
     dataDir: values['data-dir'] ?? defaultDataDir(io.env),
   };
   if (values['base-url'] !== undefined) {
-    if (!URL.canParse(values['base-url'])) throw new UsageError(`--base-url must be a URL, got "${values['base-url']}".`);
+    if (!URL.canParse(values['base-url']))
+      throw new UsageError(`--base-url must be a URL, got "${values['base-url']}".`);
     result.baseUrl = values['base-url'];
   }
   if (values.model !== undefined) result.model = values.model;
   if (values['api-key-env'] !== undefined) {
     if (!/^[A-Z_][A-Z0-9_]*$/.test(values['api-key-env'])) {
-      throw new UsageError(`--api-key-env must name an environment variable (like OPENAI_API_KEY), got "${values['api-key-env']}".`);
+      throw new UsageError(
+        `--api-key-env must name an environment variable (like OPENAI_API_KEY), got "${values['api-key-env']}".`,
+      );
     }
     result.apiKeyEnv = values['api-key-env'];
   }
   if (values['max-messages'] !== undefined) {
     const max = Number(values['max-messages']);
-    if (!Number.isInteger(max) || max < 1) throw new UsageError(`--max-messages must be a whole number above 0, got "${values['max-messages']}".`);
+    if (!Number.isInteger(max) || max < 1)
+      throw new UsageError(`--max-messages must be a whole number above 0, got "${values['max-messages']}".`);
     result.maxMessages = max;
   }
   if (values['idle-timeout'] !== undefined) {
     const seconds = Number(values['idle-timeout']);
-    if (!(seconds > 0)) throw new UsageError(`--idle-timeout must be a number of seconds above 0, got "${values['idle-timeout']}".`);
+    if (!(seconds > 0))
+      throw new UsageError(
+        `--idle-timeout must be a number of seconds above 0, got "${values['idle-timeout']}".`,
+      );
     result.idleTimeoutMs = Math.round(seconds * 1000);
   }
   if (values.files !== undefined) result.files = values.files;
@@ -130,7 +139,9 @@ function loadFleet(path: string): { fleet: Fleet; warnings: string[] } | { error
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    return { error: `Cannot read the fleet file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.` };
+    return {
+      error: `Cannot read the fleet file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`,
+    };
   }
   let json: unknown;
   try {
@@ -149,7 +160,10 @@ function loadFleet(path: string): { fleet: Fleet; warnings: string[] } | { error
 function withMessageCap(fleet: Fleet, max: number | undefined): Fleet {
   if (max === undefined) return fleet;
   const cap: TerminationSpec = { type: 'max-messages', max };
-  return { ...fleet, termination: fleet.termination ? { type: 'or', conditions: [fleet.termination, cap] } : cap };
+  return {
+    ...fleet,
+    termination: fleet.termination ? { type: 'or', conditions: [fleet.termination, cap] } : cap,
+  };
 }
 
 async function runFleet(args: string[], io: StreamingIO, options: RunCommandOptions): Promise<number> {
@@ -172,7 +186,9 @@ async function runFleet(args: string[], io: StreamingIO, options: RunCommandOpti
     });
   } catch (error) {
     if (error instanceof FleetInvalidError) {
-      io.err(`The fleet cannot run with these options:\n${error.issues.map((issue) => `  ${issue.path}: ${issue.message}`).join('\n')}`);
+      io.err(
+        `The fleet cannot run with these options:\n${error.issues.map((issue) => `  ${issue.path}: ${issue.message}`).join('\n')}`,
+      );
       return EXIT.usage;
     }
     throw error;
@@ -191,7 +207,8 @@ async function runFleet(args: string[], io: StreamingIO, options: RunCommandOpti
   const summary = await handle.done;
   humans.close();
   view.finish(summary);
-  if (summary.status === 'failed') return lastErrorCode !== null && PROVIDER_ERROR_CODES.has(lastErrorCode) ? EXIT.provider : EXIT.failure;
+  if (summary.status === 'failed')
+    return lastErrorCode !== null && PROVIDER_ERROR_CODES.has(lastErrorCode) ? EXIT.provider : EXIT.failure;
   if (summary.stopReason === 'cancelled') return EXIT.failure;
   return EXIT.ok;
 }
@@ -280,7 +297,9 @@ class LiveView implements View {
       case 'message.started':
         this.endStream();
         this.print('');
-        this.print(`${event.payload.from} → ${event.payload.to}${event.payload.kind === 'text' ? '' : ` [${event.payload.kind}]`}`);
+        this.print(
+          `${event.payload.from} → ${event.payload.to}${event.payload.kind === 'text' ? '' : ` [${event.payload.kind}]`}`,
+        );
         this.streaming = event.payload.messageId;
         this.streamedAny = false;
         break;
@@ -292,7 +311,8 @@ class LiveView implements View {
         const message = event.payload.message;
         const wasStreamed = this.streaming === message.id && this.streamedAny;
         this.endStream();
-        if (!wasStreamed && message.content.length > 0 && message.kind !== 'tool') this.print(message.content);
+        if (!wasStreamed && message.content.length > 0 && message.kind !== 'tool')
+          this.print(message.content);
         if (message.state === 'partial') this.print('(cut off)');
         break;
       }
@@ -300,7 +320,9 @@ class LiveView implements View {
         this.print(`  ⚙ ${event.payload.name}(${clip(event.payload.arguments, 120)})`);
         break;
       case 'tool.executed':
-        this.print(`  ${event.payload.isError ? '✗' : '↳'} ${clip(event.payload.result.replace(/\s+/g, ' '))}`);
+        this.print(
+          `  ${event.payload.isError ? '✗' : '↳'} ${clip(event.payload.result.replace(/\s+/g, ' '))}`,
+        );
         break;
       case 'handoff':
         this.print(`  ⇢ ${event.payload.from} hands off to ${event.payload.to}`);

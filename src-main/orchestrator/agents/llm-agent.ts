@@ -61,12 +61,19 @@ export class LlmAgent implements Agent {
     }
     context.emit({
       kind: 'error',
-      payload: { code: 'tool-loop', message: `${this.spec.name} kept calling tools for ${MAX_TOOL_ROUNDS} rounds.` },
+      payload: {
+        code: 'tool-loop',
+        message: `${this.spec.name} kept calling tools for ${MAX_TOOL_ROUNDS} rounds.`,
+      },
     });
     context.send({ kind: 'text', content: `(stopped after ${MAX_TOOL_ROUNDS} rounds of tool calls)` });
   }
 
-  private async callModel(context: TurnContext, writer: MessageWriter, tools: ReturnType<ToolRegistry['specs']> | undefined) {
+  private async callModel(
+    context: TurnContext,
+    writer: MessageWriter,
+    tools: ReturnType<ToolRegistry['specs']> | undefined,
+  ) {
     let streaming = false;
     try {
       return await this.services.client.complete(
@@ -95,14 +102,21 @@ export class LlmAgent implements Agent {
         ? writer.complete({ to: context.receiver, kind: 'text', content: error.partial.content }, 'partial')
         : null;
       if (error.code === 'aborted') throw new TurnAborted();
-      context.emit({ kind: 'error', payload: { code: error.code, message: error.message, messageId: partial?.id ?? null } });
+      context.emit({
+        kind: 'error',
+        payload: { code: error.code, message: error.message, messageId: partial?.id ?? null },
+      });
       context.setStatus('error');
       throw new AgentFailure(error.code, `${this.spec.name}: ${error.message}`);
     }
   }
 
   /** Runs the calls in parallel; returns true when one of them handed the conversation off. */
-  private async runTools(context: TurnContext, request: Message, calls: readonly ToolCall[]): Promise<boolean> {
+  private async runTools(
+    context: TurnContext,
+    request: Message,
+    calls: readonly ToolCall[],
+  ): Promise<boolean> {
     for (const call of calls) {
       context.emit({
         kind: 'tool.requested',
@@ -116,7 +130,12 @@ export class LlmAgent implements Agent {
         const target = handoffTarget(call.name, context.handoffTargets);
         if (target === null) return this.services.tools.invoke(call, toolContext);
         if (handoff !== null) {
-          return { callId: call.id, name: call.name, content: `Error: already transferred to ${handoff}.`, isError: true };
+          return {
+            callId: call.id,
+            name: call.name,
+            content: `Error: already transferred to ${handoff}.`,
+            isError: true,
+          };
         }
         handoff = target;
         return { callId: call.id, name: call.name, content: `Transferred to ${target}.`, isError: false };
@@ -125,7 +144,12 @@ export class LlmAgent implements Agent {
     for (const result of results) {
       context.emit({
         kind: 'tool.executed',
-        payload: { callId: result.callId, name: result.name, result: result.content, isError: result.isError },
+        payload: {
+          callId: result.callId,
+          name: result.name,
+          result: result.content,
+          isError: result.isError,
+        },
       });
     }
     const summary = results.map((result) => `${result.name}: ${result.content}`).join('\n');
@@ -137,7 +161,11 @@ export class LlmAgent implements Agent {
       parentId: request.id,
     });
     if (handoff === null) return false;
-    context.handoff(handoff, request.content || `${this.spec.name} transfers the conversation to ${handoff}.`, resultMessage.id);
+    context.handoff(
+      handoff,
+      request.content || `${this.spec.name} transfers the conversation to ${handoff}.`,
+      resultMessage.id,
+    );
     return true;
   }
 }

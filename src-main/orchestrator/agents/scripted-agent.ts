@@ -61,7 +61,11 @@ export class ScriptedAgent implements Agent {
         writer.delta(reply.content.slice(index, index + size));
       }
     } catch (error) {
-      if (writer.started) writer.complete({ to: reply.to ?? context.receiver, kind: reply.kind ?? 'text', content: writer.content }, 'partial');
+      if (writer.started)
+        writer.complete(
+          { to: reply.to ?? context.receiver, kind: reply.kind ?? 'text', content: writer.content },
+          'partial',
+        );
       throw error;
     }
     const message = writer.complete({
@@ -70,7 +74,11 @@ export class ScriptedAgent implements Agent {
       content: reply.content,
     });
     if (reply.handoff !== undefined) {
-      context.handoff(reply.handoff, `${this.spec.name} hands the conversation to ${reply.handoff}.`, message.id);
+      context.handoff(
+        reply.handoff,
+        `${this.spec.name} hands the conversation to ${reply.handoff}.`,
+        message.id,
+      );
     }
   }
 }

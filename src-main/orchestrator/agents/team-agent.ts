@@ -30,7 +30,10 @@ export class TeamAgent implements Agent {
     const fleet = this.spec.fleet;
     if (!fleet) throw new Error(`Team agent ${this.spec.name} has no nested fleet.`);
     const task = context.trigger?.content ?? '';
-    const outcome = await this.runNested(fleet, context, { content: task, parentId: context.trigger?.id ?? null });
+    const outcome = await this.runNested(fleet, context, {
+      content: task,
+      parentId: context.trigger?.id ?? null,
+    });
     context.send({
       kind: 'result',
       content: outcome.output?.content ?? `(${this.spec.name} ended without a reply: ${outcome.stop.detail})`,

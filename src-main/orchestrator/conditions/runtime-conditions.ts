@@ -10,9 +10,13 @@ export class TokenBudgetCondition extends LatchingCondition {
   }
 
   protected evaluate({ messages }: ConditionInput): StopResult | null {
-    for (const message of messages) this.used += (message.usage?.prompt ?? 0) + (message.usage?.completion ?? 0);
+    for (const message of messages)
+      this.used += (message.usage?.prompt ?? 0) + (message.usage?.completion ?? 0);
     if (this.used < this.maxTokens) return null;
-    return { condition: this.label, detail: `The run used ${this.used} tokens, over its budget of ${this.maxTokens}.` };
+    return {
+      condition: this.label,
+      detail: `The run used ${this.used} tokens, over its budget of ${this.maxTokens}.`,
+    };
   }
 
   protected restart(): void {

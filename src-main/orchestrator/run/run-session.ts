@@ -112,7 +112,8 @@ class RunSession implements RunHandle {
   }
 
   continueWith(task: string, context: Record<string, string> = {}): Promise<RunSummary> {
-    if (!this.isFinal()) return Promise.reject(new Error('The run has not finished yet; stop it or wait for it first.'));
+    if (!this.isFinal())
+      return Promise.reject(new Error('The run has not finished yet; stop it or wait for it first.'));
     this.control = this.newControl(false);
     this.services.control = this.control;
     this.done = this.execute(task, context);
@@ -195,7 +196,8 @@ class RunSession implements RunHandle {
       if (error instanceof RunCancelled || error instanceof TurnAborted || this.control.isCancelled) {
         return { status: 'stopped', stopReason: 'cancelled', detail: 'The run was cancelled.' };
       }
-      if (error instanceof AgentFailure) return { status: 'failed', stopReason: 'error', detail: error.message };
+      if (error instanceof AgentFailure)
+        return { status: 'failed', stopReason: 'error', detail: error.message };
       const code = error instanceof ProviderError ? error.code : 'internal';
       const detail =
         error instanceof ProviderError

@@ -1,7 +1,12 @@
 import { type Fleet, type Message, type MessageKind } from '@shared/domain';
 import type { ModelClientFactory } from '../../llm';
 import { AgentFailure, TurnAborted, buildAgent, type Agent, type TurnContext } from '../agents';
-import { buildCondition, effectiveTermination, type StopResult, type TerminationCondition } from '../conditions';
+import {
+  buildCondition,
+  effectiveTermination,
+  type StopResult,
+  type TerminationCondition,
+} from '../conditions';
 import { MessageBus } from '../runtime/bus';
 import type { SessionState } from '../runtime/session-state';
 import { buildPattern, type Speaker, type TeamPattern } from '../teams';
@@ -94,7 +99,11 @@ export class TeamRunner {
       onDecision: (decision) =>
         session.recorder.emit(null, {
           kind: 'routing.decision',
-          payload: { ...decision, chosen: this.bus.qualify(decision.chosen), candidates: decision.candidates.map((name) => this.bus.qualify(name)) },
+          payload: {
+            ...decision,
+            chosen: this.bus.qualify(decision.chosen),
+            candidates: decision.candidates.map((name) => this.bus.qualify(name)),
+          },
         }),
     });
   }
@@ -168,7 +177,9 @@ export class TeamRunner {
           }
         }),
       );
-      const errors = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
+      const errors = results.flatMap((result) =>
+        result.status === 'rejected' ? [result.reason as unknown] : [],
+      );
       if (errors.length === 0) return;
       if (this.options.services.control.isCancelled) throw new RunCancelled();
       const failure = errors.find((error) => !(error instanceof TurnAborted));
@@ -207,7 +218,11 @@ export class TeamRunner {
     }
   }
 
-  private async runNested(fleet: Fleet, context: TurnContext, task: { content: string; parentId: string | null }) {
+  private async runNested(
+    fleet: Fleet,
+    context: TurnContext,
+    task: { content: string; parentId: string | null },
+  ) {
     const nested = new TeamRunner({
       fleet,
       scope: `${context.address}/`,

@@ -55,7 +55,13 @@ export class RuntimeTurnContext implements TurnContext {
 
   handoff(target: string, content: string, parentId?: string | null): Message {
     const to = target === USER ? this.options.bus.owner : target;
-    const message = this.send({ to, kind: 'handoff', content, meta: { handoffFrom: this.address }, parentId: parentId ?? this.trigger?.id ?? null });
+    const message = this.send({
+      to,
+      kind: 'handoff',
+      content,
+      meta: { handoffFrom: this.address },
+      parentId: parentId ?? this.trigger?.id ?? null,
+    });
     this.emit({ kind: 'handoff', payload: { from: this.address, to: message.to, messageId: message.id } });
     return message;
   }

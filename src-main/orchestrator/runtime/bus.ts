@@ -125,7 +125,8 @@ export class MessageBus {
       } else {
         const member = this.members.get(receiver) as BusMember;
         const isRuntimeError = message.kind === 'error' && message.meta.bounced === true;
-        if (member.acceptedKinds.includes(message.kind) || isRuntimeError) this.receive(receiver, message, false);
+        if (member.acceptedKinds.includes(message.kind) || isRuntimeError)
+          this.receive(receiver, message, false);
         else bounce = this.bounceMessage(message, receiver, member);
       }
     }
@@ -189,7 +190,10 @@ export class MessageWriter {
     if (text.length === 0 || this.finished) return;
     this.start();
     this.text += text;
-    this.session.recorder.emit(this.sender(), { kind: 'message.delta', payload: { messageId: this.id, text } });
+    this.session.recorder.emit(this.sender(), {
+      kind: 'message.delta',
+      payload: { messageId: this.id, text },
+    });
   }
 
   /** Validates the draft, records the message and delivers it. `state` is partial for cut-off replies. */
@@ -197,8 +201,12 @@ export class MessageWriter {
     if (this.finished) throw new InvalidDraftError(`Message ${this.id} was already completed.`);
     const parsed = draftSchema.safeParse(draft);
     if (!parsed.success) {
-      const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'draft'}: ${issue.message}`);
-      throw new InvalidDraftError(`${this.sender()} tried to send an invalid message (${detail.join('; ')}).`);
+      const detail = parsed.error.issues.map(
+        (issue) => `${issue.path.join('.') || 'draft'}: ${issue.message}`,
+      );
+      throw new InvalidDraftError(
+        `${this.sender()} tried to send an invalid message (${detail.join('; ')}).`,
+      );
     }
     const valid = parsed.data;
     this.reopen({ to: valid.to, kind: valid.kind, parentId: valid.parentId ?? this.opening.parentId });

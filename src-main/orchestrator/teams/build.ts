@@ -25,7 +25,9 @@ export function buildPattern(fleet: Fleet, services: PatternServices): TeamPatte
     case 'selector': {
       const selector = team.selector;
       const model =
-        selector && selector.id !== SCRIPTED_PROVIDER ? { client: services.models(selector), name: selector.model } : null;
+        selector && selector.id !== SCRIPTED_PROVIDER
+          ? { client: services.models(selector), name: selector.model }
+          : null;
       return new SelectorPattern({
         spec: team,
         members: fleet.agents,

@@ -22,7 +22,8 @@ export interface SelectorOptions {
 }
 
 function ruleMatches(rule: RouteRule, message: Message, sender: string | null): boolean {
-  if (rule.contains !== undefined && !message.content.toLowerCase().includes(rule.contains.toLowerCase())) return false;
+  if (rule.contains !== undefined && !message.content.toLowerCase().includes(rule.contains.toLowerCase()))
+    return false;
   if (rule.kind !== undefined && message.kind !== rule.kind) return false;
   if (rule.from !== undefined && rule.from !== (sender ?? message.from)) return false;
   return true;
@@ -89,7 +90,8 @@ export class SelectorPattern implements TeamPattern {
 
   private fallback(candidates: string[], lastSpeaker: string | null, why: string): RoutingDecision {
     const configured = this.options.spec.fallback;
-    if (configured !== undefined) return { candidates, chosen: configured, reason: `${why}; fallback ${configured}` };
+    if (configured !== undefined)
+      return { candidates, chosen: configured, reason: `${why}; fallback ${configured}` };
     // Without a configured fallback, the next agent in fleet order after the last speaker.
     const start = lastSpeaker === null ? -1 : this.names.indexOf(lastSpeaker);
     const chosen = this.names[(start + 1) % this.names.length] as string;
@@ -114,9 +116,13 @@ export class SelectorPattern implements TeamPattern {
           messages: [
             {
               role: 'system',
-              content: 'You pick who speaks next in a group conversation. Answer with one name from the list and nothing else.',
+              content:
+                'You pick who speaks next in a group conversation. Answer with one name from the list and nothing else.',
             },
-            { role: 'user', content: `Agents:\n${roster}\n\nConversation so far:\n${transcript}\n\nWho speaks next?` },
+            {
+              role: 'user',
+              content: `Agents:\n${roster}\n\nConversation so far:\n${transcript}\n\nWho speaks next?`,
+            },
           ],
           temperature: 0,
         },
@@ -129,8 +135,13 @@ export class SelectorPattern implements TeamPattern {
           .map((name) => ({ name, at: answer.toLowerCase().indexOf(name.toLowerCase()) }))
           .filter((entry) => entry.at >= 0)
           .sort((a, b) => a.at - b.at)[0]?.name;
-      if (chosen !== undefined) return { candidates, chosen, reason: `${why}; the selector model chose ${chosen}` };
-      return this.fallback(candidates, state.lastSpeaker, `${why}; the selector model answered "${answer.slice(0, 60)}", which names no candidate`);
+      if (chosen !== undefined)
+        return { candidates, chosen, reason: `${why}; the selector model chose ${chosen}` };
+      return this.fallback(
+        candidates,
+        state.lastSpeaker,
+        `${why}; the selector model answered "${answer.slice(0, 60)}", which names no candidate`,
+      );
     } catch (error) {
       if (error instanceof ProviderError && error.code === 'aborted') throw new TurnAborted();
       const detail = error instanceof Error ? error.message : String(error);

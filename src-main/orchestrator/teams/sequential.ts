@@ -20,7 +20,8 @@ export class SequentialPattern implements TeamPattern {
 
   async next(_state: PatternState): Promise<RoundPlan> {
     const name = this.order[this.index];
-    if (name === undefined) return finished(`Every agent of the pipeline spoke (${this.order.join(' -> ')}).`);
+    if (name === undefined)
+      return finished(`Every agent of the pipeline spoke (${this.order.join(' -> ')}).`);
     this.index += 1;
     return { type: 'round', speakers: [{ name, receiver: this.order[this.index] ?? this.owner }] };
   }

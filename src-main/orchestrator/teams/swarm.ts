@@ -28,14 +28,22 @@ export class SwarmPattern implements TeamPattern {
     const handoff = [...state.recent].reverse().find((message) => message.kind === 'handoff');
     if (handoff) {
       if (handoff.to === this.owner || handoff.to === USER) {
-        return { type: 'done', stop: { condition: 'handoff', detail: `${handoff.from} handed the conversation back to ${handoff.to}.` } };
+        return {
+          type: 'done',
+          stop: {
+            condition: 'handoff',
+            detail: `${handoff.from} handed the conversation back to ${handoff.to}.`,
+          },
+        };
       }
       const target = this.memberName(handoff.to);
       if (target !== null && this.members.has(target)) this.current = target;
     }
     return {
       type: 'round',
-      speakers: [{ name: this.current, receiver: BROADCAST, handoffTargets: this.handoffs[this.current] ?? [] }],
+      speakers: [
+        { name: this.current, receiver: BROADCAST, handoffTargets: this.handoffs[this.current] ?? [] },
+      ],
     };
   }
 

@@ -22,7 +22,8 @@ const FUNCTIONS: Readonly<Record<string, (...values: number[]) => number>> = {
 const CONSTANTS: Readonly<Record<string, number>> = { pi: Math.PI, e: Math.E };
 const MAX_LENGTH = 500;
 
-type Token = { type: 'number'; value: number } | { type: 'name'; value: string } | { type: 'symbol'; value: string };
+type Token =
+  { type: 'number'; value: number } | { type: 'name'; value: string } | { type: 'symbol'; value: string };
 
 function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
@@ -32,7 +33,8 @@ function tokenize(text: string): Token[] {
     if (/^\s*$/.test(text.slice(index))) break;
     pattern.lastIndex = index;
     const match = pattern.exec(text);
-    if (!match) throw new ToolError(`unexpected character "${text.slice(index).trim()[0]}" at position ${index + 1}`);
+    if (!match)
+      throw new ToolError(`unexpected character "${text.slice(index).trim()[0]}" at position ${index + 1}`);
     if (match[1] !== undefined) tokens.push({ type: 'number', value: Number(match[1]) });
     else if (match[2] !== undefined) tokens.push({ type: 'name', value: match[2].toLowerCase() });
     else tokens.push({ type: 'symbol', value: match[3] as string });
@@ -121,7 +123,8 @@ class Parser {
 }
 
 export function evaluateExpression(expression: string): number {
-  if (expression.length > MAX_LENGTH) throw new ToolError(`the expression is longer than ${MAX_LENGTH} characters`);
+  if (expression.length > MAX_LENGTH)
+    throw new ToolError(`the expression is longer than ${MAX_LENGTH} characters`);
   const value = new Parser(tokenize(expression)).parse();
   if (!Number.isFinite(value)) throw new ToolError('the result is not a finite number');
   return value;

@@ -27,7 +27,8 @@ export async function resolveInside(root: string, path: string): Promise<string>
 
 export const readFileTool: Tool = {
   name: 'read_file',
-  description: 'Reads a text file (read-only) from the folder the user shared. Paths are relative to that folder.',
+  description:
+    'Reads a text file (read-only) from the folder the user shared. Paths are relative to that folder.',
   parameters: {
     type: 'object',
     properties: { path: { type: 'string', minLength: 1 } },

@@ -31,7 +31,12 @@ export class ToolRegistry {
 
   /** Runs one call. Never throws: every failure becomes an error result the model can read. */
   async invoke(call: ToolCall, context: ToolContext): Promise<ToolResult> {
-    const fail = (content: string): ToolResult => ({ callId: call.id, name: call.name, content, isError: true });
+    const fail = (content: string): ToolResult => ({
+      callId: call.id,
+      name: call.name,
+      content,
+      isError: true,
+    });
     const entry = this.tools.get(call.name);
     if (!entry) return fail(`Error: there is no tool named "${call.name}".`);
     let args: unknown;

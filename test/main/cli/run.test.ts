@@ -41,23 +41,43 @@ const scriptedPair = {
 };
 
 describe('fleetscope run', () => {
-  it.each(EXAMPLES)('runs the scripted %s example with no API key (exit 0) and stores its events', async (name) => {
-    const io = captureIo({});
-    const code = await runCli(['run', join(fleets, 'scripted', `${name}.json`), '--task', 'Go', '--data-dir', dataDir], io);
-    expect(io.stderr.join('\n')).toBe('');
-    expect(code).toBe(0);
-    const summary = io.stdout.at(-1) ?? '';
-    expect(summary).toMatch(/^Session ses_\S+ completed: \S+ \(.+\) \d+ messages, \d+ tokens\.$/);
-    const [file] = readdirSync(join(dataDir, 'sessions'));
-    const events = readFileSync(join(dataDir, 'sessions', file!), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { kind: string });
-    expect(events[0]?.kind).toBe('session.started');
-    expect(events.at(-1)?.kind).toBe('session.stopped');
-  });
+  it.each(EXAMPLES)(
+    'runs the scripted %s example with no API key (exit 0) and stores its events',
+    async (name) => {
+      const io = captureIo({});
+      const code = await runCli(
+        ['run', join(fleets, 'scripted', `${name}.json`), '--task', 'Go', '--data-dir', dataDir],
+        io,
+      );
+      expect(io.stderr.join('\n')).toBe('');
+      expect(code).toBe(0);
+      const summary = io.stdout.at(-1) ?? '';
+      expect(summary).toMatch(/^Session ses_\S+ completed: \S+ \(.+\) \d+ messages, \d+ tokens\.$/);
+      const [file] = readdirSync(join(dataDir, 'sessions'));
+      const events = readFileSync(join(dataDir, 'sessions', file!), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { kind: string });
+      expect(events[0]?.kind).toBe('session.started');
+      expect(events.at(-1)?.kind).toBe('session.stopped');
+    },
+  );
 
   it.each(EXAMPLES)('runs the OpenAI %s example against a local server with --base-url', async (name) => {
     const io = captureIo({ OPENAI_API_KEY: 'sk-local-test' });
     const code = await runCli(
-      ['run', join(fleets, 'openai', `${name}.json`), '--task', 'Go', '--data-dir', dataDir, '--base-url', stub.baseUrl, '--model', 'stub-model'],
+      [
+        'run',
+        join(fleets, 'openai', `${name}.json`),
+        '--task',
+        'Go',
+        '--data-dir',
+        dataDir,
+        '--base-url',
+        stub.baseUrl,
+        '--model',
+        'stub-model',
+      ],
       io,
     );
     expect(code).toBe(0);
@@ -69,39 +89,77 @@ describe('fleetscope run', () => {
 
   it('shows who speaks to whom and the words of each message', async () => {
     const io = captureIo({});
-    const code = await runCli(['run', writeFleet(scriptedPair), '--task', 'Say hi', '--data-dir', dataDir], io);
+    const code = await runCli(
+      ['run', writeFleet(scriptedPair), '--task', 'Say hi', '--data-dir', dataDir],
+      io,
+    );
     expect(code).toBe(0);
     const text = io.stdout.join('\n');
     expect(text).toContain('user → * [task]\nSay hi');
     expect(text).toContain('ann → *\nhello there');
     expect(text).toContain('bob → *\nhi ann');
-    expect(io.stdout.at(-1)).toContain('completed: max-messages (The run reached its limit of 5 messages.) 5 messages');
+    expect(io.stdout.at(-1)).toContain(
+      'completed: max-messages (The run reached its limit of 5 messages.) 5 messages',
+    );
   });
 
   it('streams tokens as they arrive when the terminal can write without newlines', async () => {
     stub.enqueue({ type: 'text', content: 'one two three', chunkSize: 4 });
     const writes: string[] = [];
     const io = Object.assign(captureIo({}), { write: (text: string) => writes.push(text) });
-    const fleet = { version: 1, name: 'solo', agents: [{ name: 'solo', provider: { id: 'custom', model: 'm' } }], team: { pattern: 'sequential' } };
-    const code = await runCli(['run', writeFleet(fleet), '--task', 'count', '--data-dir', dataDir, '--base-url', stub.baseUrl], io);
+    const fleet = {
+      version: 1,
+      name: 'solo',
+      agents: [{ name: 'solo', provider: { id: 'custom', model: 'm' } }],
+      team: { pattern: 'sequential' },
+    };
+    const code = await runCli(
+      ['run', writeFleet(fleet), '--task', 'count', '--data-dir', dataDir, '--base-url', stub.baseUrl],
+      io,
+    );
     expect(code).toBe(0);
     expect(writes.slice(0, 4)).toEqual(['one ', 'two ', 'thre', 'e']);
   });
 
   it('--json prints one event per line and a summary last', async () => {
     const io = captureIo({});
-    const code = await runCli(['run', writeFleet(scriptedPair), '--task', 'Say hi', '--json', '--data-dir', dataDir], io);
+    const code = await runCli(
+      ['run', writeFleet(scriptedPair), '--task', 'Say hi', '--json', '--data-dir', dataDir],
+      io,
+    );
     expect(code).toBe(0);
-    const lines = io.stdout.map((line) => JSON.parse(line) as { kind: string; seq?: number; messageCount?: number });
+    const lines = io.stdout.map(
+      (line) => JSON.parse(line) as { kind: string; seq?: number; messageCount?: number },
+    );
     expect(lines[0]?.kind).toBe('session.started');
     expect(lines.at(-2)?.kind).toBe('session.stopped');
-    expect(lines.at(-1)).toMatchObject({ kind: 'summary', status: 'completed', stopReason: 'max-messages', messageCount: 5 });
-    expect(lines.slice(0, -1).map((line) => line.seq)).toEqual(lines.slice(0, -1).map((_line, index) => index + 1));
+    expect(lines.at(-1)).toMatchObject({
+      kind: 'summary',
+      status: 'completed',
+      stopReason: 'max-messages',
+      messageCount: 5,
+    });
+    expect(lines.slice(0, -1).map((line) => line.seq)).toEqual(
+      lines.slice(0, -1).map((_line, index) => index + 1),
+    );
   });
 
   it('--max-messages caps the run on top of the fleet conditions', async () => {
     const io = captureIo({});
-    const code = await runCli(['run', writeFleet(scriptedPair), '--task', 'x', '--max-messages', '2', '--json', '--data-dir', dataDir], io);
+    const code = await runCli(
+      [
+        'run',
+        writeFleet(scriptedPair),
+        '--task',
+        'x',
+        '--max-messages',
+        '2',
+        '--json',
+        '--data-dir',
+        dataDir,
+      ],
+      io,
+    );
     expect(code).toBe(0);
     expect(JSON.parse(io.stdout.at(-1)!)).toMatchObject({ messageCount: 2, stopReason: 'max-messages' });
   });
@@ -113,7 +171,10 @@ describe('fleetscope run', () => {
     const fleet = {
       version: 1,
       name: 'ask',
-      agents: [{ name: 'bot', type: 'scripted', script: [{ content: 'Deploy now?' }] }, { name: 'me', type: 'human' }],
+      agents: [
+        { name: 'bot', type: 'scripted', script: [{ content: 'Deploy now?' }] },
+        { name: 'me', type: 'human' },
+      ],
       team: { pattern: 'sequential' },
     };
     const running = command.run([writeFleet(fleet), '--task', 'deploy', '--data-dir', dataDir], io);
@@ -134,7 +195,9 @@ describe('fleetscope run exit codes', () => {
 
   it('exits 2 for a bad --max-messages, naming the flag', async () => {
     const io = captureIo({});
-    expect(await runCli(['run', writeFleet(scriptedPair), '--task', 'x', '--max-messages', 'lots'], io)).toBe(2);
+    expect(await runCli(['run', writeFleet(scriptedPair), '--task', 'x', '--max-messages', 'lots'], io)).toBe(
+      2,
+    );
     expect(io.stderr.join('\n')).toContain('--max-messages must be a whole number');
   });
 
@@ -158,7 +221,19 @@ describe('fleetscope run exit codes', () => {
   it('exits 3 when the provider keeps failing, with a readable reason', async () => {
     stub.respondWith(() => ({ type: 'error', status: 503 }));
     const io = captureIo({ OPENAI_API_KEY: 'k' });
-    const code = await runCli(['run', join(fleets, 'openai', 'debate.json'), '--task', 'x', '--base-url', stub.baseUrl, '--data-dir', dataDir], io);
+    const code = await runCli(
+      [
+        'run',
+        join(fleets, 'openai', 'debate.json'),
+        '--task',
+        'x',
+        '--base-url',
+        stub.baseUrl,
+        '--data-dir',
+        dataDir,
+      ],
+      io,
+    );
     expect(code).toBe(3);
     expect(io.stdout.at(-1)).toContain('failed: error (optimist: provider "openai" had a server error (503)');
   });
@@ -167,7 +242,18 @@ describe('fleetscope run exit codes', () => {
     stub.enqueue({ type: 'stall', content: 'half' });
     const io = captureIo({ OPENAI_API_KEY: 'k' });
     const code = await runCli(
-      ['run', join(fleets, 'openai', 'debate.json'), '--task', 'x', '--base-url', stub.baseUrl, '--idle-timeout', '0.2', '--data-dir', dataDir],
+      [
+        'run',
+        join(fleets, 'openai', 'debate.json'),
+        '--task',
+        'x',
+        '--base-url',
+        stub.baseUrl,
+        '--idle-timeout',
+        '0.2',
+        '--data-dir',
+        dataDir,
+      ],
       io,
     );
     expect(code).toBe(3);
@@ -176,7 +262,10 @@ describe('fleetscope run exit codes', () => {
 
   it('exits 3 when the API key variable is not set, naming it', async () => {
     const io = captureIo({});
-    const code = await runCli(['run', join(fleets, 'openai', 'debate.json'), '--task', 'x', '--data-dir', dataDir], io);
+    const code = await runCli(
+      ['run', join(fleets, 'openai', 'debate.json'), '--task', 'x', '--data-dir', dataDir],
+      io,
+    );
     expect(code).toBe(3);
     expect(io.stdout.join('\n')).toContain('OPENAI_API_KEY is not set');
     expect(stub.chatRequests()).toHaveLength(0);
@@ -185,7 +274,19 @@ describe('fleetscope run exit codes', () => {
   it('Ctrl+C cancels the run and aborts the request', async () => {
     stub.enqueue({ type: 'stall', content: 'slow' });
     const io = captureIo({ OPENAI_API_KEY: 'k' });
-    const running = runCli(['run', join(fleets, 'openai', 'debate.json'), '--task', 'x', '--base-url', stub.baseUrl, '--data-dir', dataDir], io);
+    const running = runCli(
+      [
+        'run',
+        join(fleets, 'openai', 'debate.json'),
+        '--task',
+        'x',
+        '--base-url',
+        stub.baseUrl,
+        '--data-dir',
+        dataDir,
+      ],
+      io,
+    );
     await stub.waitForChatRequests(1);
     io.interrupt();
     expect(await running).toBe(1);

@@ -28,7 +28,12 @@ async function failure(promise: Promise<unknown>): Promise<ProviderError> {
 
 describe('OpenAiModelClient', () => {
   it('streams text as it arrives and reports usage from the usage chunk', async () => {
-    stub.enqueue({ type: 'text', content: 'Hello there, friend', chunkSize: 5, usage: { prompt: 11, completion: 7 } });
+    stub.enqueue({
+      type: 'text',
+      content: 'Hello there, friend',
+      chunkSize: 5,
+      usage: { prompt: 11, completion: 7 },
+    });
     const deltas: string[] = [];
     const result = await client().complete(request, { onText: (text) => deltas.push(text) });
     expect(result.content).toBe('Hello there, friend');
@@ -64,7 +69,11 @@ describe('OpenAiModelClient', () => {
   });
 
   it('retries 429 and 500 with the SDK and then succeeds', async () => {
-    stub.enqueue({ type: 'error', status: 429 }, { type: 'error', status: 500 }, { type: 'text', content: 'finally' });
+    stub.enqueue(
+      { type: 'error', status: 429 },
+      { type: 'error', status: 500 },
+      { type: 'text', content: 'finally' },
+    );
     const result = await client({ maxRetries: 2 }).complete(request);
     expect(result.content).toBe('finally');
     expect(stub.chatRequests()).toHaveLength(3);
@@ -138,7 +147,9 @@ describe('OpenAiModelClient', () => {
 
   it('names the missing environment variable instead of calling the provider', () => {
     const factory = createModelClientFactory({ env: {} });
-    expect(() => factory({ id: 'openai', model: 'gpt', apiKeyEnv: 'OPENAI_API_KEY' })).toThrow(/OPENAI_API_KEY is not set/);
+    expect(() => factory({ id: 'openai', model: 'gpt', apiKeyEnv: 'OPENAI_API_KEY' })).toThrow(
+      /OPENAI_API_KEY is not set/,
+    );
   });
 
   it('serves the model list to the SDK', async () => {

@@ -36,13 +36,17 @@ describe('termination conditions', () => {
   it('text-mention only listens to the named sources', () => {
     const condition = buildCondition({ type: 'text-mention', text: 'DONE', sources: ['bob'] });
     expect(condition.check(input([message({ from: 'alice', content: 'DONE' })]))).toBeNull();
-    expect(condition.check(input([message({ from: 'team/bob', content: 'we are DONE' })]))?.detail).toContain('team/bob');
+    expect(condition.check(input([message({ from: 'team/bob', content: 'we are DONE' })]))?.detail).toContain(
+      'team/bob',
+    );
   });
 
   it('token-budget adds prompt and completion tokens', () => {
     const condition = buildCondition({ type: 'token-budget', maxTokens: 100 });
     expect(condition.check(input([message({ usage: { prompt: 40, completion: 20 } })]))).toBeNull();
-    expect(condition.check(input([message({ usage: { prompt: 30, completion: 10 } })]))?.condition).toBe('token-budget');
+    expect(condition.check(input([message({ usage: { prompt: 30, completion: 10 } })]))?.condition).toBe(
+      'token-budget',
+    );
   });
 
   it('timeout fires once its time has passed since the last reset and says when it is due', () => {
@@ -128,7 +132,13 @@ describe('AND / OR algebra', () => {
     const other = buildCondition({
       type: 'or',
       conditions: [
-        { type: 'and', conditions: [{ type: 'source-match', sources: ['judge'] }, { type: 'max-messages', max: 99 }] },
+        {
+          type: 'and',
+          conditions: [
+            { type: 'source-match', sources: ['judge'] },
+            { type: 'max-messages', max: 99 },
+          ],
+        },
         { type: 'stop-message' },
       ],
     });

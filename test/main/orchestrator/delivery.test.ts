@@ -50,7 +50,11 @@ describe('message envelope and delivery', () => {
   });
 
   it('delivers broadcasts to everyone but the sender unless it opted in', () => {
-    const { bus } = makeBus([{ name: 'alice' }, { name: 'bob' }, { name: 'echo', receiveOwnBroadcasts: true }]);
+    const { bus } = makeBus([
+      { name: 'alice' },
+      { name: 'bob' },
+      { name: 'echo', receiveOwnBroadcasts: true },
+    ]);
     bus.send('alice', { to: '*', kind: 'text', content: 'from alice' });
     bus.send('echo', { to: '*', kind: 'text', content: 'from echo' });
     expect(bus.inbox('alice').map((message) => message.content)).toEqual(['from echo']);
@@ -79,7 +83,11 @@ describe('message envelope and delivery', () => {
   });
 
   it('lets broadcasts pass by agents that do not accept their kind, without errors', () => {
-    const { bus, sink } = makeBus([{ name: 'alice' }, { name: 'reviewer', acceptedKinds: ['code'] }, { name: 'bob' }]);
+    const { bus, sink } = makeBus([
+      { name: 'alice' },
+      { name: 'reviewer', acceptedKinds: ['code'] },
+      { name: 'bob' },
+    ]);
     bus.send('alice', { to: '*', kind: 'text', content: 'all hands' });
     expect(bus.inbox('reviewer')).toHaveLength(0);
     expect(bus.inbox('bob')).toHaveLength(1);
@@ -99,7 +107,9 @@ describe('delivery inside a run', () => {
     });
     const summary = await handle.done;
     expect(summary.stopReason).toBe('max-messages');
-    expect(ofKind(events, 'message.dropped').map((event) => event.payload.message.content)).toEqual(['to the void']);
+    expect(ofKind(events, 'message.dropped').map((event) => event.payload.message.content)).toEqual([
+      'to the void',
+    ]);
     expect(transcript(events)).toEqual(['user>*: go', 'alice>ghost: to the void', 'alice>*: hello all']);
   });
 
@@ -108,7 +118,10 @@ describe('delivery inside a run', () => {
     const { handle, events } = run({
       sink,
       fleet: fleet({
-        agents: [scripted('a', ['one two three four'], { loop: true }), scripted('b', ['five six'], { loop: true })],
+        agents: [
+          scripted('a', ['one two three four'], { loop: true }),
+          scripted('b', ['five six'], { loop: true }),
+        ],
         team: { pattern: 'round-robin' },
         termination: { type: 'max-messages', max: 5 },
       }),

@@ -21,7 +21,11 @@ const pair = () =>
 
 describe('provider faults', () => {
   it('retries 429 and 5xx before streaming and the run still completes', async () => {
-    stub.enqueue({ type: 'error', status: 429 }, { type: 'error', status: 502 }, { type: 'text', content: 'one' });
+    stub.enqueue(
+      { type: 'error', status: 429 },
+      { type: 'error', status: 502 },
+      { type: 'text', content: 'one' },
+    );
     const { handle } = run({ fleet: pair(), task: 'go', maxRetries: 2 });
     const summary = await handle.done;
     expect(summary).toMatchObject({ status: 'completed', stopReason: 'max-messages' });
@@ -35,7 +39,10 @@ describe('provider faults', () => {
     expect(summary).toMatchObject({ status: 'failed', stopReason: 'error' });
     expect(summary.detail).toContain('first: provider "custom" had a server error (500)');
     expect(ofKind(events, 'error')[0]?.payload.code).toBe('server-error');
-    expect(ofKind(events, 'session.stopped')[0]?.payload).toMatchObject({ status: 'failed', stopReason: 'error' });
+    expect(ofKind(events, 'session.stopped')[0]?.payload).toMatchObject({
+      status: 'failed',
+      stopReason: 'error',
+    });
     expect(stub.chatRequests()).toHaveLength(2);
   });
 
@@ -45,26 +52,36 @@ describe('provider faults', () => {
     ['malformed SSE', { type: 'malformed', content: 'I was saying' }, 'malformed-stream', /not valid JSON/],
   ];
 
-  it.each(midStream)('keeps the message as partial after %s and stops with error', async (_name, reply, code, sentence) => {
-    stub.enqueue(reply);
-    const started = Date.now();
-    const { handle, events } = run({ fleet: pair(), task: 'go', idleTimeoutMs: 200 });
-    const summary = await handle.done;
-    expect(Date.now() - started).toBeLessThan(3_000);
-    expect(summary).toMatchObject({ status: 'failed', stopReason: 'error' });
-    expect(summary.detail).toMatch(sentence);
-    const partial = ofKind(events, 'message.completed').find((event) => event.payload.message.from === 'first');
-    expect(partial?.payload.message).toMatchObject({ state: 'partial', content: 'I was saying' });
-    const [error] = ofKind(events, 'error');
-    expect(error?.payload).toMatchObject({ code, messageId: partial?.payload.message.id });
-    expect(error?.agent).toBe('first');
-    expect(ofKind(events, 'agent.status').at(-1)?.payload.status).toBe('error');
-    expect(events.at(-1)?.kind).toBe('session.stopped');
-  });
+  it.each(midStream)(
+    'keeps the message as partial after %s and stops with error',
+    async (_name, reply, code, sentence) => {
+      stub.enqueue(reply);
+      const started = Date.now();
+      const { handle, events } = run({ fleet: pair(), task: 'go', idleTimeoutMs: 200 });
+      const summary = await handle.done;
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(summary).toMatchObject({ status: 'failed', stopReason: 'error' });
+      expect(summary.detail).toMatch(sentence);
+      const partial = ofKind(events, 'message.completed').find(
+        (event) => event.payload.message.from === 'first',
+      );
+      expect(partial?.payload.message).toMatchObject({ state: 'partial', content: 'I was saying' });
+      const [error] = ofKind(events, 'error');
+      expect(error?.payload).toMatchObject({ code, messageId: partial?.payload.message.id });
+      expect(error?.agent).toBe('first');
+      expect(ofKind(events, 'agent.status').at(-1)?.payload.status).toBe('error');
+      expect(events.at(-1)?.kind).toBe('session.stopped');
+    },
+  );
 
   it('names a missing API key variable and never calls the provider', async () => {
     const withKey = fleet({
-      agents: [{ name: 'gpt', provider: { id: 'openai', baseUrl: stub.baseUrl, model: 'm', apiKeyEnv: 'FLEETSCOPE_TEST_KEY' } }],
+      agents: [
+        {
+          name: 'gpt',
+          provider: { id: 'openai', baseUrl: stub.baseUrl, model: 'm', apiKeyEnv: 'FLEETSCOPE_TEST_KEY' },
+        },
+      ],
       team: { pattern: 'sequential' },
     });
     const { handle, events } = run({ fleet: withKey, task: 'go', env: {} });
@@ -79,7 +96,12 @@ describe('provider faults', () => {
     const key = 'sk-live-VERY-SECRET-42';
     stub.respondWith(() => ({ type: 'error', status: 401, message: `Incorrect API key provided: ${key}` }));
     const withKey = fleet({
-      agents: [{ name: 'gpt', provider: { id: 'openai', baseUrl: stub.baseUrl, model: 'm', apiKeyEnv: 'FLEETSCOPE_TEST_KEY' } }],
+      agents: [
+        {
+          name: 'gpt',
+          provider: { id: 'openai', baseUrl: stub.baseUrl, model: 'm', apiKeyEnv: 'FLEETSCOPE_TEST_KEY' },
+        },
+      ],
       team: { pattern: 'sequential' },
     });
     const { handle, events } = run({ fleet: withKey, task: 'go', env: { FLEETSCOPE_TEST_KEY: key } });

@@ -40,7 +40,11 @@ describe('fleet validation', () => {
         { name: 'gpt', type: 'llm' },
       ],
     });
-    expect(issues.map((issue) => issue.path)).toEqual(['agents[1].name', 'agents[2].name', 'agents[3].provider']);
+    expect(issues.map((issue) => issue.path)).toEqual([
+      'agents[1].name',
+      'agents[2].name',
+      'agents[3].provider',
+    ]);
   });
 
   it('reports team references to agents that do not exist', () => {
@@ -48,21 +52,30 @@ describe('fleet validation', () => {
       path: 'team.order[1]',
       message: 'member "ghost" is not an agent in this fleet',
     });
-    expect(issuesOf({ ...base, team: { pattern: 'swarm', start: 'a', handoffs: { a: ['zed'] } } })[0]?.path).toBe(
-      'team.handoffs.a[0]',
-    );
     expect(
-      issuesOf({ ...base, team: { pattern: 'selector', rules: [{ contains: 'x', candidates: ['q'] }], fallback: 'r' } }).map(
-        (issue) => issue.path,
-      ),
+      issuesOf({ ...base, team: { pattern: 'swarm', start: 'a', handoffs: { a: ['zed'] } } })[0]?.path,
+    ).toBe('team.handoffs.a[0]');
+    expect(
+      issuesOf({
+        ...base,
+        team: { pattern: 'selector', rules: [{ contains: 'x', candidates: ['q'] }], fallback: 'r' },
+      }).map((issue) => issue.path),
     ).toEqual(['team.rules[0].candidates[0]', 'team.fallback']);
-    expect(issuesOf({ ...base, team: { pattern: 'parallel', workers: ['a'], aggregator: 'a' } })[0]?.path).toBe('team.aggregator');
+    expect(
+      issuesOf({ ...base, team: { pattern: 'parallel', workers: ['a'], aggregator: 'a' } })[0]?.path,
+    ).toBe('team.aggregator');
   });
 
   it('reports termination targets and sources that do not exist, deep in AND/OR', () => {
     const issues = issuesOf({
       ...base,
-      termination: { type: 'or', conditions: [{ type: 'max-messages', max: 3 }, { type: 'and', conditions: [{ type: 'handoff', target: 'nobody' }] }] },
+      termination: {
+        type: 'or',
+        conditions: [
+          { type: 'max-messages', max: 3 },
+          { type: 'and', conditions: [{ type: 'handoff', target: 'nobody' }] },
+        ],
+      },
     });
     expect(issues[0]?.path).toBe('termination.conditions[1].conditions[0].target');
   });
@@ -70,14 +83,20 @@ describe('fleet validation', () => {
   it('validates nested team fleets with their full path', () => {
     const issues = issuesOf({
       ...base,
-      agents: [...base.agents, { name: 'squad', type: 'team', fleet: { ...base, agents: [{ name: 'x', type: 'llm' }] } }],
+      agents: [
+        ...base.agents,
+        { name: 'squad', type: 'team', fleet: { ...base, agents: [{ name: 'x', type: 'llm' }] } },
+      ],
     });
     expect(issues[0]?.path).toBe('agents[2].fleet.agents[0].provider');
   });
 
   it('names unknown tools when the runtime says which exist', () => {
     const issues = issuesOf(
-      { ...base, agents: [{ name: 'a', type: 'scripted', script: [{ content: 'x' }], tools: ['calculator', 'shell'] }] },
+      {
+        ...base,
+        agents: [{ name: 'a', type: 'scripted', script: [{ content: 'x' }], tools: ['calculator', 'shell'] }],
+      },
       ['calculator'],
     );
     expect(issues[0]).toMatchObject({ path: 'agents[0].tools[1]', severity: 'error' });

@@ -46,11 +46,15 @@ describe('LLM agent tool calls', () => {
       '{"expression":"(2+3)*4"}',
       '{"expression":"2^10"}',
     ]);
-    expect(ofKind(events, 'tool.executed').map((event) => [event.payload.result, event.payload.isError])).toEqual([
+    expect(
+      ofKind(events, 'tool.executed').map((event) => [event.payload.result, event.payload.isError]),
+    ).toEqual([
       ['20', false],
       ['1024', false],
     ]);
-    const kinds = ofKind(events, 'message.completed').map((event) => `${event.payload.message.kind}>${event.payload.message.to}`);
+    const kinds = ofKind(events, 'message.completed').map(
+      (event) => `${event.payload.message.kind}>${event.payload.message.to}`,
+    );
     expect(kinds).toEqual(['task>math', 'function>math', 'tool>math', 'text>user']);
     expect(transcript(events).at(-1)).toBe('math>user: The answers are 20 and 1024.');
   });
@@ -74,8 +78,14 @@ describe('LLM agent tool calls', () => {
     expect(results[0]?.result).toContain('not valid JSON');
     expect(results[1]?.result).toContain("must have required property 'expression'");
     expect(results[2]?.result).toContain('no tool named "rm_rf"');
-    const toolMessages = (stub.chatRequests()[1]!.body?.messages ?? []).filter((message) => message.role === 'tool');
-    expect(toolMessages.map((message) => message.tool_call_id)).toEqual(['bad-json', 'bad-schema', 'unknown']);
+    const toolMessages = (stub.chatRequests()[1]!.body?.messages ?? []).filter(
+      (message) => message.role === 'tool',
+    );
+    expect(toolMessages.map((message) => message.tool_call_id)).toEqual([
+      'bad-json',
+      'bad-schema',
+      'unknown',
+    ]);
     expect(String(toolMessages[1]?.content)).toContain('Error:');
   });
 
@@ -108,7 +118,13 @@ describe('LLM agent tool calls', () => {
           {
             name: 'tuned',
             systemPrompt: 'Be brief.',
-            provider: { id: 'custom', baseUrl: stub.baseUrl, model: 'tiny-1', temperature: 0.2, maxTokens: 64 },
+            provider: {
+              id: 'custom',
+              baseUrl: stub.baseUrl,
+              model: 'tiny-1',
+              temperature: 0.2,
+              maxTokens: 64,
+            },
           },
         ],
         team: { pattern: 'sequential' },

@@ -51,7 +51,9 @@ describe('a team used as an agent', () => {
     const result = ofKind(events, 'message.completed')[5]?.payload.message;
     expect(result).toMatchObject({ kind: 'result', meta: { nestedStop: 'team-finished' } });
     expect(promptTexts(stub.chatRequests()[2]!)).toContain('squad: critic reviewed');
-    const threads = new Set(ofKind(events, 'message.completed').map((event) => event.payload.message.threadId));
+    const threads = new Set(
+      ofKind(events, 'message.completed').map((event) => event.payload.message.threadId),
+    );
     expect(threads.size).toBe(1);
     expect(ofKind(events, 'agent.status').some((event) => event.agent === 'squad/coder')).toBe(true);
   });
@@ -80,7 +82,9 @@ describe('a team used as an agent', () => {
     const summary = await handle.done;
     expect(summary.stopReason).toBe('team-finished');
     expect(transcript(events)).toContain('debate/pro>*: yes');
-    expect(transcript(events)).toContain('debate>judge: (debate ended without a reply: The run reached its limit of 4 messages.)');
+    expect(transcript(events)).toContain(
+      'debate>judge: (debate ended without a reply: The run reached its limit of 4 messages.)',
+    );
     expect(transcript(events).at(-1)).toBe('judge>user: pro wins');
   });
 

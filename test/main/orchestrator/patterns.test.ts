@@ -43,13 +43,22 @@ describe('sequential pipeline', () => {
     });
     await handle.done;
     const started = ofKind(events, 'message.started').find((event) => event.payload.from === 'solo');
-    const deltas = ofKind(events, 'message.delta').filter((event) => event.payload.messageId === started?.payload.messageId);
+    const deltas = ofKind(events, 'message.delta').filter(
+      (event) => event.payload.messageId === started?.payload.messageId,
+    );
     expect(deltas.length).toBe(Math.ceil('a fairly long streamed reply'.length / 3));
     expect(deltas.map((event) => event.payload.text).join('')).toBe('a fairly long streamed reply');
-    const completed = ofKind(events, 'message.completed').find((event) => event.payload.message.id === started?.payload.messageId);
+    const completed = ofKind(events, 'message.completed').find(
+      (event) => event.payload.message.id === started?.payload.messageId,
+    );
     expect(completed?.seq).toBeGreaterThan(deltas.at(-1)?.seq ?? Infinity);
     expect(completed?.payload.message.usage?.completion).toBeGreaterThan(0);
-    expect(ofKind(events, 'agent.status').map((event) => event.payload.status)).toEqual(['thinking', 'thinking', 'streaming', 'idle']);
+    expect(ofKind(events, 'agent.status').map((event) => event.payload.status)).toEqual([
+      'thinking',
+      'thinking',
+      'streaming',
+      'idle',
+    ]);
   });
 });
 
@@ -66,7 +75,11 @@ describe('round-robin group chat', () => {
     const summary = await handle.done;
     expect(summary.stopReason).toBe('max-messages');
     expect(stub.chatRequests().map(agentOf)).toEqual(['ann', 'ben', 'cat', 'ann', 'ben']);
-    expect(transcript(events).slice(1).every((line) => line.includes('>*:'))).toBe(true);
+    expect(
+      transcript(events)
+        .slice(1)
+        .every((line) => line.includes('>*:')),
+    ).toBe(true);
     const annSecond = stub.chatRequests()[3]!.body?.messages ?? [];
     expect(annSecond.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user', 'user']);
   });
@@ -177,7 +190,8 @@ describe('swarm', () => {
     stub.respondWith((request) => {
       const agent = agentOf(request);
       const hasSpoken = (request.body?.messages ?? []).some((message) => message.role === 'assistant');
-      if (agent === 'triage') return { type: 'tools', calls: [{ name: 'transfer_to_billing', arguments: '{}' }] };
+      if (agent === 'triage')
+        return { type: 'tools', calls: [{ name: 'transfer_to_billing', arguments: '{}' }] };
       if (agent === 'billing' && !hasSpoken) {
         return { type: 'text', content: 'Your refund is on its way.' };
       }
@@ -205,7 +219,9 @@ describe('swarm', () => {
       'triage->billing',
       'billing->user',
     ]);
-    const handoffs = ofKind(events, 'message.completed').filter((event) => event.payload.message.kind === 'handoff');
+    const handoffs = ofKind(events, 'message.completed').filter(
+      (event) => event.payload.message.kind === 'handoff',
+    );
     expect(handoffs.map((event) => event.payload.message.to)).toEqual(['billing', 'user']);
     expect(transcript(events)).toContain('billing>*: Your refund is on its way.');
   });
@@ -213,7 +229,10 @@ describe('swarm', () => {
   it('hands off with scripted replies too', async () => {
     const { handle, events } = run({
       fleet: fleet({
-        agents: [scripted('front', [{ content: 'Passing you on', handoff: 'expert' }]), scripted('expert', ['Solved.'])],
+        agents: [
+          scripted('front', [{ content: 'Passing you on', handoff: 'expert' }]),
+          scripted('expert', ['Solved.']),
+        ],
         team: { pattern: 'swarm', start: 'front' },
         termination: { type: 'text-mention', text: 'Solved' },
       }),
@@ -235,7 +254,12 @@ describe('parallel fan-out / fan-in', () => {
     });
     const { handle, events } = run({
       fleet: fleet({
-        agents: [llm('web', stub.baseUrl), llm('papers', stub.baseUrl), llm('code', stub.baseUrl), llm('summary', stub.baseUrl)],
+        agents: [
+          llm('web', stub.baseUrl),
+          llm('papers', stub.baseUrl),
+          llm('code', stub.baseUrl),
+          llm('summary', stub.baseUrl),
+        ],
         team: { pattern: 'parallel', workers: ['web', 'papers', 'code'], aggregator: 'summary' },
       }),
       task: 'Research agents',
@@ -245,14 +269,22 @@ describe('parallel fan-out / fan-in', () => {
     const requests = stub.chatRequests();
     expect(requests.slice(0, 3).map(agentOf).sort()).toEqual(['code', 'papers', 'web']);
     // All three workers were asked before the first of them could have finished (>= 100 ms each).
-    const spread = Math.max(...requests.slice(0, 3).map((request) => request.receivedAt)) - requests[0]!.receivedAt;
+    const spread =
+      Math.max(...requests.slice(0, 3).map((request) => request.receivedAt)) - requests[0]!.receivedAt;
     expect(spread).toBeLessThan(80);
     const aggregatorPrompt = promptTexts(requests[3]!);
     expect(aggregatorPrompt).toEqual(
-      expect.arrayContaining(['Research agents', 'web: web finding', 'papers: papers finding', 'code: code finding']),
+      expect.arrayContaining([
+        'Research agents',
+        'web: web finding',
+        'papers: papers finding',
+        'code: code finding',
+      ]),
     );
     expect(transcript(events).at(-1)).toBe('summary>user: combined');
-    const workerReplies = ofKind(events, 'message.completed').filter((event) => event.payload.message.to === 'summary');
+    const workerReplies = ofKind(events, 'message.completed').filter(
+      (event) => event.payload.message.to === 'summary',
+    );
     expect(workerReplies).toHaveLength(3);
   });
 });

@@ -106,7 +106,10 @@ describe('pause, resume and step', () => {
     handle.resume();
     const summary = await handle.done;
     expect(summary.stopReason).toBe('max-messages');
-    expect(ofKind(events, 'session.status').map((event) => event.payload.status)).toEqual(['paused', 'running']);
+    expect(ofKind(events, 'session.status').map((event) => event.payload.status)).toEqual([
+      'paused',
+      'running',
+    ]);
   });
 
   it('steps one round at a time from a paused start', async () => {
@@ -128,7 +131,9 @@ describe('continuing a finished run', () => {
     const { handle, events } = run({ fleet: chatters(3), task: 'first task' });
     const first = await handle.done;
     expect(first.messageCount).toBe(3);
-    await expect(run({ fleet: chatters(3), task: 'x' }).handle.continueWith('too early')).rejects.toThrow(/not finished/);
+    await expect(run({ fleet: chatters(3), task: 'x' }).handle.continueWith('too early')).rejects.toThrow(
+      /not finished/,
+    );
     const second = await handle.continueWith('second task', { note: 'be brief' });
     expect(second).toMatchObject({ status: 'completed', stopReason: 'max-messages', messageCount: 6 });
     const continued = ofKind(events, 'session.continued');
@@ -162,7 +167,10 @@ describe('human agent', () => {
     expect(summary.status).toBe('completed');
     expect(transcript(events).at(-1)).toBe('me>user: Yes, go ahead');
     expect(ofKind(events, 'human.given')[0]?.payload.text).toBe('Yes, go ahead');
-    expect(ofKind(events, 'session.status').map((event) => event.payload.status)).toEqual(['waiting-for-human', 'running']);
+    expect(ofKind(events, 'session.status').map((event) => event.payload.status)).toEqual([
+      'waiting-for-human',
+      'running',
+    ]);
   });
 
   it('a cancelled run stops waiting for the person', async () => {

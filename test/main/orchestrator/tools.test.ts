@@ -35,10 +35,16 @@ describe('calculator', () => {
 describe('built-in tools', () => {
   it('gives the current time in a zone and refuses unknown zones', async () => {
     const tools = createBuiltinTools();
-    const ok = await tools.invoke({ id: '1', name: 'current_time', arguments: '{"timeZone":"Europe/Paris"}' }, context());
+    const ok = await tools.invoke(
+      { id: '1', name: 'current_time', arguments: '{"timeZone":"Europe/Paris"}' },
+      context(),
+    );
     expect(ok.isError).toBe(false);
     expect(ok.content).toMatch(/^\d{4}-\d{2}-\d{2}T.*Europe\/Paris/);
-    const bad = await tools.invoke({ id: '2', name: 'current_time', arguments: '{"timeZone":"Mars/Base"}' }, context());
+    const bad = await tools.invoke(
+      { id: '2', name: 'current_time', arguments: '{"timeZone":"Mars/Base"}' },
+      context(),
+    );
     expect(bad).toMatchObject({ isError: true });
   });
 
@@ -49,16 +55,22 @@ describe('built-in tools', () => {
     writeFileSync(join(outside, 'b.txt'), 'outside');
     symlinkSync(join(outside, 'b.txt'), join(root, 'link.txt'));
     const tools = createBuiltinTools();
-    const read = (path: string) => tools.invoke({ id: 'x', name: 'read_file', arguments: JSON.stringify({ path }) }, context(root));
+    const read = (path: string) =>
+      tools.invoke({ id: 'x', name: 'read_file', arguments: JSON.stringify({ path }) }, context(root));
     expect(await read('a.txt')).toMatchObject({ content: 'inside', isError: false });
-    expect((await read('../' + outside.split('/').pop() + '/b.txt')).content).toContain('outside the shared folder');
+    expect((await read('../' + outside.split('/').pop() + '/b.txt')).content).toContain(
+      'outside the shared folder',
+    );
     expect((await read(join(outside, 'b.txt'))).content).toContain('relative');
     expect((await read('link.txt')).content).toContain('outside the shared folder');
     expect((await read('missing.txt')).isError).toBe(true);
   });
 
   it('refuses to read files when no folder was shared', async () => {
-    const result = await createBuiltinTools().invoke({ id: 'x', name: 'read_file', arguments: '{"path":"a"}' }, context(null));
+    const result = await createBuiltinTools().invoke(
+      { id: 'x', name: 'read_file', arguments: '{"path":"a"}' },
+      context(null),
+    );
     expect(result).toMatchObject({ isError: true, content: 'Error: no folder was shared for reading files' });
   });
 });
