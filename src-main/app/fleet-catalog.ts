@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { FleetSummary } from '@shared/contract';
 import { parseFleet, type Fleet, type FleetInput } from '@shared/domain';
 import type { HistoryStore } from '../history';
@@ -90,18 +90,33 @@ export class FleetCatalog {
   private loadExamples(): Example[] {
     if (this.examples) return this.examples;
     const examples: Example[] = [];
-    if (existsSync(this.examplesDir)) {
-      for (const file of readdirSync(this.examplesDir).filter((name) => name.endsWith('.json')).sort()) {
-        try {
-          const raw = JSON.parse(readFileSync(join(this.examplesDir, file), 'utf8')) as FleetInput;
-          const result = parseFleet(raw);
-          if (result.ok) examples.push({ id: EXAMPLE_PREFIX + basename(file, '.json'), fleet: result.fleet, raw });
-        } catch {
-          // A broken example file is skipped; the example tests catch it before release.
-        }
+    for (const file of jsonFiles(this.examplesDir)) {
+      try {
+        const raw = JSON.parse(readFileSync(file, 'utf8')) as FleetInput;
+        const result = parseFleet(raw);
+        const name = relative(this.examplesDir, file).replace(/\\/g, '/').replace(/\.json$/, '');
+        if (result.ok) examples.push({ id: EXAMPLE_PREFIX + name, fleet: result.fleet, raw });
+      } catch {
+        // A broken example file is skipped; the example tests catch it before release.
       }
     }
+    // Keyless examples first: they run anywhere.
+    examples.sort((a, b) => Number(isScripted(b.fleet)) - Number(isScripted(a.fleet)) || a.id.localeCompare(b.id));
     this.examples = examples;
     return examples;
   }
+}
+
+/** Every .json file under `dir`, one folder level deep at most (examples are grouped by provider). */
+function jsonFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const files: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isFile() && entry.name.endsWith('.json')) files.push(full);
+    else if (entry.isDirectory()) {
+      for (const inner of readdirSync(full).sort()) if (inner.endsWith('.json')) files.push(join(full, inner));
+    }
+  }
+  return files;
 }

@@ -1,0 +1,46 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChannelName, Input, Output, Result } from '@shared/contract';
+import { createApp, type FleetscopeApp } from '../../../src-main/app';
+import { makeTempDir } from '../../helpers/temp-dir';
+
+describe('the shipped example fleets, through the contract', () => {
+  const temp = makeTempDir();
+  let app: FleetscopeApp;
+  async function call<C extends ChannelName>(channel: C, input: Input<C>): Promise<Output<C>> {
+    const result = (await app.dispatcher.dispatch(channel, input, { surface: 'cli' })) as Result<Output<C>>;
+    if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
+    return result.value;
+  }
+
+  beforeAll(() => {
+    app = createApp({ dataDir: join(temp.dir, 'data'), surface: 'cli', pingIntervalMs: 0, seedSamples: false });
+  });
+  afterAll(async () => {
+    await app.close();
+    temp.remove();
+  });
+
+  it('lists every example, keyless ones first', async () => {
+    const examples = (await call('fleets.list', {})).filter((fleet) => fleet.example);
+    expect(examples.length).toBeGreaterThanOrEqual(8);
+    const patterns = new Set(examples.map((fleet) => fleet.pattern));
+    for (const pattern of ['round-robin', 'sequential', 'swarm', 'parallel']) expect(patterns).toContain(pattern);
+    const firstKeyed = examples.findIndex((fleet) => !fleet.scripted);
+    expect(examples.slice(firstKeyed).every((fleet) => !fleet.scripted)).toBe(true);
+    expect(examples.filter((fleet) => fleet.scripted).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('runs every keyless example to a termination condition', async () => {
+    const scripted = (await call('fleets.list', {})).filter((fleet) => fleet.example && fleet.scripted);
+    const ids = await Promise.all(
+      scripted.map(async (fleet) => (await call('runs.start', { source: { example: fleet.id }, task: 'Show me.' })).sessionId),
+    );
+    for (const id of ids) {
+      await expect.poll(async () => (await call('sessions.get', { id })).summary.status, { timeout: 30_000 }).toBe('completed');
+      const { summary } = await call('sessions.get', { id });
+      expect(summary.messageCount).toBeGreaterThan(2);
+      expect(summary.stopReason).not.toBe('error');
+    }
+  }, 60_000);
+});
