@@ -67,6 +67,28 @@ class ToolCallAssembler {
   }
 }
 
+/**
+ * Rejects as soon as `signal` aborts. The SDK's retry backoff sleeps ignore the signal, so without
+ * this a cancel during a 429 backoff would wait for the backoff to end.
+ */
+function untilAborted<T>(signal: AbortSignal, promise: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new OpenAI.APIUserAbortError());
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
 /** A ModelClient over any OpenAI-compatible chat completions endpoint, always streaming. */
 export class OpenAiModelClient implements ModelClient {
   private readonly sdk: OpenAI;
@@ -112,24 +134,27 @@ export class OpenAiModelClient implements ModelClient {
 
     armIdleTimer();
     try {
-      const stream = await this.sdk.chat.completions.create(
-        {
-          model: request.model,
-          messages: request.messages.map(toOpenAiMessage),
-          stream: true,
-          stream_options: { include_usage: true },
-          ...(request.tools && request.tools.length > 0
-            ? {
-                tools: request.tools.map((tool) => ({
-                  type: 'function' as const,
-                  function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-                })),
-              }
-            : {}),
-          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-          ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
-        },
-        { signal: controller.signal },
+      const stream = await untilAborted(
+        controller.signal,
+        this.sdk.chat.completions.create(
+          {
+            model: request.model,
+            messages: request.messages.map(toOpenAiMessage),
+            stream: true,
+            stream_options: { include_usage: true },
+            ...(request.tools && request.tools.length > 0
+              ? {
+                  tools: request.tools.map((tool) => ({
+                    type: 'function' as const,
+                    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+                  })),
+                }
+              : {}),
+            ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+            ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
+          },
+          { signal: controller.signal },
+        ),
       );
       for await (const chunk of stream) {
         armIdleTimer();

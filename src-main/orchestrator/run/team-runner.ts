@@ -65,6 +65,8 @@ export class TeamRunner {
   private output: Message | null = null;
   private lastSpeaker: string | null = null;
   private roundAbort: AbortController | null = null;
+  /** Fires time-based conditions (timeouts) while a turn is in flight. */
+  private timer: ConditionTimer | null = null;
 
   constructor(private readonly options: TeamRunnerOptions) {
     const { fleet, session, services } = options;
@@ -158,8 +160,6 @@ export class TeamRunner {
       timer.clear();
     }
   }
-
-  private timer: ConditionTimer | null = null;
 
   private async runRound(speakers: readonly Speaker[], parent: AbortSignal): Promise<void> {
     const abort = new AbortController();

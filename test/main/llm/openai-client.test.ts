@@ -136,6 +136,18 @@ describe('OpenAiModelClient', () => {
     expect((stub.chatRequests()[0]?.abortedAt ?? Infinity) - abortedAt).toBeLessThan(50);
   });
 
+  it('cancels within 50 ms even while the SDK waits to retry a 429', async () => {
+    stub.enqueue({ type: 'error', status: 429, retryAfterMs: 5_000 });
+    const controller = new AbortController();
+    const call = client({ maxRetries: 2 }).complete(request, { signal: controller.signal });
+    await stub.waitForChatRequests(1);
+    const abortedAt = Date.now();
+    controller.abort();
+    const error = await failure(call);
+    expect(error.code).toBe('aborted');
+    expect(Date.now() - abortedAt).toBeLessThan(50);
+  });
+
   it('never puts the API key in an error message', async () => {
     const key = 'sk-test-SECRET-123456';
     stub.respondWith(() => ({ type: 'error', status: 401, message: `bad key ${key}` }));
