@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messageSchema } from '@shared/domain';
+import { messageSchema, runEventSchema } from '@shared/domain';
 import { MemorySink } from '../../../src-main/orchestrator';
 import { InvalidDraftError, MessageBus } from '../../../src-main/orchestrator/runtime/bus';
 import { EventRecorder } from '../../../src-main/orchestrator/runtime/recorder';
@@ -137,5 +137,6 @@ describe('delivery inside a run', () => {
     expect(events[0]?.kind).toBe('session.started');
     expect(events.at(-1)?.kind).toBe('session.stopped');
     expect(sink.flushes).toBeGreaterThan(0);
+    for (const event of events) expect(runEventSchema.safeParse(event).success, event.kind).toBe(true);
   });
 });

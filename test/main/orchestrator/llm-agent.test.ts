@@ -1,6 +1,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runEventSchema } from '@shared/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fleet, llm, ofKind, run, transcript } from '../../helpers/fleet-builders';
 import { startOpenAiStub, type OpenAiStub } from '../../helpers/openai-stub';
@@ -57,6 +58,7 @@ describe('LLM agent tool calls', () => {
     );
     expect(kinds).toEqual(['task>math', 'function>math', 'tool>math', 'text>user']);
     expect(transcript(events).at(-1)).toBe('math>user: The answers are 20 and 1024.');
+    for (const event of events) expect(runEventSchema.safeParse(event).success, event.kind).toBe(true);
   });
 
   it('turns malformed or schema-breaking arguments into error results the model sees', async () => {
