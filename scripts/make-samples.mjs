@@ -14,10 +14,10 @@ const { createApp } = await jiti.import(`${root}src-main/app/index.ts`);
 const { exportSession } = await jiti.import(`${root}src-main/history/export/index.ts`);
 
 const TASKS = {
-  'example:scripted/debate': 'Should a small team adopt a monorepo?',
-  'example:scripted/code-review': 'Add a function that parses ISO dates and returns null on bad input.',
-  'example:scripted/support-swarm': 'My order arrived damaged and I would like a refund.',
-  'example:scripted/research-fanout': 'What are the trade-offs of SQLite for a desktop app?',
+  'example:scripted/debate': 'Does remote work make teams more productive?',
+  'example:scripted/code-review': 'Write a function that returns the average of a list of numbers.',
+  'example:scripted/support-swarm': 'I was charged twice for my subscription this month.',
+  'example:scripted/research-fanout': 'What do people building multi-agent systems need from their tools?',
 };
 const FOREIGN = ['autogen-teamstate-2writers-samreen.json', 'openai-messages-swarm-handoffs-swarmjs.json'];
 

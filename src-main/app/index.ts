@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppInfo } from '@shared/contract';
 import { openHistory, type HistoryStore, type SqliteDatabase } from '../history';
@@ -25,8 +26,17 @@ export { AppError } from './errors';
 export { defaultDataDir, APP_NAME } from './data-dir';
 export type { KeyVault } from './providers';
 
-/** resources/ next to the sources and the build alike (src-main/app/ and out/main/ are two deep). */
+/**
+ * The project's resources/ folder, found by walking up from this module: it sits two levels up
+ * from the sources (src-main/app/) and two or three from the build (out/main/, out/main/chunks/).
+ */
 export function defaultResourcesDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let level = 0; level < 5; level++) {
+    const candidate = join(dir, 'resources');
+    if (existsSync(join(candidate, 'fleets'))) return candidate;
+    dir = dirname(dir);
+  }
   return fileURLToPath(new URL('../../resources', import.meta.url));
 }
 
