@@ -29,13 +29,15 @@ describe('the app shell in Chromium, served by `fleetscope serve`', () => {
     temp.remove();
   });
 
-  it('renders the sidebar, an empty state and a connected status bar', async () => {
+  it('renders the sidebar, the sample sessions of a first launch and a connected status bar', async () => {
     await page.goto(host.url);
     await page.getByTestId('connection-state').and(page.locator('[data-state="online"]')).waitFor();
     for (const name of ['Sessions', 'Fleets', 'Settings']) {
       await expect(page.getByRole('button', { name }).isVisible()).resolves.toBe(true);
     }
-    await expect(page.getByTestId('empty-state').textContent()).resolves.toContain('No sessions yet');
+    await page.getByTestId('session-row').first().waitFor();
+    expect(await page.getByTestId('session-row').count()).toBeGreaterThanOrEqual(6);
+    await expect(page.getByText('Does remote work make teams more productive?').count()).resolves.toBeGreaterThan(0);
     await expect(page.getByTestId('app-info').textContent()).resolves.toContain(dataDir);
     expect(new URL(page.url()).searchParams.get('token')).toBeNull();
     await page.screenshot({ path: join(ARTIFACTS, 'shell-sessions.png') });
