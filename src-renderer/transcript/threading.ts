@@ -15,6 +15,8 @@ export interface ThreadRow {
   collapsed: boolean;
   /** First message of its thread (parent absent). */
   threadStart: boolean;
+  /** Worth a collapse toggle: a thread start, or a message answered more than once. */
+  toggleable: boolean;
 }
 
 /** Nesting stops here so deep conversations stay readable. */
@@ -71,7 +73,7 @@ export function threadMessages(items: readonly ThreadInput[], collapsed: Readonl
     const start = encoded < 0;
     const depth = start ? -1 - encoded : encoded;
     const isCollapsed = collapsed.size > 0 && collapsed.has((items[index] as ThreadInput).id);
-    rows.push({ index, depth, descendants: descendants[index] as number, collapsed: isCollapsed, threadStart: start });
+    rows.push({ index, depth, descendants: descendants[index] as number, collapsed: isCollapsed, threadStart: start, toggleable: start || (childCount[index] as number) > 1 });
     if (isCollapsed || firstChild[index] === -1) continue;
     const childDepth = (childCount[index] as number) > 1 ? Math.min(MAX_DEPTH, depth + 1) : depth;
     const kids: number[] = [];

@@ -1,0 +1,76 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import { makeTempDir } from '../helpers/temp-dir';
+import { openApp, runExample, shot } from './session-helpers';
+
+describe('a live run in the session view (Chromium + `fleetscope serve`)', () => {
+  const temp = makeTempDir();
+  let host: HostProcess;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    ensureBuilt();
+    host = await spawnHost(join(temp.dir, 'data'));
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/WebSocket connection/.test(message.text())) pageErrors.push(message.text());
+    });
+    await openApp(page, host.url);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await host?.stop();
+    temp.remove();
+  });
+
+  it('runs a 3-agent example fleet and draws nodes, edges and streaming text as it goes', async () => {
+    await runExample(page, 'Debate', 'Is tea better than coffee?');
+    for (const agent of ['optimist', 'skeptic', 'moderator', 'user', '*']) {
+      await page.locator(`[data-testid="agent-node"][data-agent="${agent}"]`).waitFor();
+    }
+    await page.getByTestId('agent-streaming').first().waitFor({ timeout: 15_000 });
+    const streaming = await page.getByTestId('agent-streaming').first().textContent();
+    expect(streaming?.length).toBeGreaterThan(0);
+    await shot(page, 'session-live-streaming.png');
+    await page.getByTestId('edge-label').first().waitFor();
+    await expect.poll(() => page.getByTestId('message').count(), { timeout: 20_000 }).toBeGreaterThan(2);
+    await expect.poll(() => page.getByTestId('session-status').getAttribute('data-status'), { timeout: 60_000 }).toBe('completed');
+    expect(await page.getByTestId('edge-label').count()).toBeGreaterThan(1);
+    expect(await page.getByTestId('stop-reason').textContent()).not.toBe('');
+    await shot(page, 'session-live-completed.png');
+  });
+
+  it('filters the transcript to an agent selected on the graph', async () => {
+    await page.locator('[data-testid="agent-node"][data-agent="skeptic"]').click();
+    await page.getByTestId('transcript-filter').waitFor();
+    const senders = await page.getByTestId('message').evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset.from));
+    expect(senders.length).toBeGreaterThan(0);
+    await page.getByTestId('clear-filter').click();
+  });
+
+  it('sends a follow-up to the finished session and the conversation continues', async () => {
+    const before = await page.getByTestId('message').count();
+    await page.getByTestId('follow-up-task').fill('Now consider green tea.');
+    await page.getByTestId('follow-up-send').click();
+    await expect.poll(() => page.getByTestId('message').count(), { timeout: 30_000 }).toBeGreaterThan(before);
+  });
+
+  it('stops a running session from the run controls', async () => {
+    await page.getByTestId('back').click();
+    await runExample(page, 'Debate', 'A long one, please');
+    await page.getByTestId('run-stop').click({ timeout: 10_000 });
+    await expect.poll(() => page.getByTestId('session-status').getAttribute('data-status'), { timeout: 20_000 }).toMatch(/stopped|completed/);
+    await shot(page, 'session-stopped.png');
+  });
+
+  it('logged no errors in the page', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
