@@ -1,0 +1,90 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { FleetSummary } from '@shared/contract';
+import { parseFleet } from '@shared/domain';
+import { useBridge } from '../bridge';
+
+/** Saved fleets and the shipped examples, refreshed when the store announces a change. */
+export const useFleetsStore = defineStore('fleets', () => {
+  const bridge = useBridge();
+  const fleets = ref<FleetSummary[]>([]);
+  const loaded = ref(false);
+  const error = ref<string | null>(null);
+
+  async function load(): Promise<void> {
+    const result = await bridge.call('fleets.list', {});
+    loaded.value = true;
+    if (result.ok) {
+      fleets.value = result.value;
+      error.value = null;
+    } else error.value = result.error.message;
+  }
+
+  /** The fleet file as written, or null (with `error` set). */
+  async function fetchFleet(id: string): Promise<unknown> {
+    const result = await bridge.call('fleets.get', { id });
+    if (!result.ok) {
+      error.value = result.error.message;
+      return null;
+    }
+    return result.value.fleet;
+  }
+
+  async function save(fleet: unknown, id?: string): Promise<FleetSummary | null> {
+    const result = await bridge.call('fleets.save', id ? { id, fleet } : { fleet });
+    if (!result.ok) {
+      error.value = result.error.message;
+      return null;
+    }
+    await load();
+    return result.value;
+  }
+
+  async function remove(id: string): Promise<boolean> {
+    const result = await bridge.call('fleets.delete', { id });
+    if (!result.ok) error.value = result.error.message;
+    await load();
+    return result.ok;
+  }
+
+  async function duplicate(id: string): Promise<FleetSummary | null> {
+    const fleet = (await fetchFleet(id)) as { name?: string } | null;
+    if (!fleet) return null;
+    return save({ ...fleet, name: `${fleet.name ?? 'Fleet'} (copy)` });
+  }
+
+  /** Imports a fleet file's text: JSON, validated like the CLI does, then saved as a new fleet. */
+  async function importText(text: string, fileName = 'the file'): Promise<FleetSummary | null> {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (cause) {
+      error.value = `${fileName} is not JSON: ${cause instanceof Error ? cause.message : String(cause)}`;
+      return null;
+    }
+    const parsed = parseFleet(value);
+    if (!parsed.ok) {
+      error.value = `${fileName} is not a valid fleet: ${parsed.issues
+        .slice(0, 5)
+        .map((issue) => `${issue.path}: ${issue.message}`)
+        .join('; ')}`;
+      return null;
+    }
+    return save(value);
+  }
+
+  /** The exact JSON the CLI runs (`fleetscope run FILE`). */
+  async function exportText(id: string): Promise<{ text: string; fileName: string } | null> {
+    const fleet = (await fetchFleet(id)) as { name?: string } | null;
+    if (!fleet) return null;
+    const slug = (fleet.name ?? 'fleet').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'fleet';
+    return { text: `${JSON.stringify(fleet, null, 2)}\n`, fileName: `${slug}.fleet.json` };
+  }
+
+  bridge.onDidReceiveEvent((event) => {
+    if (event.channel === 'store.changed' && event.payload.topic === 'fleets') void load();
+  });
+  bridge.onDidRequireResync(() => void load());
+
+  return { fleets, loaded, error, load, fetchFleet, save, remove, duplicate, importText, exportText };
+});
