@@ -29,7 +29,7 @@ export async function shot(page: Page, name: string): Promise<void> {
 export async function nodeStatuses(page: Page): Promise<Record<string, string>> {
   return page.evaluate(() => {
     const out: Record<string, string> = {};
-    for (const node of document.querySelectorAll<HTMLElement>('[data-testid="agent-node"]')) out[node.dataset.agent ?? ''] = node.dataset.status ?? '';
+    for (const node of Array.from(document.querySelectorAll<HTMLElement>('[data-testid="agent-node"]'))) out[node.dataset.agent ?? ''] = node.dataset.status ?? '';
     return out;
   });
 }

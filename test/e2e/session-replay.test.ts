@@ -136,8 +136,8 @@ describe('replay, human input and untrusted content in the session view', () => 
     expect(text).toContain('onerror');
     const inTranscript = await page.getByTestId('transcript').evaluate((root) => ({
       scripts: root.querySelectorAll('script, iframe, object, embed, svg[onload], img').length,
-      handlers: [...root.querySelectorAll('*')].flatMap((element) => [...element.attributes].filter((attribute) => attribute.name.startsWith('on')).map((attribute) => attribute.name)),
-      jsLinks: [...root.querySelectorAll('a')].filter((anchor) => /^\s*javascript:/i.test(anchor.getAttribute('href') ?? '')).length,
+      handlers: Array.from(root.querySelectorAll('*')).flatMap((element) => Array.from(element.attributes).filter((attribute) => attribute.name.startsWith('on')).map((attribute) => attribute.name)),
+      jsLinks: Array.from(root.querySelectorAll('a')).filter((anchor) => /^\s*javascript:/i.test(anchor.getAttribute('href') ?? '')).length,
     }));
     expect(inTranscript).toEqual({ scripts: 0, handlers: [], jsLinks: 0 });
     await page.getByText('click me').first().click().catch(() => undefined);
