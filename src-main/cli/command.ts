@@ -2,6 +2,8 @@
 export interface CliIO {
   out(text: string): void;
   err(text: string): void;
+  /** Writes without a newline (tokens as they arrive); absent where output is line-based. */
+  write?(text: string): void;
   env: NodeJS.ProcessEnv;
   /** Resolves when the user interrupts (Ctrl+C); long-running commands wait on it. */
   interrupted: Promise<void>;

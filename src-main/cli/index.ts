@@ -9,6 +9,7 @@ const interrupted = new Promise<void>((resolve) => {
 const code = await runCli(process.argv.slice(2), {
   out: (text) => process.stdout.write(`${text}\n`),
   err: (text) => process.stderr.write(`${text}\n`),
+  write: (text) => process.stdout.write(text),
   env: process.env,
   interrupted,
 });

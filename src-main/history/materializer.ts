@@ -70,13 +70,13 @@ export class Materializer {
       (session_id, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta, tool_calls,
        tool_results, prompt_tokens, completion_tokens, state)
       VALUES (@session, @id, @seq, @t, @thread, @parent, @sender, @receiver, @kind, @content, @meta, @toolCalls,
-       @toolResults, @prompt, @completion, 'complete')
+       @toolResults, @prompt, @completion, @state)
       ON CONFLICT (session_id, id) DO UPDATE SET seq = excluded.seq, t = excluded.t,
         thread_id = excluded.thread_id, parent_id = excluded.parent_id, sender = excluded.sender,
         receiver = excluded.receiver, kind = excluded.kind, content = excluded.content, meta = excluded.meta,
         tool_calls = excluded.tool_calls, tool_results = excluded.tool_results,
         prompt_tokens = coalesce(excluded.prompt_tokens, prompt_tokens),
-        completion_tokens = coalesce(excluded.completion_tokens, completion_tokens), state = 'complete'`);
+        completion_tokens = coalesce(excluded.completion_tokens, completion_tokens), state = excluded.state`);
     this.insertDropped = db.prepare(`INSERT INTO messages
       (session_id, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta, state, dropped_reason)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'complete', ?) ON CONFLICT (session_id, id) DO NOTHING`);
@@ -262,6 +262,8 @@ export class Materializer {
       toolResults: message.toolResults ? JSON.stringify(message.toolResults) : null,
       prompt: message.usage?.prompt ?? null,
       completion: message.usage?.completion ?? null,
+      // A reply cut off by a stall, a disconnect or a stop stays partial.
+      state: message.state === 'partial' ? 'partial' : 'complete',
     });
     const pk = before.pk ?? Number(result.lastInsertRowid);
     this.fts.add(pk, message.content, before.state !== null && before.state !== 'streaming');

@@ -134,7 +134,8 @@ export function applyEvent(state: ViewState, event: RunEvent): void {
       if (!previous) state.order.push(message.id);
       if (previous?.state !== 'complete') state.counters.messages += 1;
       const usageBefore = previous?.usage;
-      state.messages[message.id] = { ...message, state: 'complete' };
+      // A reply cut off by a stall, a disconnect or a stop stays partial.
+      state.messages[message.id] = { ...message, state: message.state === 'partial' ? 'partial' : 'complete' };
       addUsage(state, message.usage, usageBefore);
       break;
     }
@@ -200,7 +201,7 @@ export function compactView(state: ViewState): ViewState {
 }
 
 export function compactInPlace(view: ViewState): void {
-  const open = view.order.filter((id) => view.messages[id] && view.messages[id].state !== 'complete');
+  const open = view.order.filter((id) => view.messages[id]?.state === 'streaming');
   const messages: Record<string, Message> = {};
   for (const id of open) messages[id] = view.messages[id] as Message;
   view.messages = messages;

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { parseFleet, type Fleet, type RunEvent, type TerminationSpec } from '@shared/domain';
+import { parseFleet, type Fleet, type RunEvent } from '@shared/domain';
 import { defaultDataDir } from '../../app/data-dir';
+import { withMessageCap } from '../../app/run-service';
+import { openHistory } from '../../history';
 import {
   FleetInvalidError,
-  JsonlFileSink,
   createBuiltinTools,
   startRun,
   type EventSink,
@@ -16,11 +16,13 @@ import {
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 
 /**
- * Where `fleetscope run` stores its events. One JSONL file per session under DATA_DIR/sessions/
- * until the history store is wired in: swap this one function for the SQLite sink.
+ * Where `fleetscope run` stores its events: the same SQLite store the app shows
+ * (DATA_DIR/fleetscope.db). It does not recover "interrupted" sessions: the app may be running
+ * sessions of its own in the same store right now.
  */
-export function createSink(dataDir: string): EventSink {
-  return new JsonlFileSink(join(dataDir, 'sessions'));
+export function createSink(dataDir: string): { sink: EventSink; close(): void } {
+  const history = openHistory(dataDir, { recover: false });
+  return { sink: history.store, close: () => history.close() };
 }
 
 /** Error codes that mean the model provider failed (exit code 3). */
@@ -157,15 +159,6 @@ function loadFleet(path: string): { fleet: Fleet; warnings: string[] } | { error
   return { fleet: parsed.fleet, warnings: parsed.warnings.map((issue) => `${issue.path}: ${issue.message}`) };
 }
 
-function withMessageCap(fleet: Fleet, max: number | undefined): Fleet {
-  if (max === undefined) return fleet;
-  const cap: TerminationSpec = { type: 'max-messages', max };
-  return {
-    ...fleet,
-    termination: fleet.termination ? { type: 'or', conditions: [fleet.termination, cap] } : cap,
-  };
-}
-
 async function runFleet(args: string[], io: StreamingIO, options: RunCommandOptions): Promise<number> {
   const parsed = parseRunArgs(args, io);
   const loaded = loadFleet(parsed.fleetPath);
@@ -173,12 +166,27 @@ async function runFleet(args: string[], io: StreamingIO, options: RunCommandOpti
     io.err(loaded.error);
     return EXIT.usage;
   }
+  const store = createSink(parsed.dataDir);
+  try {
+    return await runAndShow(parsed, loaded.fleet, store.sink, io, options);
+  } finally {
+    store.close();
+  }
+}
+
+async function runAndShow(
+  parsed: ReturnType<typeof parseRunArgs>,
+  fleet: Fleet,
+  sink: EventSink,
+  io: StreamingIO,
+  options: RunCommandOptions,
+): Promise<number> {
   let handle: RunHandle;
   try {
     handle = startRun({
-      fleet: withMessageCap(loaded.fleet, parsed.maxMessages),
+      fleet: withMessageCap(fleet, parsed.maxMessages ?? null),
       task: parsed.task,
-      sink: createSink(parsed.dataDir),
+      sink,
       env: io.env,
       fileRoot: parsed.files ?? null,
       providerOverrides: { baseUrl: parsed.baseUrl, model: parsed.model, apiKeyEnv: parsed.apiKeyEnv },

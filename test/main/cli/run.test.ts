@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRunCommand } from '../../../src-main/cli/commands/run';
 import { runCli } from '../../../src-main/cli/main';
+import { openHistory } from '../../../src-main/history';
 import { captureIo } from '../../helpers/cli-io';
 import { startOpenAiStub, type OpenAiStub } from '../../helpers/openai-stub';
 
@@ -53,13 +54,16 @@ describe('fleetscope run', () => {
       expect(code).toBe(0);
       const summary = io.stdout.at(-1) ?? '';
       expect(summary).toMatch(/^Session ses_\S+ completed: \S+ \(.+\) \d+ messages, \d+ tokens\.$/);
-      const [file] = readdirSync(join(dataDir, 'sessions'));
-      const events = readFileSync(join(dataDir, 'sessions', file!), 'utf8')
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as { kind: string });
-      expect(events[0]?.kind).toBe('session.started');
-      expect(events.at(-1)?.kind).toBe('session.stopped');
+      const sessionId = /^Session (ses_\S+) /.exec(summary)?.[1] ?? '';
+      const history = openHistory(dataDir, { recover: false });
+      try {
+        const events = [...history.store.iterateEvents(sessionId)];
+        expect(events[0]?.kind).toBe('session.started');
+        expect(events.at(-1)?.kind).toBe('session.stopped');
+        expect(history.store.getSession(sessionId)?.summary.status).toBe('completed');
+      } finally {
+        history.close();
+      }
     },
   );
 
@@ -215,7 +219,7 @@ describe('fleetscope run exit codes', () => {
     const invalid = { ...scriptedPair, team: { pattern: 'sequential', order: ['ann', 'carl'] } };
     expect(await runCli(['run', writeFleet(invalid), '--task', 'x', '--data-dir', dataDir], io)).toBe(2);
     expect(io.stderr.join('\n')).toContain('team.order[1]: member "carl" is not an agent in this fleet');
-    expect(existsSync(join(dataDir, 'sessions'))).toBe(false);
+    expect(existsSync(join(dataDir, 'fleetscope.db'))).toBe(false);
   });
 
   it('exits 3 when the provider keeps failing, with a readable reason', async () => {
