@@ -38,8 +38,13 @@ export function resolveStaticPath(root: string, pathname: string): string | null
   }
 }
 
-export function sendFile(response: ServerResponse, file: string, headers: Record<string, string>): void {
-  const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+export function sendFile(
+  response: ServerResponse,
+  file: string,
+  headers: Record<string, string>,
+  contentType?: string,
+): void {
+  const type = contentType ?? TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
   response.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-cache', ...headers });
   createReadStream(file).pipe(response);
 }

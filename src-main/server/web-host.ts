@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { basename, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { WS_PATH } from '@shared/contract';
@@ -8,6 +9,9 @@ import type { FleetscopeApp } from '../app';
 import { resolveStaticPath, sendFile } from './static-files';
 import { BASE_HEADERS, checkAccess, contentSecurityPolicy, TOKEN_COOKIE } from './security';
 import { bindSocket } from './socket-binding';
+
+/** Where exported sessions are downloaded from: /exports/<file name>. */
+export const EXPORTS_PREFIX = '/exports/';
 
 export interface WebHostOptions {
   app: FleetscopeApp;
@@ -42,6 +46,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(response, 405, 'Method not allowed');
     const verdict = checkAccess(request, url, port, token);
     if (!verdict.ok) return refuse(response, verdict.status, verdict.reason);
+    if (url.pathname.startsWith(EXPORTS_PREFIX)) {
+      // Exported sessions, as downloads (never rendered: an HTML export is untrusted content).
+      const name = url.pathname.slice(EXPORTS_PREFIX.length);
+      const file = name.includes('/') ? null : resolveStaticPath(join(options.app.info.dataDir, 'exports'), `/${name}`);
+      if (!file) return refuse(response, 404, 'Not found');
+      const disposition = `attachment; filename="${basename(file).replace(/[^\w.-]/g, '_')}"`;
+      return sendFile(response, file, { ...BASE_HEADERS, 'Content-Disposition': disposition }, 'application/octet-stream');
+    }
     const file = resolveStaticPath(options.rendererDir, url.pathname);
     if (!file) return refuse(response, 404, 'Not found');
     const headers: Record<string, string> = { ...BASE_HEADERS };

@@ -176,3 +176,32 @@ describe('the web host', () => {
     });
   });
 });
+
+describe('exported session downloads', () => {
+  let running: RunningHost;
+  beforeAll(async () => {
+    running = await startTestHost();
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    mkdirSync(join(running.dataDir, 'exports'), { recursive: true });
+    writeFileSync(join(running.dataDir, 'exports', 'talk-1234.html'), '<script>alert(1)</script>');
+  });
+  afterAll(() => running.stop());
+
+  it('serves an export as a download to a holder of the token, never as a page', async () => {
+    const { port, token } = running.host;
+    const response = await get(port, '/exports/talk-1234.html', { cookie: `fleetscope_token=${token}` });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-disposition']).toBe('attachment; filename="talk-1234.html"');
+    expect(response.headers['content-type']).toBe('application/octet-stream');
+    expect((await get(port, '/exports/talk-1234.html')).status).toBe(401);
+  });
+
+  it.each(['/exports/../fleetscope.db', '/exports/%2e%2e%2ffleetscope.db', '/exports/a/b.json', '/exports/'])(
+    'serves nothing outside the exports folder: %s',
+    async (path) => {
+      const { port, token } = running.host;
+      expect((await get(port, path, { cookie: `fleetscope_token=${token}` })).status).toBe(404);
+    },
+  );
+});
