@@ -39,6 +39,8 @@ export const useBuilderStore = defineStore('builder', () => {
   const message = ref<string | null>(null);
   const history = shallowRef(createUndoStack<string>());
   const historyVersion = ref(0);
+  /** Increases each time a fleet is opened, so the canvas frames it once. */
+  const openCount = ref(0);
   let clipboard: AgentSpec[] = [];
   let timer: ReturnType<typeof setTimeout> | null = null;
   let pendingSave: Promise<void> | null = null;
@@ -81,6 +83,7 @@ export const useBuilderStore = defineStore('builder', () => {
     message.value = null;
     history.value = createUndoStack<string>();
     historyVersion.value++;
+    openCount.value++;
   }
 
   /** Applies one user gesture to the fleet on screen; `record: false` for drag moves in progress. */
@@ -250,7 +253,7 @@ export const useBuilderStore = defineStore('builder', () => {
   }
 
   return {
-    fleetId, root, path, current, selected, selectedEdge, selectedAgent, readOnly, saveState, message,
+    fleetId, root, path, openCount, current, selected, selectedEdge, selectedAgent, readOnly, saveState, message,
     issues, rootIssues, issuesByAgent, canRun, canUndo, canRedo,
     open, edit, undo, redo, saveNow, addFromTemplate, updateAgent, rename, removeSelected, copySelected, paste,
     move, link, unlink, setPattern, setTeam, setTermination, setInfo, enter, leaveTo, run,
