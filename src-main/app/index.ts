@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppInfo } from '@shared/contract';
 import { openHistory, type HistoryStore, type SqliteDatabase } from '../history';
 import { SettingsStore } from '../history/settings-store';
+import { importFile, type ImportResult } from '../history/import';
+import { trackTask } from './task-progress';
 import { APP_NAME } from './data-dir';
 import { Dispatcher, type Handlers } from './dispatcher';
 import { EventHub } from './event-hub';
@@ -67,6 +69,8 @@ export interface FleetscopeApp {
   readonly movedAsideTo: string | null;
   /** Resolves when start-up work (sample sessions, clean-up) is done. */
   readonly ready: Promise<void>;
+  /** Imports a transcript file from a path (desktop menu, CLI), reporting task.progress. */
+  importFile(path: string): Promise<ImportResult>;
   close(): Promise<void>;
 }
 
@@ -118,6 +122,14 @@ export function createApp(options: AppOptions): FleetscopeApp {
     store,
     movedAsideTo: history.movedAsideTo,
     ready,
+    async importFile(path) {
+      const task = trackTask(hub, `Importing ${basename(path)}`);
+      try {
+        return await importFile(path, store, { onProgress: (done, total) => task.progress(done, total) });
+      } finally {
+        task.finish(1, 1);
+      }
+    },
     async close() {
       if (timer) clearInterval(timer);
       await ready.catch(() => undefined);

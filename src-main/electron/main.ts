@@ -33,6 +33,28 @@ if (!app.requestSingleInstanceLock()) {
     mainWindow.focus();
   });
 
+  /** File > Import Transcript…: pick a file, import it, say what happened. */
+  const importTranscript = async () => {
+    if (!fleetscope) return;
+    const picked = await dialog.showOpenDialog({
+      title: 'Import a transcript',
+      properties: ['openFile'],
+      filters: [{ name: 'Transcripts (Fleetscope, AutoGen, OpenAI messages)', extensions: ['json'] }],
+    });
+    const path = picked.filePaths[0];
+    if (picked.canceled || !path) return;
+    try {
+      const result = await fleetscope.importFile(path);
+      void dialog.showMessageBox({
+        type: 'info',
+        message: 'Transcript imported',
+        detail: `${result.messageCount} messages (${result.format}). It is at the top of the Sessions list.`,
+      });
+    } catch (error) {
+      dialog.showErrorBox('The file could not be imported', error instanceof Error ? error.message : String(error));
+    }
+  };
+
   app.on('web-contents-created', (_event, contents) => {
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   });
@@ -53,7 +75,7 @@ if (!app.requestSingleInstanceLock()) {
       });
     }
     registerIpcHandlers(fleetscope);
-    installMenu();
+    installMenu({ importTranscript: () => void importTranscript() });
     openWindow();
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) openWindow();
