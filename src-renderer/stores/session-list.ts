@@ -31,13 +31,24 @@ export const useSessionListStore = defineStore('sessionList', () => {
   const loading = ref(false);
   const loaded = ref(false);
   const error = ref<string | null>(null);
-  const filters = reactive<SessionFilters>({ search: '', status: '', fleetName: '', tag: '', from: '', to: '' });
+  const filters = reactive<SessionFilters>({
+    search: '',
+    status: '',
+    fleetName: '',
+    tag: '',
+    from: '',
+    to: '',
+  });
   /** Export / import task ids by session id (or "import"). */
   const running = ref<Record<string, string>>({});
   let generation = 0;
 
   const pageCount = computed(() => Math.max(1, Math.ceil(total.value / PAGE_SIZE)));
-  const filtered = computed(() => Boolean(filters.search || filters.status || filters.fleetName || filters.tag || filters.from || filters.to));
+  const filtered = computed(() =>
+    Boolean(
+      filters.search || filters.status || filters.fleetName || filters.tag || filters.from || filters.to,
+    ),
+  );
 
   async function load(): Promise<void> {
     const mine = ++generation;
@@ -113,7 +124,16 @@ export const useSessionListStore = defineStore('sessionList', () => {
         fail(`Export failed: ${result.error.message}`);
         return null;
       }
-      toasts.push(`Exported ${result.value.fileName} (${formatBytes(result.value.bytes)}) to ${result.value.path}`, 'info');
+      const download =
+        bridge.surface === 'browser'
+          ? { href: `/exports/${encodeURIComponent(result.value.fileName)}`, label: 'Download' }
+          : undefined;
+      toasts.push(
+        `Exported ${result.value.fileName} (${formatBytes(result.value.bytes)}) to ${result.value.path}`,
+        'info',
+        15_000,
+        download,
+      );
       return result.value.path;
     } finally {
       const next = { ...running.value };
@@ -125,18 +145,26 @@ export const useSessionListStore = defineStore('sessionList', () => {
 
   /** Imports a transcript file's text; returns the new session id. Errors are shown as they are. */
   async function importFile(file: File): Promise<string | null> {
-    if (file.size > MAX_IMPORT_BYTES) return failNull(`${file.name} is ${formatBytes(file.size)}; the app imports files up to ${formatBytes(MAX_IMPORT_BYTES)} (the command line has no limit).`);
+    if (file.size > MAX_IMPORT_BYTES)
+      return failNull(
+        `${file.name} is ${formatBytes(file.size)}; the app imports files up to ${formatBytes(MAX_IMPORT_BYTES)} (the command line has no limit).`,
+      );
     const taskId = tasks.newTaskId('import');
     running.value = { ...running.value, import: taskId };
     try {
       const content = await file.text();
       const result = await bridge.call('sessions.importData', { fileName: file.name, content, taskId });
       if (!result.ok) return failNull(`Could not import ${file.name}: ${result.error.message}`);
-      toasts.push(`Imported ${file.name} (${result.value.format}, ${result.value.messageCount} messages)`, 'info');
+      toasts.push(
+        `Imported ${file.name} (${result.value.format}, ${result.value.messageCount} messages)`,
+        'info',
+      );
       void load();
       return result.value.sessionId;
     } catch (cause) {
-      return failNull(`Could not read ${file.name}: ${cause instanceof Error ? cause.message : String(cause)}`);
+      return failNull(
+        `Could not read ${file.name}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      );
     } finally {
       const next = { ...running.value };
       delete next.import;
@@ -170,7 +198,25 @@ export const useSessionListStore = defineStore('sessionList', () => {
     if (loaded.value) void load();
   });
 
-  return { items, total, page, pageCount, loading, loaded, error, filters, filtered, running, load, setPage, rename, setTags, remove, exportSession, importFile };
+  return {
+    items,
+    total,
+    page,
+    pageCount,
+    loading,
+    loaded,
+    error,
+    filters,
+    filtered,
+    running,
+    load,
+    setPage,
+    rename,
+    setTags,
+    remove,
+    exportSession,
+    importFile,
+  };
 });
 
 export function formatBytes(bytes: number): string {
