@@ -110,6 +110,7 @@ function teamEdges(fleet: Fleet, names: ReadonlySet<string>): CanvasEdge[] {
 export function fleetToCanvas(fleet: Fleet): Canvas {
   const names = new Set(fleet.agents.map((agent) => agent.name));
   const order = turnOrder(fleet);
+  const seen = new Set<string>();
   const nodes: CanvasNode[] = fleet.agents.map((agent, index) => {
     const saved = fleet.layout[agent.name];
     const turn = order.indexOf(agent.name);
@@ -120,7 +121,10 @@ export function fleetToCanvas(fleet: Fleet): Canvas {
       badge: badgeFor(agent, fleet.team),
       autoPlaced: saved === undefined,
     };
-    return { id: agent.name, type: 'agent', position: saved ? { ...saved } : autoPosition(index), data };
+    // Node ids are agent names; a duplicate name (a validation error) still gets its own node.
+    const id = seen.has(agent.name) ? `${agent.name}~${index}` : agent.name;
+    seen.add(agent.name);
+    return { id, type: 'agent', position: saved ? { ...saved } : autoPosition(index), data };
   });
   const top = nodes.length === 0 ? 60 : Math.min(...nodes.map((node) => node.position.y));
   const bottom = nodes.length === 0 ? 60 : Math.max(...nodes.map((node) => node.position.y));

@@ -63,6 +63,14 @@ describe('canvas <-> fleet mapping', () => {
     expect(canvasToFleet(canvas).layout).toEqual({});
   });
 
+  it('gives agents with a duplicate name (a validation error) their own nodes', () => {
+    const draft = fleet({ pattern: 'sequential' });
+    draft.agents[1]!.name = 'planner';
+    const ids = fleetToCanvas(draft).nodes.map((node) => node.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(canvasToFleet(fleetToCanvas(draft)).agents.map((agent) => agent.name)).toEqual(['planner', 'planner', 'critic', 'writer']);
+  });
+
   it('keeps layout entries that name no agent', () => {
     const original = fleet({ pattern: 'sequential' }, { layout: { ...layout, ghost: { x: 1, y: 2 } } });
     expect(canvasToFleet(fleetToCanvas(original)).layout.ghost).toEqual({ x: 1, y: 2 });
