@@ -14,7 +14,8 @@ export function checkDraft(fleet: Fleet, knownTools?: readonly string[]): DraftI
   const parsed = fleetSchema.safeParse(fleet);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      issues.push({ path: formatPath(issue.path), message: issue.message, severity: 'error' });
+      const path = formatPath(issue.path);
+      issues.push({ path, message: humanize(path, issue.message), severity: 'error' });
     }
   }
   try {
@@ -33,6 +34,17 @@ export function checkDraft(fleet: Fleet, knownTools?: readonly string[]): DraftI
     errors: unique.filter((issue) => issue.severity === 'error'),
     warnings: unique.filter((issue) => issue.severity === 'warning'),
   };
+}
+
+/** Schema messages in words a person uses, for the fields people leave empty. */
+function humanize(path: string, message: string): string {
+  const tooSmall = message.startsWith('Too small');
+  if (path.endsWith('provider.model') && tooSmall) return 'needs a model name';
+  if (/(^|\.)agents$/.test(path) && tooSmall) return 'a team needs at least one agent';
+  if (path.endsWith('workers') && tooSmall) return 'needs at least one worker';
+  if (path.endsWith('candidates') && tooSmall) return 'a route needs at least one candidate';
+  if (tooSmall && message.includes('string')) return 'must not be empty';
+  return message;
 }
 
 /** Field paths of the fleet at `path` (nested team names) are prefixed like `agents[2].fleet.`. */
