@@ -1,3 +1,4 @@
+import { layeredPositions } from './auto-layout';
 import { USER, type AgentSpec, type Fleet, type RouteRule, type TeamSpec } from '@shared/domain';
 import {
   TASK_NODE_ID,
@@ -126,20 +127,27 @@ export function fleetToCanvas(fleet: Fleet): Canvas {
     seen.add(agent.name);
     return { id, type: 'agent', position: saved ? { ...saved } : autoPosition(index), data };
   });
+  const edges = teamEdges(fleet, names);
+  // A fleet with no layout at all (a hand-written file) is laid out along its team's edges.
+  const layered =
+    nodes.length > 0 && nodes.every((node) => (node.data as AgentNodeData).autoPlaced)
+      ? layeredPositions([TASK_NODE_ID, ...nodes.map((node) => node.id)], edges.filter((edge) => edge.data.kind !== 'loop'))
+      : null;
+  if (layered) for (const node of nodes) node.position = layered[node.id]!;
   const top = nodes.length === 0 ? 60 : Math.min(...nodes.map((node) => node.position.y));
   const bottom = nodes.length === 0 ? 60 : Math.max(...nodes.map((node) => node.position.y));
   const left = nodes.length === 0 ? 220 : Math.min(...nodes.map((node) => node.position.x));
   nodes.unshift({
     id: TASK_NODE_ID,
     type: 'task',
-    position: { x: left - 200, y: (top + bottom) / 2 },
+    position: layered?.[TASK_NODE_ID] ?? { x: left - 200, y: (top + bottom) / 2 },
     data: { kind: 'task', pattern: fleet.team.pattern },
     deletable: false,
   });
   const strayLayout = Object.fromEntries(Object.entries(fleet.layout).filter(([name]) => !names.has(name)));
   return {
     nodes,
-    edges: teamEdges(fleet, names),
+    edges,
     meta: {
       version: fleet.version,
       name: fleet.name,

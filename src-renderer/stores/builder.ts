@@ -6,6 +6,8 @@ import { TASK_NODE_ID, type CanvasEdgeData, type Position } from '../builder/can
 import { addAgent, connect, disconnect, removeAgents, renameAgent, teamForPattern, uniqueName } from '../builder/fleet-edits';
 import { agentOfIssue, checkDraft, nestedPrefix } from '../builder/issues';
 import { findTemplate } from '../builder/templates';
+import { fleetToCanvas } from '../builder/mapping';
+import { layeredPositions } from '../builder/auto-layout';
 import { createUndoStack } from '../builder/undo-stack';
 import { useProvidersStore } from './providers';
 
@@ -41,6 +43,8 @@ export const useBuilderStore = defineStore('builder', () => {
   const historyVersion = ref(0);
   /** Increases each time a fleet is opened, so the canvas frames it once. */
   const openCount = ref(0);
+  /** Increases when the canvas should frame the fleet again (after an auto layout). */
+  const frameRequests = ref(0);
   let clipboard: AgentSpec[] = [];
   let timer: ReturnType<typeof setTimeout> | null = null;
   let pendingSave: Promise<void> | null = null;
@@ -66,7 +70,8 @@ export const useBuilderStore = defineStore('builder', () => {
     }
     return byAgent;
   });
-  const canRun = computed(() => rootIssues.value.errors.length === 0 && fleetId.value !== null && !readOnly.value && saveState.value !== 'failed');
+  /** Examples run as they are; an edited fleet runs once it is valid and saved. */
+  const canRun = computed(() => rootIssues.value.errors.length === 0 && fleetId.value !== null && saveState.value !== 'failed');
   const canUndo = computed(() => (historyVersion.value, history.value.canUndo));
   const canRedo = computed(() => (historyVersion.value, history.value.canRedo));
   const selectedAgent = computed(() => current.value?.agents.find((agent) => agent.name === selected.value[0]) ?? null);
@@ -218,6 +223,18 @@ export const useBuilderStore = defineStore('builder', () => {
     selected.value = pasted;
   }
 
+  /** Lays every agent out along the team's edges (undoable). */
+  function arrange(): void {
+    const fleet = current.value;
+    if (!fleet) return;
+    const { edges } = fleetToCanvas({ ...fleet, layout: {} });
+    const positions = layeredPositions([TASK_NODE_ID, ...fleet.agents.map((agent) => agent.name)], edges.filter((edge) => edge.data.kind !== 'loop'));
+    edit((draft) => {
+      draft.layout = Object.fromEntries(draft.agents.map((agent) => [agent.name, positions[agent.name]!]));
+    });
+    frameRequests.value++;
+  }
+
   const move = (name: string, position: Position, record = true) =>
     edit((fleet) => void (fleet.layout[name] = { x: Math.round(position.x), y: Math.round(position.y) }), { record });
   const link = (source: string, target: string) => edit((fleet) => connect(fleet, source, target));
@@ -253,9 +270,9 @@ export const useBuilderStore = defineStore('builder', () => {
   }
 
   return {
-    fleetId, root, path, openCount, current, selected, selectedEdge, selectedAgent, readOnly, saveState, message,
+    fleetId, root, path, openCount, frameRequests, current, selected, selectedEdge, selectedAgent, readOnly, saveState, message,
     issues, rootIssues, issuesByAgent, canRun, canUndo, canRedo,
-    open, edit, undo, redo, saveNow, addFromTemplate, updateAgent, rename, removeSelected, copySelected, paste,
+    open, edit, undo, redo, arrange, saveNow, addFromTemplate, updateAgent, rename, removeSelected, copySelected, paste,
     move, link, unlink, setPattern, setTeam, setTermination, setInfo, enter, leaveTo, run,
   };
 });
