@@ -32,15 +32,87 @@ interface Preset {
 }
 
 export const PROVIDER_PRESETS: readonly Preset[] = [
-  { id: 'scripted', label: 'Scripted (built in)', baseUrl: 'http://localhost/scripted', defaultModel: 'scripted', apiKeyEnv: null, keyOptional: true, hint: 'Canned replies from the fleet file; no model, no key, no network.' },
-  { id: 'openai', label: 'OpenAI', baseUrl: 'https://api.openai.com/v1', defaultModel: 'gpt-4o-mini', apiKeyEnv: 'OPENAI_API_KEY', keyOptional: false, hint: 'Needs an API key from platform.openai.com.' },
-  { id: 'azure', label: 'Azure OpenAI', baseUrl: 'https://YOUR-RESOURCE.openai.azure.com/openai/v1', defaultModel: 'gpt-4o-mini', apiKeyEnv: 'AZURE_OPENAI_API_KEY', keyOptional: false, hint: 'Use your resource\'s /openai/v1 endpoint; the model is your deployment name.' },
-  { id: 'ollama', label: 'Ollama', baseUrl: 'http://localhost:11434/v1', defaultModel: 'llama3.2', apiKeyEnv: null, keyOptional: true, hint: 'Local; start it with `ollama serve`.' },
-  { id: 'lmstudio', label: 'LM Studio', baseUrl: 'http://localhost:1234/v1', defaultModel: 'local-model', apiKeyEnv: null, keyOptional: true, hint: 'Local; start the server from LM Studio\'s Developer tab.' },
-  { id: 'vllm', label: 'vLLM', baseUrl: 'http://localhost:8000/v1', defaultModel: 'meta-llama/Llama-3.1-8B-Instruct', apiKeyEnv: null, keyOptional: true, hint: 'Local; `vllm serve <model>`.' },
-  { id: 'llamacpp', label: 'llama.cpp server', baseUrl: 'http://localhost:8080/v1', defaultModel: 'default', apiKeyEnv: null, keyOptional: true, hint: 'Local; `llama-server -m model.gguf`.' },
-  { id: 'openrouter', label: 'OpenRouter', baseUrl: 'https://openrouter.ai/api/v1', defaultModel: 'openai/gpt-4o-mini', apiKeyEnv: 'OPENROUTER_API_KEY', keyOptional: false, hint: 'Needs an API key from openrouter.ai.' },
-  { id: 'custom', label: 'Custom (OpenAI-compatible)', baseUrl: 'http://localhost:8000/v1', defaultModel: 'model', apiKeyEnv: null, keyOptional: true, hint: 'Any server that speaks the OpenAI chat completions API.' },
+  {
+    id: 'scripted',
+    label: 'Scripted (built in)',
+    baseUrl: 'http://localhost/scripted',
+    defaultModel: 'scripted',
+    apiKeyEnv: null,
+    keyOptional: true,
+    hint: 'Canned replies from the fleet file; no model, no key, no network.',
+  },
+  {
+    id: 'openai',
+    label: 'OpenAI',
+    baseUrl: 'https://api.openai.com/v1',
+    defaultModel: 'gpt-4o-mini',
+    apiKeyEnv: 'OPENAI_API_KEY',
+    keyOptional: false,
+    hint: 'Needs an API key from platform.openai.com.',
+  },
+  {
+    id: 'azure',
+    label: 'Azure OpenAI',
+    baseUrl: 'https://YOUR-RESOURCE.openai.azure.com/openai/v1',
+    defaultModel: 'gpt-4o-mini',
+    apiKeyEnv: 'AZURE_OPENAI_API_KEY',
+    keyOptional: false,
+    hint: "Use your resource's /openai/v1 endpoint; the model is your deployment name.",
+  },
+  {
+    id: 'ollama',
+    label: 'Ollama',
+    baseUrl: 'http://localhost:11434/v1',
+    defaultModel: 'llama3.2',
+    apiKeyEnv: null,
+    keyOptional: true,
+    hint: 'Local; start it with `ollama serve`.',
+  },
+  {
+    id: 'lmstudio',
+    label: 'LM Studio',
+    baseUrl: 'http://localhost:1234/v1',
+    defaultModel: 'local-model',
+    apiKeyEnv: null,
+    keyOptional: true,
+    hint: "Local; start the server from LM Studio's Developer tab.",
+  },
+  {
+    id: 'vllm',
+    label: 'vLLM',
+    baseUrl: 'http://localhost:8000/v1',
+    defaultModel: 'meta-llama/Llama-3.1-8B-Instruct',
+    apiKeyEnv: null,
+    keyOptional: true,
+    hint: 'Local; `vllm serve <model>`.',
+  },
+  {
+    id: 'llamacpp',
+    label: 'llama.cpp server',
+    baseUrl: 'http://localhost:8080/v1',
+    defaultModel: 'default',
+    apiKeyEnv: null,
+    keyOptional: true,
+    hint: 'Local; `llama-server -m model.gguf`.',
+  },
+  {
+    id: 'openrouter',
+    label: 'OpenRouter',
+    baseUrl: 'https://openrouter.ai/api/v1',
+    defaultModel: 'openai/gpt-4o-mini',
+    apiKeyEnv: 'OPENROUTER_API_KEY',
+    keyOptional: false,
+    hint: 'Needs an API key from openrouter.ai.',
+  },
+  {
+    id: 'custom',
+    label: 'Custom (OpenAI-compatible)',
+    baseUrl: 'http://localhost:8000/v1',
+    defaultModel: 'model',
+    apiKeyEnv: null,
+    keyOptional: true,
+    hint: 'Any server that speaks the OpenAI chat completions API.',
+  },
 ];
 
 const savedSchema = z.record(
@@ -106,10 +178,20 @@ export class ProviderService {
     };
   }
 
-  save(input: { id: ProviderId; baseUrl: string; defaultModel: string; apiKeyEnv: string | null }): ProviderInfo {
-    if (input.id === 'scripted') throw new AppError('read-only', 'The built-in scripted provider has no settings.');
+  save(input: {
+    id: ProviderId;
+    baseUrl: string;
+    defaultModel: string;
+    apiKeyEnv: string | null;
+  }): ProviderInfo {
+    if (input.id === 'scripted')
+      throw new AppError('read-only', 'The built-in scripted provider has no settings.');
     const saved = this.readSaved();
-    saved[input.id] = { baseUrl: input.baseUrl, defaultModel: input.defaultModel, apiKeyEnv: input.apiKeyEnv };
+    saved[input.id] = {
+      baseUrl: input.baseUrl,
+      defaultModel: input.defaultModel,
+      apiKeyEnv: input.apiKeyEnv,
+    };
     this.writeSaved(saved);
     return this.info(input.id);
   }
@@ -139,7 +221,8 @@ export class ProviderService {
       message: this.redact(message),
       elapsedMs: Date.now() - started,
     });
-    if (id === 'scripted') return done(true, 'The scripted provider is built in and always available.', ['scripted']);
+    if (id === 'scripted')
+      return done(true, 'The scripted provider is built in and always available.', ['scripted']);
     const info = this.info(id);
     const baseUrl = (baseUrlOverride ?? info.baseUrl).replace(/\/+$/, '');
     const key = this.key(id, info.apiKeyEnv);
@@ -164,11 +247,24 @@ export class ProviderService {
     try {
       body = await response.json();
     } catch {
-      return done(false, `${baseUrl}/models answered, but not with JSON: is this an OpenAI-compatible server?`);
+      return done(
+        false,
+        `${baseUrl}/models answered, but not with JSON: is this an OpenAI-compatible server?`,
+      );
     }
     const models = modelIds(body);
-    if (models === null) return done(false, `${baseUrl}/models answered without a model list: is this an OpenAI-compatible server?`);
-    return done(true, models.length === 0 ? 'Connected; the server lists no models.' : `Connected; ${models.length} model(s) available.`, models);
+    if (models === null)
+      return done(
+        false,
+        `${baseUrl}/models answered without a model list: is this an OpenAI-compatible server?`,
+      );
+    return done(
+      true,
+      models.length === 0
+        ? 'Connected; the server lists no models.'
+        : `Connected; ${models.length} model(s) available.`,
+      models,
+    );
   }
 
   /**
@@ -180,7 +276,9 @@ export class ProviderService {
     return new Proxy(env, {
       get: (target, property) => {
         if (typeof property === 'string' && this.options.vault?.available) {
-          const provider = this.list().find((candidate) => candidate.apiKeyEnv === property && candidate.keySource === 'vault');
+          const provider = this.list().find(
+            (candidate) => candidate.apiKeyEnv === property && candidate.keySource === 'vault',
+          );
           if (provider) return this.options.vault.get(provider.id);
         }
         return Reflect.get(target, property);
@@ -237,7 +335,11 @@ function modelIds(body: unknown): string[] | null {
   const data = (body as { data?: unknown } | null)?.data ?? (body as { models?: unknown } | null)?.models;
   if (!Array.isArray(data)) return null;
   return data
-    .map((entry: unknown) => (typeof entry === 'string' ? entry : (entry as { id?: unknown; name?: unknown })?.id ?? (entry as { name?: unknown })?.name))
+    .map((entry: unknown) =>
+      typeof entry === 'string'
+        ? entry
+        : ((entry as { id?: unknown; name?: unknown })?.id ?? (entry as { name?: unknown })?.name),
+    )
     .filter((id): id is string => typeof id === 'string')
     .sort();
 }
@@ -248,21 +350,31 @@ function describeNetworkError(error: unknown, baseUrl: string, timeoutMs: number
     return `No answer from ${baseUrl} within ${Math.round(timeoutMs / 1000)} s. Is the server running and the address right?`;
   }
   const code = (error as { cause?: { code?: string } })?.cause?.code;
-  if (code === 'ECONNREFUSED') return `Nothing is listening at ${baseUrl}. Start the server, or check the port.`;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `The host in ${baseUrl} could not be found. Check the address and your network.`;
+  if (code === 'ECONNREFUSED')
+    return `Nothing is listening at ${baseUrl}. Start the server, or check the port.`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return `The host in ${baseUrl} could not be found. Check the address and your network.`;
   const message = error instanceof Error ? error.message : String(error);
   return `Could not reach ${baseUrl}: ${message}.`;
 }
 
-function describeStatus(status: number, info: ProviderInfo, baseUrl: string, hadKey: boolean, detail: string): string {
+function describeStatus(
+  status: number,
+  info: ProviderInfo,
+  baseUrl: string,
+  hadKey: boolean,
+  detail: string,
+): string {
   const suffix = detail ? ` (server said: ${detail.replace(/\s+/g, ' ').trim()})` : '';
   if (status === 401 || status === 403) {
     return hadKey
       ? `The server refused the API key (HTTP ${status}). Check that the key is right and still active.${suffix}`
       : `The server wants an API key (HTTP ${status}). Set one for ${info.label}${info.apiKeyEnv ? ` or in ${info.apiKeyEnv}` : ''}.${suffix}`;
   }
-  if (status === 404) return `There is no /models at ${baseUrl} (HTTP 404). The base URL usually ends in /v1.${suffix}`;
-  if (status === 429) return `The provider is rate limiting (HTTP 429). Wait a moment and try again.${suffix}`;
+  if (status === 404)
+    return `There is no /models at ${baseUrl} (HTTP 404). The base URL usually ends in /v1.${suffix}`;
+  if (status === 429)
+    return `The provider is rate limiting (HTTP 429). Wait a moment and try again.${suffix}`;
   if (status >= 500) return `The server failed (HTTP ${status}). Try again later.${suffix}`;
   return `Unexpected answer HTTP ${status}.${suffix}`;
 }

@@ -15,7 +15,8 @@ export function layeredPositions(
   const known = new Set(ids);
   for (const id of ids) graph.setNode(id, { width: WIDTH, height: HEIGHT });
   for (const edge of edges) {
-    if (edge.source !== edge.target && known.has(edge.source) && known.has(edge.target)) graph.setEdge(edge.source, edge.target);
+    if (edge.source !== edge.target && known.has(edge.source) && known.has(edge.target))
+      graph.setEdge(edge.source, edge.target);
   }
   dagre.layout(graph);
   const positions: Record<string, Position> = {};

@@ -18,8 +18,10 @@ export function addAgent(fleet: Fleet, agent: AgentSpec, position: Position): vo
   fleet.agents.push(agent);
   fleet.layout[agent.name] = { x: Math.round(position.x), y: Math.round(position.y) };
   const team = fleet.team;
-  if ((team.pattern === 'sequential' || team.pattern === 'round-robin') && team.order) team.order.push(agent.name);
-  if (team.pattern === 'swarm' && !fleet.agents.some((candidate) => candidate.name === team.start)) team.start = agent.name;
+  if ((team.pattern === 'sequential' || team.pattern === 'round-robin') && team.order)
+    team.order.push(agent.name);
+  if (team.pattern === 'swarm' && !fleet.agents.some((candidate) => candidate.name === team.start))
+    team.start = agent.name;
   if (team.pattern === 'parallel') {
     if (!fleet.agents.some((candidate) => candidate.name === team.aggregator)) team.aggregator = agent.name;
     else team.workers.push(agent.name);
@@ -117,10 +119,11 @@ export function renameAgent(fleet: Fleet, from: string, to: string): void {
       if (team.aggregator === from) team.aggregator = to;
       break;
   }
-  for (const other of fleet.agents) for (const reply of other.script ?? []) {
-    if (reply.to === from) reply.to = to;
-    if (reply.handoff === from) reply.handoff = to;
-  }
+  for (const other of fleet.agents)
+    for (const reply of other.script ?? []) {
+      if (reply.to === from) reply.to = to;
+      if (reply.handoff === from) reply.handoff = to;
+    }
   if (fleet.termination) renameInTermination(fleet.termination, from, to);
 }
 

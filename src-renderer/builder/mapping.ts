@@ -46,7 +46,12 @@ export function autoPosition(index: number): Position {
   return { x: 220 + (index % 4) * COLUMN, y: 60 + Math.floor(index / 4) * ROW };
 }
 
-function edge(source: string, target: string, data: CanvasEdge['data'], extra: Partial<CanvasEdge> = {}): CanvasEdge {
+function edge(
+  source: string,
+  target: string,
+  data: CanvasEdge['data'],
+  extra: Partial<CanvasEdge> = {},
+): CanvasEdge {
   const suffix = data.ruleIndex !== undefined ? `:${data.ruleIndex}` : '';
   return { id: `${data.kind}${suffix}:${source}->${target}`, source, target, data, ...extra };
 }
@@ -75,7 +80,14 @@ function teamEdges(fleet: Fleet, names: ReadonlySet<string>): CanvasEdge[] {
         const { candidates, ...conditions } = rule;
         const source = rule.from !== undefined && known(rule.from) ? rule.from : TASK_NODE_ID;
         for (const candidate of candidates.filter(known)) {
-          edges.push(edge(source, candidate, { kind: 'route', ruleIndex, rule: conditions }, { label: describeRule(conditions) }));
+          edges.push(
+            edge(
+              source,
+              candidate,
+              { kind: 'route', ruleIndex, rule: conditions },
+              { label: describeRule(conditions) },
+            ),
+          );
         }
       });
       if (team.fallback !== undefined && known(team.fallback)) {
@@ -85,7 +97,8 @@ function teamEdges(fleet: Fleet, names: ReadonlySet<string>): CanvasEdge[] {
     }
     case 'swarm': {
       const edges: CanvasEdge[] = [];
-      if (known(team.start)) edges.push(edge(TASK_NODE_ID, team.start, { kind: 'start' }, { label: 'start' }));
+      if (known(team.start))
+        edges.push(edge(TASK_NODE_ID, team.start, { kind: 'start' }, { label: 'start' }));
       for (const [source, targets] of Object.entries(team.handoffs)) {
         if (!known(source)) continue;
         for (const target of targets) {
@@ -131,7 +144,10 @@ export function fleetToCanvas(fleet: Fleet): Canvas {
   // A fleet with no layout at all (a hand-written file) is laid out along its team's edges.
   const layered =
     nodes.length > 0 && nodes.every((node) => (node.data as AgentNodeData).autoPlaced)
-      ? layeredPositions([TASK_NODE_ID, ...nodes.map((node) => node.id)], edges.filter((edge) => edge.data.kind !== 'loop'))
+      ? layeredPositions(
+          [TASK_NODE_ID, ...nodes.map((node) => node.id)],
+          edges.filter((edge) => edge.data.kind !== 'loop'),
+        )
       : null;
   if (layered) for (const node of nodes) node.position = layered[node.id]!;
   const top = nodes.length === 0 ? 60 : Math.min(...nodes.map((node) => node.position.y));
@@ -161,7 +177,8 @@ export function fleetToCanvas(fleet: Fleet): Canvas {
 
 function teamFromEdges(canvas: Canvas, agentNames: string[]): TeamSpec {
   const team = canvas.meta.team;
-  const ofKind = (kind: CanvasEdge['data']['kind']) => canvas.edges.filter((candidate) => candidate.data.kind === kind);
+  const ofKind = (kind: CanvasEdge['data']['kind']) =>
+    canvas.edges.filter((candidate) => candidate.data.kind === kind);
   const name = (id: string) => (id === TASK_NODE_ID ? USER : id);
   switch (team.pattern) {
     case 'sequential':
@@ -189,7 +206,8 @@ function teamFromEdges(canvas: Canvas, agentNames: string[]): TeamSpec {
     }
     case 'swarm': {
       const handoffs: Record<string, string[]> = {};
-      for (const [source, targets] of Object.entries(team.handoffs)) if (targets.length === 0) handoffs[source] = [];
+      for (const [source, targets] of Object.entries(team.handoffs))
+        if (targets.length === 0) handoffs[source] = [];
       for (const handoff of ofKind('handoff')) (handoffs[handoff.source] ??= []).push(name(handoff.target));
       return { pattern: 'swarm', start: ofKind('start')[0]?.target ?? team.start, handoffs };
     }
@@ -215,7 +233,10 @@ export function canvasToFleet(canvas: Canvas): Fleet {
     name: canvas.meta.name,
     description: canvas.meta.description,
     agents,
-    team: teamFromEdges(canvas, agents.map((agent) => agent.name)),
+    team: teamFromEdges(
+      canvas,
+      agents.map((agent) => agent.name),
+    ),
     layout,
   };
   if (canvas.meta.termination !== undefined) fleet.termination = canvas.meta.termination;

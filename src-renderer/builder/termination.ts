@@ -35,7 +35,13 @@ export function defaultCondition(type: ConditionType, agents: readonly string[])
       return { type, sources: agents.slice(0, 1).length ? agents.slice(0, 1) : ['user'] };
     case 'and':
     case 'or':
-      return { type, conditions: [{ type: 'text-mention', text: 'DONE' }, { type: 'max-messages', max: 20 }] };
+      return {
+        type,
+        conditions: [
+          { type: 'text-mention', text: 'DONE' },
+          { type: 'max-messages', max: 20 },
+        ],
+      };
   }
 }
 

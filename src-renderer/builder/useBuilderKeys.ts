@@ -3,7 +3,9 @@ import { useBuilderStore } from '../stores/builder';
 
 function typing(target: EventTarget | null): boolean {
   const element = target as HTMLElement | null;
-  return !!element && (element.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(element.tagName));
+  return (
+    !!element && (element.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(element.tagName))
+  );
 }
 
 /** Ctrl/Cmd+Z undo, Ctrl/Cmd+Shift+Z (or Y) redo, Ctrl/Cmd+C / V copy and paste agents, Delete. */

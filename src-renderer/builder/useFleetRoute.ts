@@ -11,7 +11,10 @@ function fleetFromHash(hash: string): string | null {
   }
 }
 
-export function useFleetRoute(): { fleetId: Ref<string | null>; openFleet(id: string | null, options?: { replace?: boolean }): void } {
+export function useFleetRoute(): {
+  fleetId: Ref<string | null>;
+  openFleet(id: string | null, options?: { replace?: boolean }): void;
+} {
   const fleetId = ref(fleetFromHash(window.location.hash));
   const onHashChange = () => {
     fleetId.value = fleetFromHash(window.location.hash);

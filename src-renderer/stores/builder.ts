@@ -3,7 +3,15 @@ import { computed, ref, shallowRef } from 'vue';
 import { fleetSchema, type AgentSpec, type Fleet, type TeamSpec, type TerminationSpec } from '@shared/domain';
 import { useBridge } from '../bridge';
 import { TASK_NODE_ID, type CanvasEdgeData, type Position } from '../builder/canvas-types';
-import { addAgent, connect, disconnect, removeAgents, renameAgent, teamForPattern, uniqueName } from '../builder/fleet-edits';
+import {
+  addAgent,
+  connect,
+  disconnect,
+  removeAgents,
+  renameAgent,
+  teamForPattern,
+  uniqueName,
+} from '../builder/fleet-edits';
 import { agentOfIssue, checkDraft, nestedPrefix } from '../builder/issues';
 import { findTemplate } from '../builder/templates';
 import { fleetToCanvas } from '../builder/mapping';
@@ -17,7 +25,14 @@ export type SaveState = 'saved' | 'dirty' | 'saving' | 'invalid' | 'failed' | 'r
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 export function emptyFleet(): Fleet {
-  return { version: 1, name: 'Untitled fleet', description: '', agents: [], team: { pattern: 'round-robin' }, layout: {} };
+  return {
+    version: 1,
+    name: 'Untitled fleet',
+    description: '',
+    agents: [],
+    team: { pattern: 'round-robin' },
+    layout: {},
+  };
 }
 
 function fleetAt(root: Fleet, path: readonly string[]): Fleet | null {
@@ -50,14 +65,20 @@ export const useBuilderStore = defineStore('builder', () => {
   let pendingSave: Promise<void> | null = null;
 
   const current = computed(() => (root.value ? fleetAt(root.value, path.value) : null));
-  const knownTools = computed(() => (providers.tools.length > 0 ? providers.tools.map((tool) => tool.name) : undefined));
-  const rootIssues = computed(() => (root.value ? checkDraft(root.value, knownTools.value) : { errors: [], warnings: [] }));
+  const knownTools = computed(() =>
+    providers.tools.length > 0 ? providers.tools.map((tool) => tool.name) : undefined,
+  );
+  const rootIssues = computed(() =>
+    root.value ? checkDraft(root.value, knownTools.value) : { errors: [], warnings: [] },
+  );
   /** Issues of the fleet on screen, with paths relative to it. */
   const issues = computed(() => {
     const prefix = root.value ? nestedPrefix(root.value, path.value) : null;
     if (prefix === null) return { errors: [], warnings: [] };
     const local = (list: typeof rootIssues.value.errors) =>
-      list.filter((issue) => issue.path.startsWith(prefix)).map((issue) => ({ ...issue, path: issue.path.slice(prefix.length) || '(fleet)' }));
+      list
+        .filter((issue) => issue.path.startsWith(prefix))
+        .map((issue) => ({ ...issue, path: issue.path.slice(prefix.length) || '(fleet)' }));
     return { errors: local(rootIssues.value.errors), warnings: local(rootIssues.value.warnings) };
   });
   const issuesByAgent = computed(() => {
@@ -71,10 +92,14 @@ export const useBuilderStore = defineStore('builder', () => {
     return byAgent;
   });
   /** Examples run as they are; an edited fleet runs once it is valid and saved. */
-  const canRun = computed(() => rootIssues.value.errors.length === 0 && fleetId.value !== null && saveState.value !== 'failed');
+  const canRun = computed(
+    () => rootIssues.value.errors.length === 0 && fleetId.value !== null && saveState.value !== 'failed',
+  );
   const canUndo = computed(() => (historyVersion.value, history.value.canUndo));
   const canRedo = computed(() => (historyVersion.value, history.value.canRedo));
-  const selectedAgent = computed(() => current.value?.agents.find((agent) => agent.name === selected.value[0]) ?? null);
+  const selectedAgent = computed(
+    () => current.value?.agents.find((agent) => agent.name === selected.value[0]) ?? null,
+  );
 
   function open(id: string | null, fleet: unknown, options: { readOnly?: boolean } = {}): void {
     const parsed = fleetSchema.safeParse(fleet);
@@ -108,7 +133,10 @@ export const useBuilderStore = defineStore('builder', () => {
     const after = JSON.stringify(next);
     if (after === before) return;
     const now = Date.now();
-    const coalesced = options.coalesce !== undefined && lastCoalesce?.key === options.coalesce && now - lastCoalesce.at < 1500;
+    const coalesced =
+      options.coalesce !== undefined &&
+      lastCoalesce?.key === options.coalesce &&
+      now - lastCoalesce.at < 1500;
     lastCoalesce = options.coalesce !== undefined ? { key: options.coalesce, at: now } : null;
     if (options.record !== false && !coalesced) {
       history.value.record(before);
@@ -150,7 +178,10 @@ export const useBuilderStore = defineStore('builder', () => {
     if (saveState.value === 'saved') return;
     saveState.value = 'saving';
     pendingSave = (async () => {
-      const result = await bridge.call('fleets.save', fleetId.value ? { id: fleetId.value, fleet: root.value } : { fleet: root.value });
+      const result = await bridge.call(
+        'fleets.save',
+        fleetId.value ? { id: fleetId.value, fleet: root.value } : { fleet: root.value },
+      );
       if (result.ok) {
         fleetId.value = result.value.id;
         saveState.value = 'saved';
@@ -169,18 +200,24 @@ export const useBuilderStore = defineStore('builder', () => {
     const fleet = current.value;
     if (!template || !fleet) return null;
     const name = uniqueName(fleet, template.name);
-    edit((draft) => addAgent(draft, { name, ...template.make(providers.refFor(providers.defaultProviderId)) }, position));
+    edit((draft) =>
+      addAgent(draft, { name, ...template.make(providers.refFor(providers.defaultProviderId)) }, position),
+    );
     selected.value = [name];
     return name;
   }
 
   function updateAgent(name: string, patch: Partial<AgentSpec>): void {
     const fields = Object.keys(patch).join(',');
-    edit((fleet) => {
-      const agent = fleet.agents.find((candidate) => candidate.name === name);
-      if (agent) Object.assign(agent, clone(patch));
-      for (const key of Object.keys(patch) as Array<keyof AgentSpec>) if (agent && patch[key] === undefined) delete agent[key];
-    }, { coalesce: `${name}:${fields}` });
+    edit(
+      (fleet) => {
+        const agent = fleet.agents.find((candidate) => candidate.name === name);
+        if (agent) Object.assign(agent, clone(patch));
+        for (const key of Object.keys(patch) as Array<keyof AgentSpec>)
+          if (agent && patch[key] === undefined) delete agent[key];
+      },
+      { coalesce: `${name}:${fields}` },
+    );
   }
 
   function rename(from: string, to: string): void {
@@ -228,7 +265,10 @@ export const useBuilderStore = defineStore('builder', () => {
     const fleet = current.value;
     if (!fleet) return;
     const { edges } = fleetToCanvas({ ...fleet, layout: {} });
-    const positions = layeredPositions([TASK_NODE_ID, ...fleet.agents.map((agent) => agent.name)], edges.filter((edge) => edge.data.kind !== 'loop'));
+    const positions = layeredPositions(
+      [TASK_NODE_ID, ...fleet.agents.map((agent) => agent.name)],
+      edges.filter((edge) => edge.data.kind !== 'loop'),
+    );
     edit((draft) => {
       draft.layout = Object.fromEntries(draft.agents.map((agent) => [agent.name, positions[agent.name]!]));
     });
@@ -236,14 +276,19 @@ export const useBuilderStore = defineStore('builder', () => {
   }
 
   const move = (name: string, position: Position, record = true) =>
-    edit((fleet) => void (fleet.layout[name] = { x: Math.round(position.x), y: Math.round(position.y) }), { record });
+    edit((fleet) => void (fleet.layout[name] = { x: Math.round(position.x), y: Math.round(position.y) }), {
+      record,
+    });
   const link = (source: string, target: string) => edit((fleet) => connect(fleet, source, target));
-  const unlink = (source: string, target: string, data: CanvasEdgeData) => edit((fleet) => void disconnect(fleet, source, target, data));
-  const setPattern = (pattern: TeamSpec['pattern']) => edit((fleet) => void (fleet.team = teamForPattern(fleet, pattern)));
+  const unlink = (source: string, target: string, data: CanvasEdgeData) =>
+    edit((fleet) => void disconnect(fleet, source, target, data));
+  const setPattern = (pattern: TeamSpec['pattern']) =>
+    edit((fleet) => void (fleet.team = teamForPattern(fleet, pattern)));
   const setTeam = (team: TeamSpec) => edit((fleet) => void (fleet.team = clone(team)));
   const setTermination = (spec: TerminationSpec | undefined) =>
     edit((fleet) => (spec ? (fleet.termination = clone(spec)) : delete fleet.termination));
-  const setInfo = (patch: { name?: string; description?: string }) => edit((fleet) => void Object.assign(fleet, patch));
+  const setInfo = (patch: { name?: string; description?: string }) =>
+    edit((fleet) => void Object.assign(fleet, patch));
 
   function enter(teamName: string): void {
     if (!current.value?.agents.find((agent) => agent.name === teamName)?.fleet) return;
@@ -270,9 +315,45 @@ export const useBuilderStore = defineStore('builder', () => {
   }
 
   return {
-    fleetId, root, path, openCount, frameRequests, current, selected, selectedEdge, selectedAgent, readOnly, saveState, message,
-    issues, rootIssues, issuesByAgent, canRun, canUndo, canRedo,
-    open, edit, undo, redo, arrange, saveNow, addFromTemplate, updateAgent, rename, removeSelected, copySelected, paste,
-    move, link, unlink, setPattern, setTeam, setTermination, setInfo, enter, leaveTo, run,
+    fleetId,
+    root,
+    path,
+    openCount,
+    frameRequests,
+    current,
+    selected,
+    selectedEdge,
+    selectedAgent,
+    readOnly,
+    saveState,
+    message,
+    issues,
+    rootIssues,
+    issuesByAgent,
+    canRun,
+    canUndo,
+    canRedo,
+    open,
+    edit,
+    undo,
+    redo,
+    arrange,
+    saveNow,
+    addFromTemplate,
+    updateAgent,
+    rename,
+    removeSelected,
+    copySelected,
+    paste,
+    move,
+    link,
+    unlink,
+    setPattern,
+    setTeam,
+    setTermination,
+    setInfo,
+    enter,
+    leaveTo,
+    run,
   };
 });

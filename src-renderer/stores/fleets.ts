@@ -77,8 +77,30 @@ export const useFleetsStore = defineStore('fleets', () => {
   async function exportText(id: string): Promise<{ text: string; fileName: string } | null> {
     const fleet = (await fetchFleet(id)) as { name?: string } | null;
     if (!fleet) return null;
-    const slug = (fleet.name ?? 'fleet').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'fleet';
+    const slug =
+      (fleet.name ?? 'fleet')
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '') || 'fleet';
     return { text: `${JSON.stringify(fleet, null, 2)}\n`, fileName: `${slug}.fleet.json` };
+  }
+
+  /**
+   * "Fork as new fleet": saves the fleet snapshot a session ran with as a new fleet and returns
+   * it; open it with `#/fleets/<id>`.
+   */
+  async function forkFromSession(sessionId: string): Promise<FleetSummary | null> {
+    const result = await bridge.call('sessions.get', { id: sessionId });
+    if (!result.ok) {
+      error.value = result.error.message;
+      return null;
+    }
+    const snapshot = result.value.fleet as { name?: string } | null;
+    if (!snapshot) {
+      error.value = 'This session has no fleet to fork (it was imported from another tool).';
+      return null;
+    }
+    return save({ ...snapshot, name: `${snapshot.name ?? 'Fleet'} (fork)` });
   }
 
   bridge.onDidReceiveEvent((event) => {
@@ -86,5 +108,17 @@ export const useFleetsStore = defineStore('fleets', () => {
   });
   bridge.onDidRequireResync(() => void load());
 
-  return { fleets, loaded, error, load, fetchFleet, save, remove, duplicate, importText, exportText };
+  return {
+    fleets,
+    loaded,
+    error,
+    load,
+    fetchFleet,
+    save,
+    remove,
+    duplicate,
+    importText,
+    exportText,
+    forkFromSession,
+  };
 });

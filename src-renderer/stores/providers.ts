@@ -14,7 +14,10 @@ export const useProvidersStore = defineStore('providers', () => {
   const error = ref<string | null>(null);
 
   async function load(): Promise<void> {
-    const [list, toolList] = await Promise.all([bridge.call('providers.list', {}), bridge.call('tools.list', {})]);
+    const [list, toolList] = await Promise.all([
+      bridge.call('providers.list', {}),
+      bridge.call('tools.list', {}),
+    ]);
     if (list.ok) {
       providers.value = list.value.providers;
       keyStorage.value = list.value.keyStorage;
@@ -26,7 +29,12 @@ export const useProvidersStore = defineStore('providers', () => {
     providers.value = providers.value.map((provider) => (provider.id === info.id ? info : provider));
   }
 
-  async function save(input: { id: ProviderId; baseUrl: string; defaultModel: string; apiKeyEnv: string | null }): Promise<boolean> {
+  async function save(input: {
+    id: ProviderId;
+    baseUrl: string;
+    defaultModel: string;
+    apiKeyEnv: string | null;
+  }): Promise<boolean> {
     const result = await bridge.call('providers.save', input);
     if (!result.ok) {
       error.value = result.error.message;
@@ -49,9 +57,14 @@ export const useProvidersStore = defineStore('providers', () => {
   }
 
   async function test(id: ProviderId, baseUrl?: string): Promise<ProviderTestResult | null> {
-    tests.value = { ...tests.value, [id]: { ok: false, models: [], message: 'Testing…', elapsedMs: 0, running: true } };
+    tests.value = {
+      ...tests.value,
+      [id]: { ok: false, models: [], message: 'Testing…', elapsedMs: 0, running: true },
+    };
     const result = await bridge.call('providers.test', baseUrl ? { id, baseUrl } : { id });
-    const value = result.ok ? result.value : { ok: false, models: [], message: result.error.message, elapsedMs: 0 };
+    const value = result.ok
+      ? result.value
+      : { ok: false, models: [], message: result.error.message, elapsedMs: 0 };
     tests.value = { ...tests.value, [id]: value };
     return value;
   }
@@ -79,12 +92,29 @@ export const useProvidersStore = defineStore('providers', () => {
 
   /** New agents use the first provider the user configured, else OpenAI. */
   const defaultProviderId = computed(
-    () => providers.value.find((provider) => !provider.builtIn && (provider.saved || provider.keySource === 'vault'))?.id ?? 'openai',
+    () =>
+      providers.value.find(
+        (provider) => !provider.builtIn && (provider.saved || provider.keySource === 'vault'),
+      )?.id ?? 'openai',
   );
 
   bridge.onDidReceiveEvent((event) => {
     if (event.channel === 'store.changed' && event.payload.topic === 'providers') void load();
   });
 
-  return { providers, keyStorage, tools, tests, error, load, save, setKey, test, modelsOf, find, refFor, defaultProviderId };
+  return {
+    providers,
+    keyStorage,
+    tools,
+    tests,
+    error,
+    load,
+    save,
+    setKey,
+    test,
+    modelsOf,
+    find,
+    refFor,
+    defaultProviderId,
+  };
 });

@@ -2,7 +2,17 @@ import { z } from 'zod';
 import { command, query } from './define';
 
 /** Provider presets the settings page offers; `scripted` is built in and always present. */
-export const PROVIDER_IDS = ['scripted', 'openai', 'azure', 'ollama', 'lmstudio', 'vllm', 'llamacpp', 'openrouter', 'custom'] as const;
+export const PROVIDER_IDS = [
+  'scripted',
+  'openai',
+  'azure',
+  'ollama',
+  'lmstudio',
+  'vllm',
+  'llamacpp',
+  'openrouter',
+  'custom',
+] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
 
 const envName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name (A-Z, 0-9, _)');

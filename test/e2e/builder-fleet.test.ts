@@ -66,7 +66,9 @@ describe('the fleet builder in Chromium', () => {
     await page.getByTestId('template-coder').dragTo(canvas, { targetPosition: { x: 520, y: 120 } });
     await page.getByTestId('template-critic').dragTo(canvas, { targetPosition: { x: 390, y: 330 } });
     for (const name of ['planner', 'coder', 'critic']) await page.getByTestId(`agent-node-${name}`).waitFor();
-    await expect(page.getByTestId('agent-node-critic').getByTestId('turn-badge').textContent()).resolves.toBe('3');
+    await expect(page.getByTestId('agent-node-critic').getByTestId('turn-badge').textContent()).resolves.toBe(
+      '3',
+    );
 
     // Drawing planner -> critic makes the critic speak second.
     await dragMouse(
@@ -74,8 +76,12 @@ describe('the fleet builder in Chromium', () => {
       page.getByTestId('agent-node-planner').locator('.vue-flow__handle.source'),
       page.getByTestId('agent-node-critic').locator('.vue-flow__handle.target'),
     );
-    await expect.poll(() => page.getByTestId('agent-node-critic').getByTestId('turn-badge').textContent()).toBe('2');
-    await expect(page.getByTestId('agent-node-coder').getByTestId('turn-badge').textContent()).resolves.toBe('3');
+    await expect
+      .poll(() => page.getByTestId('agent-node-critic').getByTestId('turn-badge').textContent())
+      .toBe('2');
+    await expect(page.getByTestId('agent-node-coder').getByTestId('turn-badge').textContent()).resolves.toBe(
+      '3',
+    );
 
     // Edit the coder in the inspector: a new name and prompt, on the local provider.
     await page.getByTestId('agent-node-coder').click();
@@ -87,13 +93,18 @@ describe('the fleet builder in Chromium', () => {
 
     // Stop after a handful of messages.
     await page.getByTestId('agent-node-developer').click();
-    await page.getByTestId('builder-canvas').locator('.vue-flow__pane').click({ position: { x: 40, y: 500 } });
+    await page
+      .getByTestId('builder-canvas')
+      .locator('.vue-flow__pane')
+      .click({ position: { x: 40, y: 500 } });
     await page.getByTestId('termination-add').click();
     await page.getByTestId('condition-value-0.1').fill('4');
     await page.getByTestId('condition-value-0.1').press('Tab');
     await expect(page.getByTestId('termination-summary').textContent()).resolves.toContain('4 messages');
     await page.getByTestId('fleet-name').fill('Review loop');
-    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
+    await expect
+      .poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 })
+      .toBe('saved');
     fleetId = decodeURIComponent(new URL(page.url()).hash.replace('#/fleets/', ''));
     expect(fleetId).not.toBe('new');
     await page.screenshot({ path: join(ARTIFACTS, 'builder-round-robin.png') });
@@ -109,8 +120,12 @@ describe('the fleet builder in Chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'builder-validation.png') });
     await page.getByTestId('inspector-model').fill('stub-model');
     await page.getByTestId('no-issues').waitFor();
-    await expect(page.getByTestId('agent-node-developer').getByTestId('node-errors').count()).resolves.toBe(0);
-    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
+    await expect(page.getByTestId('agent-node-developer').getByTestId('node-errors').count()).resolves.toBe(
+      0,
+    );
+    await expect
+      .poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 })
+      .toBe('saved');
   });
 
   it('deletes, undoes, redoes, copies and pastes agents with the keyboard', async () => {
@@ -125,7 +140,9 @@ describe('the fleet builder in Chromium', () => {
     await expect.poll(() => page.getByTestId('agent-node-critic').count()).toBe(0);
     await page.keyboard.press('Control+z');
     await page.getByTestId('agent-node-critic').waitFor();
-    await expect(page.getByTestId('agent-node-critic').getByTestId('turn-badge').textContent()).resolves.toBe('2');
+    await expect(page.getByTestId('agent-node-critic').getByTestId('turn-badge').textContent()).resolves.toBe(
+      '2',
+    );
 
     await page.getByTestId('agent-node-planner').click();
     await page.keyboard.press('Control+c');
@@ -134,7 +151,9 @@ describe('the fleet builder in Chromium', () => {
     await page.keyboard.press('Delete');
     await expect.poll(() => page.getByTestId('agent-node-planner2').count()).toBe(0);
     await page.getByTestId('no-issues').waitFor();
-    await expect.poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
+    await expect
+      .poll(() => page.getByTestId('save-state').getAttribute('data-state'), { timeout: 10_000 })
+      .toBe('saved');
   });
 
   it('runs the fleet against the stub and opens the session', async () => {
@@ -153,19 +172,34 @@ describe('the fleet builder in Chromium', () => {
   it('exports a fleet and imports it again identically', async () => {
     await page.getByTestId('nav-fleets').click();
     await page.getByTestId(`fleet-row-${fleetId}`).waitFor();
-    const [first] = await Promise.all([page.waitForEvent('download'), page.getByTestId(`fleet-export-${fleetId}`).click()]);
+    const [first] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId(`fleet-export-${fleetId}`).click(),
+    ]);
     const exported = readFileSync((await first.path())!, 'utf8');
     expect(JSON.parse(exported)).toMatchObject({ name: 'Review loop', team: { pattern: 'round-robin' } });
     expect(exported).not.toContain('undefined');
 
     const rows = page.locator('[data-testid^="fleet-row-"]');
-    const rowIds = () => rows.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-testid')!.replace('fleet-row-', '')));
+    const rowIds = () =>
+      rows.evaluateAll((elements) =>
+        elements.map((element) => element.getAttribute('data-testid')!.replace('fleet-row-', '')),
+      );
     const before = await rowIds();
-    await page.getByTestId('fleet-import-file').setInputFiles({ name: 'review.fleet.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
+    await page
+      .getByTestId('fleet-import-file')
+      .setInputFiles({
+        name: 'review.fleet.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from(exported),
+      });
     await page.getByTestId('fleet-notice').waitFor();
     await expect.poll(() => rows.count()).toBe(before.length + 1);
     const importedId = (await rowIds()).find((id) => !before.includes(id))!;
-    const [second] = await Promise.all([page.waitForEvent('download'), page.getByTestId(`fleet-export-${importedId}`).click()]);
+    const [second] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId(`fleet-export-${importedId}`).click(),
+    ]);
     expect(readFileSync((await second.path())!, 'utf8')).toBe(exported);
     await page.screenshot({ path: join(ARTIFACTS, 'builder-fleets-list.png') });
   });

@@ -72,7 +72,10 @@ describe('team patterns, examples and files in the builder', () => {
   });
 
   it('draws fan-out and fan-in for parallel', async () => {
-    await page.getByTestId('builder-canvas').locator('.vue-flow__pane').click({ position: { x: 30, y: 30 } });
+    await page
+      .getByTestId('builder-canvas')
+      .locator('.vue-flow__pane')
+      .click({ position: { x: 30, y: 30 } });
     await page.getByTestId('pattern-select').selectOption('parallel');
     await expect.poll(() => edges('fan-out')).toBe(3);
     expect(await edges('fan-in')).toBe(3);

@@ -32,7 +32,11 @@ describe('providers over the contract', () => {
   let events: Delivered[];
   const replies: unknown[] = [];
 
-  async function call<C extends ChannelName>(channel: C, input: Input<C>, surface: 'desktop' | 'browser' = 'desktop'): Promise<Output<C>> {
+  async function call<C extends ChannelName>(
+    channel: C,
+    input: Input<C>,
+    surface: 'desktop' | 'browser' = 'desktop',
+  ): Promise<Output<C>> {
     const result = (await app.dispatcher.dispatch(channel, input, { surface })) as Result<Output<C>>;
     replies.push(result);
     if (!result.ok) throw new Error(`${channel}: ${result.error.code}: ${result.error.message}`);
@@ -68,10 +72,21 @@ describe('providers over the contract', () => {
     start();
     const { providers, keyStorage } = await call('providers.list', {});
     expect(providers.map((provider) => provider.id)).toEqual([
-      'scripted', 'openai', 'azure', 'ollama', 'lmstudio', 'vllm', 'llamacpp', 'openrouter', 'custom',
+      'scripted',
+      'openai',
+      'azure',
+      'ollama',
+      'lmstudio',
+      'vllm',
+      'llamacpp',
+      'openrouter',
+      'custom',
     ]);
     expect(providers.find((provider) => provider.id === 'ollama')?.baseUrl).toBe('http://localhost:11434/v1');
-    expect(providers.find((provider) => provider.id === 'scripted')).toMatchObject({ builtIn: true, keyOptional: true });
+    expect(providers.find((provider) => provider.id === 'scripted')).toMatchObject({
+      builtIn: true,
+      keyOptional: true,
+    });
     expect(keyStorage).toMatchObject({ kind: 'environment', writable: false });
     const tools = await call('tools.list', {});
     expect(tools.map((tool) => tool.name).sort()).toEqual(['calculator', 'current_time', 'read_file']);
@@ -79,7 +94,11 @@ describe('providers over the contract', () => {
 
   it('refuses to store a key on the browser surface and says to use the environment variable', async () => {
     start();
-    const result = await app.dispatcher.dispatch('providers.setKey', { id: 'openai', key: SECRET }, { surface: 'browser' });
+    const result = await app.dispatcher.dispatch(
+      'providers.setKey',
+      { id: 'openai', key: SECRET },
+      { surface: 'browser' },
+    );
     expect(result).toMatchObject({ ok: false, error: { code: 'unavailable' } });
     expect(JSON.stringify(result)).toContain('OPENAI_API_KEY');
     expect(JSON.stringify(result)).not.toContain(SECRET);
@@ -88,26 +107,41 @@ describe('providers over the contract', () => {
   it('reads keys from the environment on the browser surface and reports only that one is set', async () => {
     start({ env: { OPENAI_API_KEY: SECRET } });
     const { providers } = await call('providers.list', {});
-    expect(providers.find((provider) => provider.id === 'openai')).toMatchObject({ keySet: true, keySource: 'environment' });
+    expect(providers.find((provider) => provider.id === 'openai')).toMatchObject({
+      keySet: true,
+      keySource: 'environment',
+    });
     expect(JSON.stringify(providers)).not.toContain(SECRET);
   });
 
   it('saves settings, tests the connection with the key, and explains an unreachable server', async () => {
     start({ vault: memoryVault() });
-    const saved = await call('providers.save', { id: 'custom', baseUrl: stub.baseUrl, defaultModel: 'stub-model', apiKeyEnv: 'CUSTOM_LLM_KEY' });
+    const saved = await call('providers.save', {
+      id: 'custom',
+      baseUrl: stub.baseUrl,
+      defaultModel: 'stub-model',
+      apiKeyEnv: 'CUSTOM_LLM_KEY',
+    });
     expect(saved).toMatchObject({ saved: true, baseUrl: stub.baseUrl, keySet: false });
     const tested = await call('providers.test', { id: 'custom' });
     expect(tested).toMatchObject({ ok: true, models: ['stub-model'] });
     const down = await call('providers.test', { id: 'custom', baseUrl: 'http://127.0.0.1:9/v1' });
     expect(down.ok).toBe(false);
     expect(down.message).toMatch(/Nothing is listening|Could not reach|No answer/);
-    expect(events.some((event) => event.channel === 'store.changed' && event.payload.topic === 'providers')).toBe(true);
+    expect(
+      events.some((event) => event.channel === 'store.changed' && event.payload.topic === 'providers'),
+    ).toBe(true);
   });
 
   it('never lets a stored key reach a reply, a hub event or an export', async () => {
     const vault = memoryVault();
     start({ vault });
-    await call('providers.save', { id: 'custom', baseUrl: stub.baseUrl, defaultModel: 'stub-model', apiKeyEnv: 'CUSTOM_LLM_KEY' });
+    await call('providers.save', {
+      id: 'custom',
+      baseUrl: stub.baseUrl,
+      defaultModel: 'stub-model',
+      apiKeyEnv: 'CUSTOM_LLM_KEY',
+    });
     const afterKey = await call('providers.setKey', { id: 'custom', key: SECRET });
     expect(afterKey).toMatchObject({ keySet: true, keySource: 'vault' });
     expect(vault.entries.get('custom')).toBe(SECRET);
@@ -130,7 +164,10 @@ describe('providers over the contract', () => {
     };
     const summary = await call('fleets.save', { fleet });
     await call('fleets.get', { id: summary.id });
-    const { sessionId } = await call('runs.start', { source: { fleetId: summary.id }, task: 'Write a line.' });
+    const { sessionId } = await call('runs.start', {
+      source: { fleetId: summary.id },
+      task: 'Write a line.',
+    });
     await expect
       .poll(async () => (await call('sessions.get', { id: sessionId })).summary.status, { timeout: 10_000 })
       .toBe('completed');
@@ -172,7 +209,9 @@ describe('providers over the contract', () => {
       env: {},
       testTimeoutMs: 50,
       fetch: (_url, init) =>
-        new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason))),
+        new Promise((_resolve, reject) =>
+          init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+        ),
     });
     const result = await service.test('ollama');
     expect(result).toMatchObject({ ok: false });

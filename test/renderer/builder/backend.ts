@@ -2,7 +2,13 @@ import { setBridge } from '../../../src-renderer/bridge/current';
 import type { ProviderInfo } from '@shared/contract';
 import { createFakeBridge } from '../../helpers/fake-bridge';
 
-const provider = (id: ProviderInfo['id'], label: string, baseUrl: string, defaultModel: string, extra: Partial<ProviderInfo> = {}): ProviderInfo => ({
+const provider = (
+  id: ProviderInfo['id'],
+  label: string,
+  baseUrl: string,
+  defaultModel: string,
+  extra: Partial<ProviderInfo> = {},
+): ProviderInfo => ({
   id,
   label,
   baseUrl,
@@ -19,7 +25,10 @@ const provider = (id: ProviderInfo['id'], label: string, baseUrl: string, defaul
 
 export const PROVIDERS: ProviderInfo[] = [
   provider('scripted', 'Scripted (built in)', 'http://localhost/scripted', 'scripted', { builtIn: true }),
-  provider('openai', 'OpenAI', 'https://api.openai.com/v1', 'gpt-4o-mini', { apiKeyEnv: 'OPENAI_API_KEY', keyOptional: false }),
+  provider('openai', 'OpenAI', 'https://api.openai.com/v1', 'gpt-4o-mini', {
+    apiKeyEnv: 'OPENAI_API_KEY',
+    keyOptional: false,
+  }),
   provider('ollama', 'Ollama', 'http://localhost:11434/v1', 'llama3.2'),
 ];
 
@@ -29,16 +38,41 @@ export function builderBackend() {
   const fake = createFakeBridge((channel, input) => {
     switch (channel) {
       case 'providers.list':
-        return { ok: true, value: { providers: PROVIDERS, keyStorage: { kind: 'environment', writable: false, weak: false, message: 'env' } } };
+        return {
+          ok: true,
+          value: {
+            providers: PROVIDERS,
+            keyStorage: { kind: 'environment', writable: false, weak: false, message: 'env' },
+          },
+        };
       case 'tools.list':
-        return { ok: true, value: [{ name: 'calculator', description: 'math' }, { name: 'current_time', description: 'clock' }, { name: 'read_file', description: 'files' }] };
+        return {
+          ok: true,
+          value: [
+            { name: 'calculator', description: 'math' },
+            { name: 'current_time', description: 'clock' },
+            { name: 'read_file', description: 'files' },
+          ],
+        };
       case 'providers.test':
-        return { ok: true, value: { ok: true, models: ['llama3.2', 'qwen2.5'], message: 'Connected', elapsedMs: 3 } };
+        return {
+          ok: true,
+          value: { ok: true, models: ['llama3.2', 'qwen2.5'], message: 'Connected', elapsedMs: 3 },
+        };
       case 'fleets.save':
         saved += 1;
         return {
           ok: true,
-          value: { id: (input as { id?: string }).id ?? `fleet-${saved}`, name: 'x', description: '', example: false, scripted: true, agentCount: 1, pattern: 'sequential', updatedAt: 1 },
+          value: {
+            id: (input as { id?: string }).id ?? `fleet-${saved}`,
+            name: 'x',
+            description: '',
+            example: false,
+            scripted: true,
+            agentCount: 1,
+            pattern: 'sequential',
+            updatedAt: 1,
+          },
         };
       case 'runs.start':
         return { ok: true, value: { sessionId: 'session-1' } };

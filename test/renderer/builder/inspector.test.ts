@@ -26,10 +26,17 @@ async function setup(selected: string) {
   const store = useBuilderStore();
   store.open('fleet-1', fleet);
   store.selected = [selected];
-  const Host = defineComponent({ setup: () => () => (store.selectedAgent ? h(AgentInspector, { agent: store.selectedAgent }) : null) });
+  const Host = defineComponent({
+    setup: () => () => (store.selectedAgent ? h(AgentInspector, { agent: store.selectedAgent }) : null),
+  });
   const view = mount(Host);
   await flushPromises();
-  return { fake, store, view, agent: () => store.current!.agents.find((agent) => agent.name === store.selected[0])! };
+  return {
+    fake,
+    store,
+    view,
+    agent: () => store.current!.agents.find((agent) => agent.name === store.selected[0])!,
+  };
 }
 
 describe('the agent inspector', () => {
@@ -40,7 +47,11 @@ describe('the agent inspector', () => {
     await view.get('[data-testid="inspector-role"]').setValue('editor');
     await view.get('[data-testid="inspector-description"]').setValue('Polishes prose');
     await view.get('[data-testid="inspector-prompt"]').setValue('Be brief.');
-    expect(agent()).toMatchObject({ role: 'editor', description: 'Polishes prose', systemPrompt: 'Be brief.' });
+    expect(agent()).toMatchObject({
+      role: 'editor',
+      description: 'Polishes prose',
+      systemPrompt: 'Be brief.',
+    });
   });
 
   it('renames an agent everywhere and refuses a name that cannot be an address', async () => {
@@ -66,9 +77,16 @@ describe('the agent inspector', () => {
     expect(options).toEqual(['Choose…', 'Scripted (built in)', 'OpenAI (no key)', 'Ollama']);
     await view.get('[data-testid="inspector-provider"]').setValue('ollama');
     await flushPromises();
-    expect(agent().provider).toEqual({ id: 'ollama', baseUrl: 'http://localhost:11434/v1', model: 'llama3.2' });
+    expect(agent().provider).toEqual({
+      id: 'ollama',
+      baseUrl: 'http://localhost:11434/v1',
+      model: 'llama3.2',
+    });
     expect(fake.calls.some((call) => call.channel === 'providers.test')).toBe(true);
-    expect(view.findAll('datalist option').map((option) => option.attributes('value'))).toEqual(['llama3.2', 'qwen2.5']);
+    expect(view.findAll('datalist option').map((option) => option.attributes('value'))).toEqual([
+      'llama3.2',
+      'qwen2.5',
+    ]);
     await view.get('[data-testid="inspector-temperature"]').setValue('0.3');
     await view.get('[data-testid="inspector-max-tokens"]').setValue('512');
     expect(agent().provider).toMatchObject({ temperature: 0.3, maxTokens: 512 });

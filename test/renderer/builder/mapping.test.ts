@@ -10,7 +10,12 @@ const agents = ['planner', 'coder', 'critic', 'writer'].map((name) => ({
   description: `${name} agent`,
   script: [{ content: `${name} says hi` }],
 }));
-const layout = { planner: { x: 0, y: 0 }, coder: { x: 260, y: 0 }, critic: { x: 520, y: 10 }, writer: { x: 780.5, y: -40 } };
+const layout = {
+  planner: { x: 0, y: 0 },
+  coder: { x: 260, y: 0 },
+  critic: { x: 520, y: 10 },
+  writer: { x: 780.5, y: -40 },
+};
 
 function fleet(team: FleetInput['team'], extra: Partial<FleetInput> = {}): Fleet {
   return fleetSchema.parse({ version: 1, name: 'Mapped', description: 'd', agents, team, layout, ...extra });
@@ -33,14 +38,30 @@ const teams: Array<[string, FleetInput['team']]> = [
       allowRepeatedSpeaker: true,
     },
   ],
-  ['swarm with handoffs back to the user', { pattern: 'swarm', start: 'planner', handoffs: { planner: ['coder', 'critic'], coder: ['user'], critic: [] } }],
-  ['parallel fan-out and fan-in', { pattern: 'parallel', workers: ['planner', 'coder', 'critic'], aggregator: 'writer' }],
+  [
+    'swarm with handoffs back to the user',
+    {
+      pattern: 'swarm',
+      start: 'planner',
+      handoffs: { planner: ['coder', 'critic'], coder: ['user'], critic: [] },
+    },
+  ],
+  [
+    'parallel fan-out and fan-in',
+    { pattern: 'parallel', workers: ['planner', 'coder', 'critic'], aggregator: 'writer' },
+  ],
 ];
 
 describe('canvas <-> fleet mapping', () => {
   it.each(teams)('round-trips a %s fleet with no loss', (_label, team) => {
     const original = fleet(team, {
-      termination: { type: 'or', conditions: [{ type: 'text-mention', text: 'DONE', sources: ['critic'] }, { type: 'max-messages', max: 9 }] },
+      termination: {
+        type: 'or',
+        conditions: [
+          { type: 'text-mention', text: 'DONE', sources: ['critic'] },
+          { type: 'max-messages', max: 9 },
+        ],
+      },
     });
     const back = canvasToFleet(fleetToCanvas(original));
     expect(back).toEqual(original);
@@ -51,14 +72,19 @@ describe('canvas <-> fleet mapping', () => {
     const canvas = fleetToCanvas(fleet({ pattern: 'sequential' }));
     const writer = canvas.nodes.find((node) => node.id === 'writer');
     expect(writer?.position).toEqual({ x: 780.5, y: -40 });
-    const moved = { ...canvas, nodes: canvas.nodes.map((node) => (node.id === 'coder' ? { ...node, position: { x: 5, y: 6 } } : node)) };
+    const moved = {
+      ...canvas,
+      nodes: canvas.nodes.map((node) => (node.id === 'coder' ? { ...node, position: { x: 5, y: 6 } } : node)),
+    };
     expect(canvasToFleet(moved).layout.coder).toEqual({ x: 5, y: 6 });
   });
 
   it('places agents without a position but adds no layout for them until moved', () => {
     const original = fleet({ pattern: 'sequential' }, { layout: {} });
     const canvas = fleetToCanvas(original);
-    const positions = canvas.nodes.filter((node) => node.type === 'agent').map((node) => `${node.position.x},${node.position.y}`);
+    const positions = canvas.nodes
+      .filter((node) => node.type === 'agent')
+      .map((node) => `${node.position.x},${node.position.y}`);
     expect(new Set(positions).size).toBe(4);
     expect(canvasToFleet(canvas).layout).toEqual({});
   });
@@ -68,7 +94,12 @@ describe('canvas <-> fleet mapping', () => {
     draft.agents[1]!.name = 'planner';
     const ids = fleetToCanvas(draft).nodes.map((node) => node.id);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(canvasToFleet(fleetToCanvas(draft)).agents.map((agent) => agent.name)).toEqual(['planner', 'planner', 'critic', 'writer']);
+    expect(canvasToFleet(fleetToCanvas(draft)).agents.map((agent) => agent.name)).toEqual([
+      'planner',
+      'planner',
+      'critic',
+      'writer',
+    ]);
   });
 
   it('keeps layout entries that name no agent', () => {
@@ -89,7 +120,9 @@ describe('canvas <-> fleet mapping', () => {
     const selector = fleetToCanvas(fleet(teams[2]![1]));
     expect(selector.edges.find((edge) => edge.target === 'critic')?.label).toBe('“bug”');
     const parallel = fleetToCanvas(fleet(teams[4]![1]));
-    expect(parallel.edges.filter((edge) => edge.data.kind === 'fan-in').every((edge) => edge.target === 'writer')).toBe(true);
+    expect(
+      parallel.edges.filter((edge) => edge.data.kind === 'fan-in').every((edge) => edge.target === 'writer'),
+    ).toBe(true);
     expect(parallel.nodes.find((node) => node.id === 'writer')?.data).toMatchObject({ badge: 'aggregator' });
   });
 });
@@ -113,7 +146,9 @@ describe('canvas gestures edit the fleet', () => {
   });
 
   it('renames an agent everywhere it is referenced', () => {
-    const draft = fleet(teams[2]![1], { termination: { type: 'text-mention', text: 'x', sources: ['critic'] } });
+    const draft = fleet(teams[2]![1], {
+      termination: { type: 'text-mention', text: 'x', sources: ['critic'] },
+    });
     renameAgent(draft, 'critic', 'reviewer');
     expect(JSON.stringify(draft)).not.toContain('"critic"');
     expect(draft.layout.reviewer).toEqual(layout.critic);

@@ -32,26 +32,52 @@ describe('the termination builder', () => {
         { type: 'max-messages', max: 20 },
       ],
     });
-    expect(view.get('[data-testid="termination-summary"]').text()).toBe('Stops at (“DONE” mentioned OR 20 messages).');
+    expect(view.get('[data-testid="termination-summary"]').text()).toBe(
+      'Stops at (“DONE” mentioned OR 20 messages).',
+    );
   });
 
   it('edits values inside the tree', async () => {
-    const { spec, view } = host({ type: 'or', conditions: [{ type: 'text-mention', text: 'DONE' }, { type: 'max-messages', max: 20 }] });
+    const { spec, view } = host({
+      type: 'or',
+      conditions: [
+        { type: 'text-mention', text: 'DONE' },
+        { type: 'max-messages', max: 20 },
+      ],
+    });
     await view.get('[data-testid="condition-value-0.1"]').setValue('8');
     await view.get('[data-testid="condition-value-0.0"]').setValue('APPROVE');
-    expect(spec.value).toEqual({ type: 'or', conditions: [{ type: 'text-mention', text: 'APPROVE' }, { type: 'max-messages', max: 8 }] });
+    expect(spec.value).toEqual({
+      type: 'or',
+      conditions: [
+        { type: 'text-mention', text: 'APPROVE' },
+        { type: 'max-messages', max: 8 },
+      ],
+    });
   });
 
   it('groups a condition with AND, switches a group to AND/OR, and collapses a group of one', async () => {
     const { spec, view } = host({ type: 'timeout', seconds: 60 });
     await view.get('[data-testid="condition-and-0"]').trigger('click');
-    expect(spec.value).toEqual({ type: 'and', conditions: [{ type: 'timeout', seconds: 60 }, { type: 'max-messages', max: 20 }] });
+    expect(spec.value).toEqual({
+      type: 'and',
+      conditions: [
+        { type: 'timeout', seconds: 60 },
+        { type: 'max-messages', max: 20 },
+      ],
+    });
     await view.get('[data-testid="condition-type-0"]').setValue('or');
     expect(spec.value?.type).toBe('or');
     await view.get('[data-testid="condition-or-0.1"]').trigger('click');
     expect(describeCondition(spec.value!)).toBe('(60 s OR (20 messages OR 20 messages))');
     await view.get('[data-testid="condition-remove-0.0"]').trigger('click');
-    expect(spec.value).toEqual({ type: 'or', conditions: [{ type: 'max-messages', max: 20 }, { type: 'max-messages', max: 20 }] });
+    expect(spec.value).toEqual({
+      type: 'or',
+      conditions: [
+        { type: 'max-messages', max: 20 },
+        { type: 'max-messages', max: 20 },
+      ],
+    });
     await view.get('[data-testid="condition-remove-0.1"]').trigger('click');
     expect(spec.value).toEqual({ type: 'max-messages', max: 20 });
     await view.get('[data-testid="condition-remove-0"]').trigger('click');

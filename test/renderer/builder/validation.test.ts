@@ -50,7 +50,9 @@ describe('validation as you edit', () => {
     store.rename('coder', 'triage');
     store.updateAgent('triage', {});
     await flushPromises();
-    expect(store.issues.errors.map((issue) => issue.message)).toContain('another agent is already named "triage"');
+    expect(store.issues.errors.map((issue) => issue.message)).toContain(
+      'another agent is already named "triage"',
+    );
     expect(toolbar.get('[data-testid="builder-run"]').attributes('disabled')).toBeDefined();
     store.undo();
     store.updateAgent('coder', { provider: { id: 'ollama', model: '' } });
@@ -69,11 +71,19 @@ describe('validation as you edit', () => {
     store.edit((fleet) => {
       if (fleet.team.pattern === 'swarm') fleet.team.handoffs.coder = ['ghost'];
     });
-    expect(store.issues.errors.map((issue) => issue.message)).toContain('handoff target "ghost" is not an agent in this fleet');
+    expect(store.issues.errors.map((issue) => issue.message)).toContain(
+      'handoff target "ghost" is not an agent in this fleet',
+    );
     store.edit((fleet) => {
-      fleet.team = { pattern: 'selector', rules: [{ contains: 'bug', candidates: ['nobody'] }], allowRepeatedSpeaker: false };
+      fleet.team = {
+        pattern: 'selector',
+        rules: [{ contains: 'bug', candidates: ['nobody'] }],
+        allowRepeatedSpeaker: false,
+      };
     });
-    expect(store.issues.errors.map((issue) => issue.message)).toContain('candidate "nobody" is not an agent in this fleet');
+    expect(store.issues.errors.map((issue) => issue.message)).toContain(
+      'candidate "nobody" is not an agent in this fleet',
+    );
   });
 
   it('flags an empty nested team, inside and from the top', async () => {
@@ -88,7 +98,14 @@ describe('validation as you edit', () => {
         tools: [],
         acceptedKinds: ['text'],
         receiveOwnBroadcasts: false,
-        fleet: { version: 1, name: 'Crew', description: '', agents: [], team: { pattern: 'sequential' }, layout: {} },
+        fleet: {
+          version: 1,
+          name: 'Crew',
+          description: '',
+          agents: [],
+          team: { pattern: 'sequential' },
+          layout: {},
+        },
       });
     });
     expect(store.issuesByAgent.get('crew')?.length).toBeGreaterThan(0);

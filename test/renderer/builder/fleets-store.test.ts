@@ -1,0 +1,75 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createPinia, setActivePinia } from 'pinia';
+import { setBridge } from '../../../src-renderer/bridge/current';
+import { useFleetsStore } from '../../../src-renderer/stores/fleets';
+import { createFakeBridge } from '../../helpers/fake-bridge';
+
+const snapshot = {
+  version: 1,
+  name: 'Debate',
+  agents: [{ name: 'pro', type: 'scripted', script: [{ content: 'yes' }] }],
+  team: { pattern: 'sequential' },
+};
+
+function backend() {
+  const fake = createFakeBridge((channel, input) => {
+    if (channel === 'sessions.get') {
+      const id = (input as { id: string }).id;
+      return { ok: true, value: { summary: {} as never, fleet: id === 'imported' ? null : snapshot } };
+    }
+    if (channel === 'fleets.save') {
+      return {
+        ok: true,
+        value: {
+          id: 'f-1',
+          name: 'Debate (fork)',
+          description: '',
+          example: false,
+          scripted: true,
+          agentCount: 1,
+          pattern: 'sequential',
+          updatedAt: 1,
+        },
+      };
+    }
+    if (channel === 'fleets.list') return { ok: true, value: [] };
+    return { ok: false, error: { code: 'unknown-channel', message: channel } };
+  });
+  setBridge(fake.bridge);
+  return fake;
+}
+
+describe('the fleets store', () => {
+  beforeEach(() => setActivePinia(createPinia()));
+
+  it('forks the fleet a session ran with into a new saved fleet', async () => {
+    const fake = backend();
+    const fork = await useFleetsStore().forkFromSession('s-1');
+    expect(fork?.id).toBe('f-1');
+    expect(fake.calls.find((call) => call.channel === 'fleets.save')?.input).toEqual({
+      fleet: { ...snapshot, name: 'Debate (fork)' },
+    });
+  });
+
+  it('explains why an imported session cannot be forked', async () => {
+    backend();
+    const store = useFleetsStore();
+    expect(await store.forkFromSession('imported')).toBeNull();
+    expect(store.error).toContain('no fleet to fork');
+  });
+
+  it('refuses a file that is not JSON or not a fleet, without saving', async () => {
+    const fake = backend();
+    const store = useFleetsStore();
+    expect(await store.importText('{nope', 'a.json')).toBeNull();
+    expect(store.error).toContain('a.json is not JSON');
+    expect(
+      await store.importText(
+        '{"version":1,"name":"x","agents":[],"team":{"pattern":"sequential"}}',
+        'b.json',
+      ),
+    ).toBeNull();
+    expect(store.error).toContain('b.json is not a valid fleet');
+    expect(fake.calls.some((call) => call.channel === 'fleets.save')).toBe(false);
+  });
+});
