@@ -53,6 +53,17 @@ export class MessageLog {
     }
   }
 
+  /** Records a materialized message (completed at `seq`), as a page from the store gives it. */
+  appendMessage(message: Message, seq: number, droppedReason: string | null): void {
+    this.finish(message, seq, droppedReason);
+  }
+
+  /** Records a message still streaming at `seq`, known only from a folded view. */
+  appendStarted(message: Message, seq: number): void {
+    if (this.byId.has(message.id)) return;
+    this.push({ id: message.id, startSeq: seq, endSeq: Infinity, final: null, from: message.from, to: message.to, threadId: message.threadId, parentId: message.parentId, droppedReason: null });
+  }
+
   /** How many entries have started at or before `seq`. */
   countAt(seq: number): number {
     let low = 0;

@@ -5,6 +5,9 @@ import type { Message, RunEvent, SessionStatus, ViewCounters, ViewState } from '
 import { useBridge } from '../bridge';
 import { Timeline } from '../session/timeline';
 import { agentsOfFleet, mapGraph, type AgentInfo, type GraphModel } from '../graph/graph-mapper';
+import type { SessionFrame } from '../session/frame';
+import type { MessageLog } from '../session/message-log';
+import { previewOf, type Preview } from '../session/preview';
 import { useToastStore } from './toasts';
 
 /** What the session view draws, computed once per animation frame from the timeline. */
@@ -29,7 +32,12 @@ export interface SessionDisplay {
   visibleCount: number;
 }
 
-const SLICE = 20_000;
+/** Events per `sessions.events` call while the log loads in the background. */
+const SLICE = 10_000;
+/** Messages paged for the first draw (and for each seek before the log has loaded). */
+const PREVIEW_PAGE = 200;
+/** `sessions.seek` past the end folds to the last event: the head of the log. */
+const END_SEQ = Number.MAX_SAFE_INTEGER;
 const ACTIVE: ReadonlyArray<SessionStatus | null> = ['running', 'paused', 'waiting-for-human'];
 
 /** The open session: its event log, the playhead, live events and the run commands. */
@@ -56,6 +64,13 @@ export const useSessionStore = defineStore('session', () => {
   let healing = false;
   let healRetry: ReturnType<typeof setTimeout> | null = null;
   let openGeneration = 0;
+  /**
+   * Set from the first draw until the whole event log is in `timeline`: the store's view at the
+   * playhead plus a page of messages. `previewHead` is the view at the end of the log then.
+   */
+  let preview: Preview | null = null;
+  let previewHead: ViewState | null = null;
+  let seekGeneration = 0;
 
   const isActive = computed(() => ACTIVE.includes(display.value?.headStatus ?? null));
 
@@ -63,34 +78,48 @@ export const useSessionStore = defineStore('session', () => {
     return timeline;
   }
 
+  /** The message list the transcript reads: the preview's page, then the whole log. */
+  function getLog(): MessageLog {
+    return preview ? preview.log : timeline.log;
+  }
+
   function computeDisplay(): void {
+    if (preview && previewHead) {
+      const view = preview.frame.view;
+      playhead.value = view.seq;
+      draw(preview.frame, previewHead, previewHead.t, preview.log.size);
+      return;
+    }
     const seq = following.value ? timeline.lastSeq : Math.min(playhead.value, timeline.lastSeq);
     playhead.value = seq;
     const head = timeline.frameAt(timeline.lastSeq).view;
-    const headStatus = head.status ?? summary.value?.status ?? null;
-    const headPendingHuman = head.pendingHuman ? { ...head.pendingHuman } : null;
-    const frame = timeline.frameAt(seq);
+    draw(timeline.frameAt(seq), head, timeline.lastT, timeline.log.countAt(seq));
+  }
+
+  /** Publishes what the view shows: `frame` at the playhead, `head` at the end of the log. */
+  function draw(frame: SessionFrame, head: ViewState, lastT: number, visibleCount: number): void {
     const view = frame.view;
+    const atEnd = view.seq === head.seq;
     const inFlight: Record<string, Message> = {};
     for (const id of view.order) {
       const message = view.messages[id];
       if (message) inFlight[id] = { ...message };
     }
     display.value = {
-      seq,
+      seq: view.seq,
       t: view.t,
-      lastSeq: timeline.lastSeq,
-      lastT: timeline.lastT,
-      status: view.status ?? (seq === timeline.lastSeq ? (summary.value?.status ?? null) : null),
-      stopReason: view.stopReason ?? (seq === timeline.lastSeq ? (summary.value?.stopReason ?? null) : null),
+      lastSeq: head.seq,
+      lastT,
+      status: view.status ?? (atEnd ? (summary.value?.status ?? null) : null),
+      stopReason: view.stopReason ?? (atEnd ? (summary.value?.stopReason ?? null) : null),
       counters: { ...view.counters },
       agents: { ...view.agents },
       pendingHuman: view.pendingHuman ? { ...view.pendingHuman } : null,
-      headStatus,
-      headPendingHuman,
+      headStatus: head.status ?? summary.value?.status ?? null,
+      headPendingHuman: head.pendingHuman ? { ...head.pendingHuman } : null,
       graph: mapGraph(agents.value, frame),
       inFlight,
-      visibleCount: timeline.log.countAt(seq),
+      visibleCount,
     };
   }
 
@@ -142,7 +171,11 @@ export const useSessionStore = defineStore('session', () => {
     requestFrame();
   }
 
-  async function loadEvents(id: string, generation: number): Promise<boolean> {
+  /**
+   * Reads the stored log after what `timeline` holds, slice by slice. With `yieldBetween` it gives
+   * the browser a turn between slices, so a long log loads behind a responsive view.
+   */
+  async function loadEvents(id: string, generation: number, yieldBetween = false): Promise<boolean> {
     for (;;) {
       const result = await bridge.call('sessions.events', { id, afterSeq: timeline.lastSeq, limit: SLICE });
       if (generation !== openGeneration) return false;
@@ -156,9 +189,41 @@ export const useSessionStore = defineStore('session', () => {
         return false;
       }
       loadedEvents.value = timeline.lastSeq;
-      version.value += 1;
+      if (!preview) version.value += 1;
       if (events.length < SLICE || timeline.lastSeq >= result.value.lastSeq) return true;
+      if (yieldBetween) await new Promise((resolve) => setTimeout(resolve, 0));
     }
+  }
+
+  /**
+   * The first draw without the log: the store's view at the end plus the last page of messages.
+   * False when the backend cannot answer (then the view waits for the log, as before).
+   */
+  async function loadPreview(id: string, generation: number): Promise<boolean> {
+    const [head, page] = await Promise.all([
+      bridge.call('sessions.seek', { id, seq: END_SEQ }),
+      bridge.call('sessions.messages', { id, from: 'end', limit: PREVIEW_PAGE }),
+    ]);
+    if (generation !== openGeneration || !head.ok || !page.ok) return false;
+    previewHead = head.value;
+    preview = markRaw(previewOf(head.value, page.value.items));
+    version.value += 1;
+    return true;
+  }
+
+  /** Before the log has loaded, a seek asks the store for the view and the page at `seq`. */
+  async function seekPreview(seq: number): Promise<void> {
+    const id = sessionId.value;
+    if (!id) return;
+    const generation = ++seekGeneration;
+    const [view, page] = await Promise.all([
+      bridge.call('sessions.seek', { id, seq }),
+      bridge.call('sessions.messages', { id, before: { seq: seq + 1 }, limit: PREVIEW_PAGE }),
+    ]);
+    if (generation !== seekGeneration || !preview || id !== sessionId.value || !view.ok || !page.ok) return;
+    preview = markRaw(previewOf(view.value, page.value.items));
+    version.value += 1;
+    computeDisplay();
   }
 
   async function loadSummary(id: string): Promise<boolean> {
@@ -180,6 +245,8 @@ export const useSessionStore = defineStore('session', () => {
     sessionId.value = id;
     timeline = markRaw(new Timeline());
     pending = [];
+    preview = null;
+    previewHead = null;
     summary.value = null;
     agents.value = [];
     error.value = null;
@@ -189,12 +256,26 @@ export const useSessionStore = defineStore('session', () => {
     loadedEvents.value = 0;
     loading.value = true;
     try {
-      if (!(await loadSummary(id))) return;
-      await loadEvents(id, generation);
+      const [found, previewed] = await Promise.all([loadSummary(id), loadPreview(id, generation)]);
+      if (!found || generation !== openGeneration) return;
+      if (previewed) {
+        computeDisplay();
+        // Let the first draw reach the screen before the log starts loading.
+        await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+        if (generation !== openGeneration) return;
+      }
+      await loadEvents(id, generation, previewed);
       if (generation !== openGeneration) return;
       if (agents.value.length === 0) agents.value = agentsOfFleet(fleetFromEvents(timeline.events));
     } finally {
       if (generation === openGeneration) {
+        // A seek made while loading stays where it landed (open() reset `preview`, so TS
+        // cannot see that the awaits above set it again).
+        const shown = preview as Preview | null;
+        if (shown && !following.value) playhead.value = shown.frame.view.seq;
+        preview = null;
+        previewHead = null;
+        version.value += 1;
         loading.value = false;
         flushPending();
         computeDisplay();
@@ -207,10 +288,19 @@ export const useSessionStore = defineStore('session', () => {
     sessionId.value = null;
     display.value = null;
     pending = [];
+    preview = null;
+    previewHead = null;
   }
 
   /** Moves the playhead (replay); following stops unless it lands on the end of a live run. */
   function seek(seq: number): void {
+    if (preview && previewHead) {
+      const target = Math.max(0, Math.min(Math.round(seq), previewHead.seq));
+      following.value = target >= previewHead.seq && isActive.value;
+      playhead.value = target;
+      void seekPreview(target);
+      return;
+    }
     const target = Math.max(0, Math.min(Math.round(seq), timeline.lastSeq));
     following.value = target >= timeline.lastSeq && isActive.value;
     playhead.value = target;
@@ -265,7 +355,7 @@ export const useSessionStore = defineStore('session', () => {
     if (sessionId.value) void open(sessionId.value);
   });
 
-  return { sessionId, summary, agents, fleetName, loading, loadedEvents, error, display, following, playhead, version, isActive, getTimeline, open, close, seek, goLive, control, answer, continueRun, computeDisplay };
+  return { sessionId, summary, agents, fleetName, loading, loadedEvents, error, display, following, playhead, version, isActive, getTimeline, getLog, open, close, seek, goLive, control, answer, continueRun, computeDisplay };
 });
 
 function fleetFromEvents(events: readonly RunEvent[]): unknown {
