@@ -80,7 +80,17 @@ describe('team patterns, examples and files in the builder', () => {
     await expect.poll(() => edges('fan-out')).toBe(3);
     expect(await edges('fan-in')).toBe(3);
     await expect(page.getByTestId('agent-node-coder').textContent()).resolves.toContain('aggregator');
+    const before = await page.getByTestId('agent-node-coder').boundingBox();
+    await page.getByTestId('auto-layout').click();
+    await expect
+      .poll(async () => (await page.getByTestId('agent-node-coder').boundingBox())?.x)
+      .not.toBe(before?.x);
+    await page.waitForTimeout(400);
     await page.screenshot({ path: join(ARTIFACTS, 'builder-parallel.png') });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.screenshot({ path: join(ARTIFACTS, 'builder-parallel-dark.png') });
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   it('shows routing rules on the edges of a selector and edits them', async () => {
@@ -92,7 +102,8 @@ describe('team patterns, examples and files in the builder', () => {
       page.getByTestId('agent-node-billing').locator('.vue-flow__handle.target'),
     );
     await expect.poll(() => edges('route')).toBe(1);
-    await page.locator('.vue-flow__edge.edge-route').click({ force: true });
+    // The fallback edge leaves the same handle and overlaps this one; click the route's own element.
+    await page.locator('.vue-flow__edge.edge-route').dispatchEvent('click');
     await page.getByTestId('rule-contains').fill('refund');
     await expect.poll(() => page.locator('.vue-flow__edge.edge-route').textContent()).toContain('refund');
     await page.screenshot({ path: join(ARTIFACTS, 'builder-selector.png') });
