@@ -17,10 +17,10 @@ import { findTemplate } from '../builder/templates';
 import { fleetToCanvas } from '../builder/mapping';
 import { layeredPositions } from '../builder/auto-layout';
 import { createUndoStack } from '../builder/undo-stack';
+import { useAutosave } from '../builder/useAutosave';
 import { useProvidersStore } from './providers';
 
-const AUTOSAVE_MS = 800;
-export type SaveState = 'saved' | 'dirty' | 'saving' | 'invalid' | 'failed' | 'read-only';
+export type { SaveState } from '../builder/useAutosave';
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -52,8 +52,6 @@ export const useBuilderStore = defineStore('builder', () => {
   const selected = ref<string[]>([]);
   const selectedEdge = ref<{ source: string; target: string; data: CanvasEdgeData } | null>(null);
   const readOnly = ref(false);
-  const saveState = ref<SaveState>('saved');
-  const message = ref<string | null>(null);
   const history = shallowRef(createUndoStack<string>());
   const historyVersion = ref(0);
   /** Increases each time a fleet is opened, so the canvas frames it once. */
@@ -61,8 +59,6 @@ export const useBuilderStore = defineStore('builder', () => {
   /** Increases when the canvas should frame the fleet again (after an auto layout). */
   const frameRequests = ref(0);
   let clipboard: AgentSpec[] = [];
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  let pendingSave: Promise<void> | null = null;
 
   const current = computed(() => (root.value ? fleetAt(root.value, path.value) : null));
   const knownTools = computed(() =>
@@ -71,6 +67,13 @@ export const useBuilderStore = defineStore('builder', () => {
   const rootIssues = computed(() =>
     root.value ? checkDraft(root.value, knownTools.value) : { errors: [], warnings: [] },
   );
+  const {
+    saveState,
+    message,
+    reset: resetSave,
+    scheduleSave,
+    saveNow,
+  } = useAutosave({ bridge, root, fleetId, readOnly, errorCount: () => rootIssues.value.errors.length });
   /** Issues of the fleet on screen, with paths relative to it. */
   const issues = computed(() => {
     const prefix = root.value ? nestedPrefix(root.value, path.value) : null;
@@ -109,8 +112,7 @@ export const useBuilderStore = defineStore('builder', () => {
     selected.value = [];
     selectedEdge.value = null;
     readOnly.value = options.readOnly ?? false;
-    saveState.value = readOnly.value ? 'read-only' : 'saved';
-    message.value = null;
+    resetSave();
     history.value = createUndoStack<string>();
     historyVersion.value++;
     openCount.value++;
@@ -158,42 +160,6 @@ export const useBuilderStore = defineStore('builder', () => {
   }
   const undo = () => root.value && !readOnly.value && restore(history.value.undo(JSON.stringify(root.value)));
   const redo = () => root.value && !readOnly.value && restore(history.value.redo(JSON.stringify(root.value)));
-
-  function scheduleSave(): void {
-    if (timer) clearTimeout(timer);
-    if (rootIssues.value.errors.length > 0) {
-      saveState.value = 'invalid';
-      return;
-    }
-    saveState.value = 'dirty';
-    timer = setTimeout(() => void saveNow(), AUTOSAVE_MS);
-  }
-
-  /** Saves at once when valid; a new fleet gets its id here. */
-  async function saveNow(): Promise<void> {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    if (pendingSave) await pendingSave;
-    if (!root.value || readOnly.value || rootIssues.value.errors.length > 0) return;
-    if (saveState.value === 'saved') return;
-    saveState.value = 'saving';
-    pendingSave = (async () => {
-      const result = await bridge.call(
-        'fleets.save',
-        fleetId.value ? { id: fleetId.value, fleet: root.value } : { fleet: root.value },
-      );
-      if (result.ok) {
-        fleetId.value = result.value.id;
-        saveState.value = 'saved';
-        message.value = null;
-      } else {
-        saveState.value = 'failed';
-        message.value = result.error.message;
-      }
-    })();
-    await pendingSave;
-    pendingSave = null;
-  }
 
   function addFromTemplate(templateId: string, position: Position): string | null {
     const template = findTemplate(templateId);
