@@ -23,6 +23,8 @@ export interface LogEntry {
  */
 export class MessageLog {
   readonly entries: LogEntry[] = [];
+  /** parents[i]: index of entry i's parent when it appeared earlier, else -1 (for threading). */
+  readonly parents: number[] = [];
   private readonly byId = new Map<string, number>();
 
   get size(): number {
@@ -90,6 +92,7 @@ export class MessageLog {
   }
 
   private push(entry: LogEntry): void {
+    this.parents.push(entry.parentId === null ? -1 : (this.byId.get(entry.parentId) ?? -1));
     this.byId.set(entry.id, this.entries.length);
     this.entries.push(entry);
   }
