@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ARTIFACTS, ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import { makeTempDir } from '../helpers/temp-dir';
+
+describe('forking a session as a new fleet', () => {
+  const temp = makeTempDir();
+  let host: HostProcess;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let page: Page;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    host = await spawnHost(join(temp.dir, 'data'));
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await host?.stop();
+    temp.remove();
+  });
+
+  it('opens the fleet a sample session ran with in the builder, saved as a new fleet', async () => {
+    await page.goto(host.url);
+    await page.getByText('Does remote work make teams more productive?').first().click();
+    await page.getByTestId('session-view').waitFor();
+    await page.getByTestId('fork-fleet').click();
+    await expect.poll(() => new URL(page.url()).hash).toMatch(/^#\/fleets\/(?!new)[\w-]+$/);
+    await page.getByTestId('builder-canvas').waitFor();
+    for (const agent of ['optimist', 'skeptic', 'moderator']) {
+      await expect
+        .poll(() => page.getByTestId('builder-canvas').getByText(agent, { exact: true }).count())
+        .toBeGreaterThan(0);
+    }
+    await page.screenshot({ path: join(ARTIFACTS, 'session-forked-into-builder.png') });
+    await page.getByTestId('nav-fleets').click();
+    await expect.poll(() => page.getByText('Debate (fork)').count()).toBeGreaterThan(0);
+  });
+});
