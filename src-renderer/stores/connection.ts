@@ -10,6 +10,8 @@ export const useConnectionStore = defineStore('connection', () => {
   const info = ref<AppInfo | null>(null);
   const lastPingAt = ref<number | null>(null);
   const error = ref<string | null>(null);
+  /** Epoch ms when the connection was last lost; null while online. */
+  const offlineSince = ref<number | null>(null);
 
   async function loadInfo(): Promise<void> {
     const result = await bridge.call('app.info', {});
@@ -22,6 +24,8 @@ export const useConnectionStore = defineStore('connection', () => {
   }
 
   bridge.onDidChangeConnection((next) => {
+    if (next === 'online') offlineSince.value = null;
+    else if (state.value === 'online') offlineSince.value = Date.now();
     state.value = next;
   });
   bridge.onDidReceiveEvent((event) => {
@@ -29,5 +33,5 @@ export const useConnectionStore = defineStore('connection', () => {
   });
   bridge.onDidRequireResync(() => void loadInfo());
 
-  return { state, info, lastPingAt, error, loadInfo };
+  return { state, info, lastPingAt, error, offlineSince, loadInfo };
 });

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises, mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import type { Settings } from '@shared/contract';
@@ -7,7 +7,12 @@ import StatusBar from '../../src-renderer/components/StatusBar.vue';
 import { setBridge } from '../../src-renderer/bridge/current';
 import { createFakeBridge } from '../helpers/fake-bridge';
 
-const defaults: Settings = { theme: 'system', retentionDays: null, maxMessagesPerSession: null, sidebarCollapsed: false };
+const defaults: Settings = {
+  theme: 'system',
+  retentionDays: null,
+  maxMessagesPerSession: null,
+  sidebarCollapsed: false,
+};
 
 function backend() {
   let settings = { ...defaults };
@@ -18,7 +23,16 @@ function backend() {
       return { ok: true, value: settings };
     }
     if (channel === 'app.info') {
-      return { ok: true, value: { name: 'Fleetscope', version: '9.9.9', dataDir: '/data', surface: 'browser', platform: 'linux' } };
+      return {
+        ok: true,
+        value: {
+          name: 'Fleetscope',
+          version: '9.9.9',
+          dataDir: '/data',
+          surface: 'browser',
+          platform: 'linux',
+        },
+      };
     }
     return { ok: false, error: { code: 'unknown-channel', message: channel } };
   });
@@ -81,5 +95,29 @@ describe('the status bar', () => {
     fake.setConnection('connecting');
     await flushPromises();
     expect(bar.get('[data-testid="connection-state"]').text()).toBe('Connecting…');
+  });
+});
+
+describe('the status bar, offline for a while', () => {
+  beforeEach(() => setActivePinia(createPinia()));
+
+  it('suggests opening the new link when the browser host stays unreachable', async () => {
+    vi.useFakeTimers();
+    try {
+      const fake = backend();
+      const { useConnectionStore } = await import('../../src-renderer/stores/connection');
+      await useConnectionStore().loadInfo();
+      const bar = mount(StatusBar);
+      fake.setConnection('offline');
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(bar.find('[data-testid="offline-hint"]').exists()).toBe(false);
+      await vi.advanceTimersByTimeAsync(7_000);
+      expect(bar.get('[data-testid="offline-hint"]').text()).toContain('open the new link');
+      fake.setConnection('online');
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(bar.find('[data-testid="offline-hint"]').exists()).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
