@@ -20,11 +20,22 @@ export interface OpenedDatabase {
 
 function openRaw(file: string, options: OpenOptions): SqliteDatabase {
   const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
-  return db;
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('foreign_keys = ON');
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** SQLite's own verdict that the file is damaged or not a database at all. */
+function isCorruption(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB'));
 }
 
 function isHealthy(db: SqliteDatabase): boolean {
@@ -34,17 +45,25 @@ function isHealthy(db: SqliteDatabase): boolean {
 
 /**
  * Opens (creating if needed) the store at `file`, checks integrity, and migrates it to the latest
- * version. A corrupt file is moved aside and a fresh store opened in its place.
+ * version. Only a file SQLite itself finds corrupt (or not a database) is moved aside and a fresh
+ * store opened in its place; any other failure (a native binding that does not load, a locked or
+ * unreadable file) is thrown and the file left untouched.
  */
 export function openDatabase(file: string, options: OpenOptions = {}): OpenedDatabase {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  let movedAsideTo: string | null = null;
-  let db: SqliteDatabase;
+  let db: SqliteDatabase | null = null;
+  let corrupt = false;
   try {
     db = openRaw(file, options);
-    if (!isHealthy(db)) throw new Error('integrity check failed');
+    corrupt = !isHealthy(db);
   } catch (error) {
-    if (file === ':memory:' || !existsSync(file)) throw error;
+    db?.close();
+    if (!isCorruption(error) || file === ':memory:' || !existsSync(file)) throw error;
+    corrupt = true;
+  }
+  let movedAsideTo: string | null = null;
+  if (corrupt || !db) {
+    if (db?.open) db.close();
     movedAsideTo = moveAside(file);
     db = openRaw(file, options);
   }

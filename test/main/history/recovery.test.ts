@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { foldEvents } from '../../../src-shared/domain';
@@ -77,5 +77,18 @@ describe('history store: start-up recovery', () => {
     expect(opened.movedAsideTo).toMatch(/fleetscope\.db\.corrupt-/);
     expect(opened.store.listSessions().total).toBe(0);
     opened.close();
+  });
+
+  it('never moves a healthy store aside when the native binding fails to load', () => {
+    const dir = tempDir();
+    const first = openHistory(dir);
+    const s = new SessionScript();
+    first.store.append(s.started());
+    first.close();
+    expect(() => openHistory(dir, { nativeBinding: join(dir, 'missing.node') })).toThrow();
+    expect(readdirSync(dir).filter((name) => name.includes('corrupt'))).toEqual([]);
+    const again = openHistory(dir, { recover: false });
+    expect(again.store.getSession(s.sessionId)).not.toBeNull();
+    again.close();
   });
 });
