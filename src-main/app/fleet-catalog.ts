@@ -57,8 +57,15 @@ export class FleetCatalog {
 
   /** The fleet as written (defaults not applied) and its summary. */
   get(id: string): { summary: FleetSummary; fleet: FleetInput; parsed: Fleet } {
-    const example = this.loadExamples().find((candidate) => candidate.id === id || candidate.id === EXAMPLE_PREFIX + id);
-    if (example) return { summary: summarize(example.id, example.fleet, true, null), fleet: example.raw, parsed: example.fleet };
+    const example = this.loadExamples().find(
+      (candidate) => candidate.id === id || candidate.id === EXAMPLE_PREFIX + id,
+    );
+    if (example)
+      return {
+        summary: summarize(example.id, example.fleet, true, null),
+        fleet: example.raw,
+        parsed: example.fleet,
+      };
     const saved = this.store.getFleet(id);
     if (!saved) throw new AppError('not-found', `No fleet with id "${id}".`);
     const parsed = this.parse(saved.fleet);
@@ -94,14 +101,18 @@ export class FleetCatalog {
       try {
         const raw = JSON.parse(readFileSync(file, 'utf8')) as FleetInput;
         const result = parseFleet(raw);
-        const name = relative(this.examplesDir, file).replace(/\\/g, '/').replace(/\.json$/, '');
+        const name = relative(this.examplesDir, file)
+          .replace(/\\/g, '/')
+          .replace(/\.json$/, '');
         if (result.ok) examples.push({ id: EXAMPLE_PREFIX + name, fleet: result.fleet, raw });
       } catch {
         // A broken example file is skipped; the example tests catch it before release.
       }
     }
     // Keyless examples first: they run anywhere.
-    examples.sort((a, b) => Number(isScripted(b.fleet)) - Number(isScripted(a.fleet)) || a.id.localeCompare(b.id));
+    examples.sort(
+      (a, b) => Number(isScripted(b.fleet)) - Number(isScripted(a.fleet)) || a.id.localeCompare(b.id),
+    );
     this.examples = examples;
     return examples;
   }
@@ -115,7 +126,8 @@ function jsonFiles(dir: string): string[] {
     const full = join(dir, entry.name);
     if (entry.isFile() && entry.name.endsWith('.json')) files.push(full);
     else if (entry.isDirectory()) {
-      for (const inner of readdirSync(full).sort()) if (inner.endsWith('.json')) files.push(join(full, inner));
+      for (const inner of readdirSync(full).sort())
+        if (inner.endsWith('.json')) files.push(join(full, inner));
     }
   }
   return files;

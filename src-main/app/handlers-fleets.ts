@@ -2,7 +2,10 @@ import { parseFleet } from '@shared/domain';
 import type { Handlers } from './dispatcher';
 import type { FleetCatalog } from './fleet-catalog';
 
-type FleetHandlers = Pick<Handlers, 'fleets.list' | 'fleets.get' | 'fleets.save' | 'fleets.delete' | 'fleets.validate'>;
+type FleetHandlers = Pick<
+  Handlers,
+  'fleets.list' | 'fleets.get' | 'fleets.save' | 'fleets.delete' | 'fleets.validate'
+>;
 
 export function registerFleetHandlers(catalog: FleetCatalog): FleetHandlers {
   return {

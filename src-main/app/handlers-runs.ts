@@ -1,7 +1,10 @@
 import type { Handlers } from './dispatcher';
 import type { RunService } from './run-service';
 
-type RunHandlers = Pick<Handlers, 'runs.start' | 'runs.control' | 'runs.answer' | 'runs.continue' | 'runs.active'>;
+type RunHandlers = Pick<
+  Handlers,
+  'runs.start' | 'runs.control' | 'runs.answer' | 'runs.continue' | 'runs.active'
+>;
 
 export function registerRunHandlers(runs: RunService): RunHandlers {
   return {

@@ -27,11 +27,22 @@ const EXTENSIONS: Record<ExportFormat, string> = { md: 'md', json: 'json', html:
 
 /** A file name from a session title: letters, digits and dashes only. */
 export function exportFileName(title: string, id: string, format: ExportFormat): string {
-  const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'session';
+  const slug =
+    title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || 'session';
   return `${slug}-${id.slice(0, 8)}.${EXTENSIONS[format]}`;
 }
 
-export function registerSessionHandlers(deps: { store: HistoryStore; hub: EventHub; dataDir: string }): SessionHandlers {
+export function registerSessionHandlers(deps: {
+  store: HistoryStore;
+  hub: EventHub;
+  dataDir: string;
+  /** Where key variables are resolved (vault keys included), so exports can mask their values. */
+  env: NodeJS.ProcessEnv;
+}): SessionHandlers {
   const { store, hub } = deps;
   return {
     'sessions.list': (query) => store.listSessions(query),
@@ -63,6 +74,7 @@ export function registerSessionHandlers(deps: { store: HistoryStore; hub: EventH
       const path = join(folder, fileName);
       const task = trackTask(hub, `Exporting ${fileName}`, taskId);
       const result = await exportSession(store, id, format, path, {
+        env: deps.env,
         onProgress: (done, total) => task.progress(done, total),
       }).finally(() => task.finish(1, 1));
       return { path, bytes: result.bytes, fileName };

@@ -89,17 +89,34 @@ export function createApp(options: AppOptions): FleetscopeApp {
   };
   const settings = new SettingsStore(db);
   const catalog = new FleetCatalog(store, join(resourcesDir, 'fleets'));
-  const providers = new ProviderService({ dataDir: options.dataDir, vault: options.keyVault ?? null, env: options.env ?? process.env });
-  const runs = new RunService({ store, hub, settings, catalog, env: providers.runEnv() });
+  const providers = new ProviderService({
+    dataDir: options.dataDir,
+    vault: options.keyVault ?? null,
+    env: options.env ?? process.env,
+  });
+  const runs = new RunService({
+    store,
+    hub,
+    settings,
+    catalog,
+    env: providers.runEnv(),
+    checkProvider: (provider) => providers.keyDestinationProblem(provider),
+  });
   const toolRegistry = createBuiltinTools();
-  const tools = toolRegistry.specs(toolRegistry.names()).map(({ name, description }) => ({ name, description }));
+  const tools = toolRegistry
+    .specs(toolRegistry.names())
+    .map(({ name, description }) => ({ name, description }));
   const stopAnnouncing = announceStoreChanges(store, hub);
   const handlers: Handlers = {
     ...registerAppHandlers({ info, settings, hub }),
-    ...registerSessionHandlers({ store, hub, dataDir: options.dataDir }),
+    ...registerSessionHandlers({ store, hub, dataDir: options.dataDir, env: providers.runEnv() }),
     ...registerRunHandlers(runs),
     ...registerFleetHandlers(catalog),
-    ...registerProviderHandlers({ providers, tools, onDidChange: () => hub.emit('store.changed', { topic: 'providers' }) }),
+    ...registerProviderHandlers({
+      providers,
+      tools,
+      onDidChange: () => hub.emit('store.changed', { topic: 'providers' }),
+    }),
   };
   const dispatcher = new Dispatcher(handlers);
 
@@ -111,7 +128,8 @@ export function createApp(options: AppOptions): FleetscopeApp {
 
   let n = 0;
   const pingInterval = options.pingIntervalMs ?? 5000;
-  const timer = pingInterval > 0 ? setInterval(() => hub.emit('ping', { n: n++, at: Date.now() }), pingInterval) : null;
+  const timer =
+    pingInterval > 0 ? setInterval(() => hub.emit('ping', { n: n++, at: Date.now() }), pingInterval) : null;
   timer?.unref?.();
 
   return {

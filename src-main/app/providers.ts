@@ -133,6 +133,22 @@ export interface ProviderServiceOptions {
 
 const DEFAULT_TEST_TIMEOUT_MS = 8000;
 
+/** Where the openai SDK sends requests when a provider names no base URL. */
+const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  const left = originOf(a);
+  return left !== null && left === originOf(b);
+}
+
 /** Provider presets, their saved settings (providers.json) and their keys (vault or environment). */
 export class ProviderService {
   private readonly file: string;
@@ -225,7 +241,8 @@ export class ProviderService {
       return done(true, 'The scripted provider is built in and always available.', ['scripted']);
     const info = this.info(id);
     const baseUrl = (baseUrlOverride ?? info.baseUrl).replace(/\/+$/, '');
-    const key = this.key(id, info.apiKeyEnv);
+    // A key only goes to the address saved for its provider, never to an unsaved one.
+    const key = sameOrigin(baseUrl, info.baseUrl) ? this.key(id, info.apiKeyEnv) : undefined;
     const headers: Record<string, string> = { accept: 'application/json' };
     if (key) {
       headers.authorization = `Bearer ${key}`;
@@ -284,6 +301,26 @@ export class ProviderService {
         return Reflect.get(target, property);
       },
     });
+  }
+
+  /**
+   * Why an agent's provider may not use its key, or null when it may: a key variable is only ever
+   * sent to the address configured for a provider that uses it (Settings > Providers), so a fleet
+   * file from elsewhere cannot send OPENAI_API_KEY, or any other variable, to a host of its choice.
+   */
+  keyDestinationProblem(provider: { id: string; baseUrl?: string; apiKeyEnv?: string }): string | null {
+    const variable = provider.apiKeyEnv;
+    if (!variable) return null;
+    const preset = PROVIDER_PRESETS.find((candidate) => candidate.id === provider.id);
+    const destination = provider.baseUrl ?? (preset ? this.info(preset.id).baseUrl : OPENAI_DEFAULT_BASE_URL);
+    const owners = this.list().filter((info) => info.apiKeyEnv === variable);
+    if (owners.length === 0) {
+      return `The key variable ${variable} belongs to no provider in Settings > Providers; set it on the provider whose address should receive it.`;
+    }
+    if (owners.some((owner) => sameOrigin(owner.baseUrl, destination))) return null;
+    return `This fleet would send ${variable} to ${originOf(destination) ?? destination}, but that key belongs to ${owners
+      .map((owner) => originOf(owner.baseUrl) ?? owner.baseUrl)
+      .join(', ')}. Change the agent's base URL, or the provider's address in Settings > Providers.`;
   }
 
   private key(id: ProviderId, apiKeyEnv: string | null): string | undefined {

@@ -1,5 +1,5 @@
 import type { FleetSource } from '@shared/contract';
-import type { Fleet, RunEvent, SessionStatus, TerminationSpec } from '@shared/domain';
+import type { Fleet, ProviderRef, RunEvent, SessionStatus, TerminationSpec } from '@shared/domain';
 import type { HistoryStore } from '../history';
 import type { SettingsStore } from '../history/settings-store';
 import { FleetInvalidError, RunManager, type RunHandle } from '../orchestrator/run';
@@ -16,6 +16,18 @@ export interface RunServiceOptions {
   settings: SettingsStore;
   catalog: FleetCatalog;
   env?: NodeJS.ProcessEnv;
+  /** Why an agent's provider may not use its key (see ProviderService.keyDestinationProblem). */
+  checkProvider?: (provider: ProviderRef) => string | null;
+}
+
+/** Every provider an agent of `fleet` (or of a nested team) would call. */
+function providersOf(fleet: Fleet): ProviderRef[] {
+  return fleet.agents
+    .flatMap((agent) => [
+      ...(agent.provider ? [agent.provider] : []),
+      ...(agent.fleet ? providersOf(agent.fleet) : []),
+    ])
+    .concat(fleet.team.pattern === 'selector' && fleet.team.selector ? [fleet.team.selector] : []);
 }
 
 /** Adds the user's per-session message cap (Settings) to a fleet's own termination. */
@@ -24,7 +36,9 @@ export function withMessageCap(fleet: Fleet, cap: number | null): Fleet {
   const capCondition: TerminationSpec = { type: 'max-messages', max: cap };
   return {
     ...fleet,
-    termination: fleet.termination ? { type: 'or', conditions: [fleet.termination, capCondition] } : capCondition,
+    termination: fleet.termination
+      ? { type: 'or', conditions: [fleet.termination, capCondition] }
+      : capCondition,
   };
 }
 
@@ -43,7 +57,14 @@ export class RunService {
   }
 
   start(source: FleetSource, task: string, title?: string): { sessionId: string } {
-    const fleet = withMessageCap(this.resolveFleet(source), this.options.settings.get().maxMessagesPerSession);
+    const fleet = withMessageCap(
+      this.resolveFleet(source),
+      this.options.settings.get().maxMessagesPerSession,
+    );
+    for (const provider of providersOf(fleet)) {
+      const problem = this.options.checkProvider?.(provider);
+      if (problem) throw new AppError('forbidden', problem);
+    }
     try {
       const handle = this.manager.start({ fleet, task, ...(title ? { title } : {}) });
       return { sessionId: handle.sessionId };
@@ -53,7 +74,10 @@ export class RunService {
     }
   }
 
-  control(sessionId: string, action: 'pause' | 'resume' | 'step' | 'stop'): { sessionId: string; status: SessionStatus } {
+  control(
+    sessionId: string,
+    action: 'pause' | 'resume' | 'step' | 'stop',
+  ): { sessionId: string; status: SessionStatus } {
     const handle = this.live(sessionId);
     switch (action) {
       case 'pause':
@@ -101,7 +125,10 @@ export class RunService {
   active(): Array<{ sessionId: string; status: SessionStatus }> {
     return this.manager
       .list()
-      .filter((handle) => handle.status === 'running' || handle.status === 'paused' || handle.status === 'waiting-for-human')
+      .filter(
+        (handle) =>
+          handle.status === 'running' || handle.status === 'paused' || handle.status === 'waiting-for-human',
+      )
       .map((handle) => ({ sessionId: handle.sessionId, status: handle.status }));
   }
 
@@ -133,7 +160,8 @@ export class RunService {
   private flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    for (const [sessionId, events] of this.pending) this.options.hub.emit('run.events', { sessionId, events });
+    for (const [sessionId, events] of this.pending)
+      this.options.hub.emit('run.events', { sessionId, events });
     this.pending.clear();
   }
 }

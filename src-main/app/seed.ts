@@ -10,7 +10,11 @@ const SEEDED_KEY = 'internal.samplesSeeded';
  * On the first launch with an empty store, imports the sample sessions shipped in
  * resources/samples so there is something to open, replay and export. Runs once per store.
  */
-export async function seedSamples(db: SqliteDatabase, store: HistoryStore, samplesDir: string): Promise<number> {
+export async function seedSamples(
+  db: SqliteDatabase,
+  store: HistoryStore,
+  samplesDir: string,
+): Promise<number> {
   const seeded = db.prepare('SELECT value FROM settings WHERE key = ?').get(SEEDED_KEY);
   if (seeded || !existsSync(samplesDir)) return 0;
   const markSeeded = () =>
@@ -20,7 +24,9 @@ export async function seedSamples(db: SqliteDatabase, store: HistoryStore, sampl
     return 0;
   }
   let imported = 0;
-  for (const file of readdirSync(samplesDir).filter((name) => name.endsWith('.json')).sort()) {
+  for (const file of readdirSync(samplesDir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()) {
     try {
       await importFile(join(samplesDir, file), store);
       imported++;
