@@ -106,9 +106,9 @@ export class RunService {
 
   continue(sessionId: string, task: string, context: Record<string, string>): { sessionId: string } {
     const handle = this.manager.get(sessionId);
+    const stored = this.options.store.getSession(sessionId);
+    if (!stored) throw new AppError('not-found', `No session with id "${sessionId}".`);
     if (!handle) {
-      const stored = this.options.store.getSession(sessionId);
-      if (!stored) throw new AppError('not-found', `No session with id "${sessionId}".`);
       if (stored.summary.readOnly) throw new AppError('read-only', 'Imported sessions are read-only.');
       throw new AppError(
         'unavailable',

@@ -43,6 +43,6 @@ export class RunManager {
   async stopAll(): Promise<void> {
     const handles = this.list();
     for (const handle of handles) handle.stop();
-    await Promise.all(handles.map((handle) => handle.done));
+    await Promise.allSettled(handles.map((handle) => handle.done));
   }
 }

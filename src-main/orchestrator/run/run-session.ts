@@ -114,6 +114,8 @@ class RunSession implements RunHandle {
   continueWith(task: string, context: Record<string, string> = {}): Promise<RunSummary> {
     if (!this.isFinal())
       return Promise.reject(new Error('The run has not finished yet; stop it or wait for it first.'));
+    // Claimed at once, so a second continuation in the same tick is refused rather than run twice.
+    this.currentStatus = 'running';
     this.control = this.newControl(false);
     this.services.control = this.control;
     this.done = this.execute(task, context);
@@ -138,7 +140,23 @@ class RunSession implements RunHandle {
     this.recorder.emit(null, { kind: 'session.status', payload: { status } });
   }
 
+  /** Runs (or continues) the session; never rejects: a failure to record ends it as failed. */
   private async execute(task: string, continuation: Record<string, string> | null): Promise<RunSummary> {
+    try {
+      return await this.record(task, continuation);
+    } catch (error) {
+      this.currentStatus = 'failed';
+      this.control.cancel();
+      const reason = error instanceof Error ? error.message : String(error);
+      return this.summary({
+        status: 'failed',
+        stopReason: 'error',
+        detail: `The session could not be recorded: ${reason}`,
+      });
+    }
+  }
+
+  private async record(task: string, continuation: Record<string, string> | null): Promise<RunSummary> {
     // Let the caller subscribe to events before the first one is emitted.
     await Promise.resolve();
     this.currentStatus = 'running';
@@ -163,6 +181,10 @@ class RunSession implements RunHandle {
     this.recorder.emit(null, { kind: 'session.stopped', payload: { ...ending } });
     this.recorder.flush();
     this.control.finishSteps();
+    return this.summary(ending);
+  }
+
+  private summary(ending: Ending): RunSummary {
     return {
       sessionId: this.sessionId,
       ...ending,

@@ -10,8 +10,18 @@ const debate: FleetInput = {
   version: 1,
   name: 'Tiny debate',
   agents: [
-    { name: 'pro', type: 'scripted', description: 'argues for', script: [{ content: 'Tea is calmer.' }, { content: 'DONE' }] },
-    { name: 'con', type: 'scripted', description: 'argues against', script: [{ content: 'Coffee is stronger.' }] },
+    {
+      name: 'pro',
+      type: 'scripted',
+      description: 'argues for',
+      script: [{ content: 'Tea is calmer.' }, { content: 'DONE' }],
+    },
+    {
+      name: 'con',
+      type: 'scripted',
+      description: 'argues against',
+      script: [{ content: 'Coffee is stronger.' }],
+    },
   ],
   team: { pattern: 'round-robin' },
   termination: { type: 'text-mention', text: 'DONE' },
@@ -60,7 +70,9 @@ describe('the app handlers over a real store and runtime', () => {
 
   it('runs a fleet, streams its events in seq order, and stores the session', async () => {
     const sessionId = await runToEnd(debate, 'Tea or coffee?');
-    await expect.poll(() => runEvents(sessionId).some((event) => event.kind === 'session.stopped')).toBe(true);
+    await expect
+      .poll(() => runEvents(sessionId).some((event) => event.kind === 'session.stopped'))
+      .toBe(true);
     const seqs = runEvents(sessionId).map((event) => event.seq);
     expect(seqs).toEqual(seqs.map((_, index) => index + 1));
 
@@ -95,8 +107,14 @@ describe('the app handlers over a real store and runtime', () => {
 
     await call('sessions.rename', { id: first, title: 'The tea debate' });
     await call('sessions.tag', { id: first, tags: ['demo', 'drinks'] });
-    expect((await call('sessions.list', { tag: 'drinks' })).items).toMatchObject([{ id: first, title: 'The tea debate' }]);
-    await expect.poll(() => events.some((event) => event.channel === 'store.changed' && event.payload.topic === 'sessions')).toBe(true);
+    expect((await call('sessions.list', { tag: 'drinks' })).items).toMatchObject([
+      { id: first, title: 'The tea debate' },
+    ]);
+    await expect
+      .poll(() =>
+        events.some((event) => event.channel === 'store.changed' && event.payload.topic === 'sessions'),
+      )
+      .toBe(true);
 
     expect(await call('sessions.delete', { id: first })).toEqual({ deleted: true });
     expect((await fail('sessions.get', { id: first })).code).toBe('not-found');
@@ -111,18 +129,28 @@ describe('the app handlers over a real store and runtime', () => {
       expect(existsSync(result.path)).toBe(true);
       expect(result.bytes).toBeGreaterThan(100);
       const finished = events.find(
-        (event) => event.channel === 'task.progress' && event.payload.taskId === `export-${format}` && event.payload.finished,
+        (event) =>
+          event.channel === 'task.progress' &&
+          event.payload.taskId === `export-${format}` &&
+          event.payload.finished,
       );
       expect(finished).toBeDefined();
     }
-    const markdown = readFileSync((await call('sessions.export', { id: sessionId, format: 'md' })).path, 'utf8');
+    const markdown = readFileSync(
+      (await call('sessions.export', { id: sessionId, format: 'md' })).path,
+      'utf8',
+    );
     expect(markdown).toContain('Coffee is stronger.');
   });
 
   it('imports a transcript from the app and refuses a bad one, changing nothing', async () => {
     const openai = JSON.stringify([
       { role: 'user', content: 'What is 2+2?' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'add', arguments: '{"a":2,"b":2}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'add', arguments: '{"a":2,"b":2}' } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: '4' },
       { role: 'assistant', content: 'It is 4.' },
     ]);
@@ -132,24 +160,35 @@ describe('the app handlers over a real store and runtime', () => {
     const { summary } = await call('sessions.get', { id: imported.sessionId });
     expect(summary.readOnly).toBe(true);
 
-    const bad = await fail('sessions.importData', { fileName: 'broken.json', content: '[{"role": "user", "content": ' });
+    const bad = await fail('sessions.importData', {
+      fileName: 'broken.json',
+      content: '[{"role": "user", "content": ',
+    });
     expect(bad.code).toBe('invalid-input');
     expect(bad.message.length).toBeGreaterThan(10);
     expect((await call('sessions.list', {})).total).toBe(1);
-    expect((await fail('runs.continue', { sessionId: imported.sessionId, task: 'more?' })).code).toBe('read-only');
+    expect((await fail('runs.continue', { sessionId: imported.sessionId, task: 'more?' })).code).toBe(
+      'read-only',
+    );
   });
 
   it('pauses and stops a run, and refuses control of unknown sessions', async () => {
     const slow: FleetInput = {
       ...debate,
-      agents: debate.agents.map((agent) => ({ ...agent, loop: true, script: [{ content: 'x'.repeat(400), chunkSize: 4, delayMs: 5 }] })),
+      agents: debate.agents.map((agent) => ({
+        ...agent,
+        loop: true,
+        script: [{ content: 'x'.repeat(400), chunkSize: 4, delayMs: 5 }],
+      })),
       termination: { type: 'max-messages', max: 1000 },
     };
     const { sessionId } = await call('runs.start', { source: { fleet: slow }, task: 'Go on forever' });
     await expect.poll(() => runEvents(sessionId).some((event) => event.kind === 'message.delta')).toBe(true);
     expect(await call('runs.active', {})).toEqual([{ sessionId, status: 'running' }]);
     await call('runs.control', { sessionId, action: 'stop' });
-    await expect.poll(async () => (await call('sessions.get', { id: sessionId })).summary.status).toBe('stopped');
+    await expect
+      .poll(async () => (await call('sessions.get', { id: sessionId })).summary.status)
+      .toBe('stopped');
     expect(await call('runs.active', {})).toEqual([]);
     expect((await fail('runs.control', { sessionId: 'nope', action: 'pause' })).code).toBe('not-found');
   });
@@ -166,30 +205,65 @@ describe('the app handlers over a real store and runtime', () => {
       termination: { type: 'text-mention', text: 'DONE' },
     };
     const { sessionId } = await call('runs.start', { source: { fleet: withHuman }, task: 'Pick a colour' });
-    await expect.poll(() => runEvents(sessionId).find((event) => event.kind === 'human.requested')).toBeDefined();
+    await expect
+      .poll(() => runEvents(sessionId).find((event) => event.kind === 'human.requested'))
+      .toBeDefined();
     const request = runEvents(sessionId).find((event) => event.kind === 'human.requested');
     if (request?.kind !== 'human.requested') throw new Error('no request');
     expect((await fail('runs.answer', { sessionId, requestId: 'wrong', text: 'x' })).code).toBe('conflict');
     await call('runs.answer', { sessionId, requestId: request.payload.requestId, text: 'Blue' });
-    await expect.poll(async () => (await call('sessions.get', { id: sessionId })).summary.status).toBe('completed');
-    const contents = (await call('sessions.messages', { id: sessionId })).items.map((message) => message.content);
+    await expect
+      .poll(async () => (await call('sessions.get', { id: sessionId })).summary.status)
+      .toBe('completed');
+    const contents = (await call('sessions.messages', { id: sessionId })).items.map(
+      (message) => message.content,
+    );
     expect(contents).toContain('Blue');
   });
 
   it('continues a finished run with a follow-up in the same session', async () => {
-    const sessionId = await runToEnd({ ...debate, agents: debate.agents.map((agent) => ({ ...agent, loop: true })) }, 'Tea?');
+    const sessionId = await runToEnd(
+      { ...debate, agents: debate.agents.map((agent) => ({ ...agent, loop: true })) },
+      'Tea?',
+    );
     const before = (await call('sessions.get', { id: sessionId })).summary.messageCount;
     await call('runs.continue', { sessionId, task: 'And now milk?', context: { mood: 'calm' } });
     await expect
-      .poll(async () => (await call('sessions.get', { id: sessionId })).summary.messageCount, { timeout: 10_000 })
+      .poll(async () => (await call('sessions.get', { id: sessionId })).summary.messageCount, {
+        timeout: 10_000,
+      })
       .toBeGreaterThan(before);
-    const contents = (await call('sessions.messages', { id: sessionId, limit: 1000 })).items.map((m) => m.content);
+    const contents = (await call('sessions.messages', { id: sessionId, limit: 1000 })).items.map(
+      (m) => m.content,
+    );
     expect(contents.find((content) => content.startsWith('And now milk?'))).toContain('mood: calm');
+  });
+
+  it('refuses a second follow-up sent in the same tick, and a follow-up to a deleted session', async () => {
+    const looping = { ...debate, agents: debate.agents.map((agent) => ({ ...agent, loop: true })) };
+    const sessionId = await runToEnd(looping, 'Tea?');
+    const [first, second] = await Promise.all([
+      app.dispatcher.dispatch('runs.continue', { sessionId, task: 'One' }, { surface: 'cli' }),
+      app.dispatcher.dispatch('runs.continue', { sessionId, task: 'Two' }, { surface: 'cli' }),
+    ]);
+    expect(first.ok).toBe(true);
+    expect(second).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    await expect
+      .poll(async () => (await call('sessions.get', { id: sessionId })).summary.status)
+      .toBe('completed');
+    const stored = await call('sessions.events', { id: sessionId, afterSeq: 0 });
+    expect(stored.events.filter((event) => event.kind === 'session.continued')).toHaveLength(1);
+
+    await call('sessions.delete', { id: sessionId });
+    expect((await fail('runs.continue', { sessionId, task: 'Three' })).code).toBe('not-found');
+    expect((await call('sessions.list', {})).total).toBe(0);
   });
 
   it('lists examples and saved fleets; examples are read-only; invalid fleets are refused by field', async () => {
     const list = await call('fleets.list', {});
-    expect(list).toMatchObject([{ id: 'example:tiny-debate', example: true, scripted: true, agentCount: 2, pattern: 'round-robin' }]);
+    expect(list).toMatchObject([
+      { id: 'example:tiny-debate', example: true, scripted: true, agentCount: 2, pattern: 'round-robin' },
+    ]);
     const saved = await call('fleets.save', { fleet: { ...debate, name: 'Mine' } });
     expect(saved).toMatchObject({ name: 'Mine', example: false });
     expect((await call('fleets.list', {})).map((fleet) => fleet.name)).toEqual(['Mine', 'Tiny debate']);
@@ -203,18 +277,31 @@ describe('the app handlers over a real store and runtime', () => {
     expect(refused.message).toMatch(/agents\[1\]\.name/);
     const validation = await call('fleets.validate', { fleet: duplicate });
     expect(validation.errors[0]?.path).toBe('agents[1].name');
-    expect((await fail('runs.start', { source: { fleet: duplicate }, task: 'x' })).code).toBe('invalid-input');
+    expect((await fail('runs.start', { source: { fleet: duplicate }, task: 'x' })).code).toBe(
+      'invalid-input',
+    );
 
-    const { sessionId } = await call('runs.start', { source: { example: 'tiny-debate' }, task: 'From the example' });
-    await expect.poll(async () => (await call('sessions.get', { id: sessionId })).summary.status).toBe('completed');
+    const { sessionId } = await call('runs.start', {
+      source: { example: 'tiny-debate' },
+      task: 'From the example',
+    });
+    await expect
+      .poll(async () => (await call('sessions.get', { id: sessionId })).summary.status)
+      .toBe('completed');
     expect(await call('fleets.delete', { id: saved.id })).toEqual({ deleted: true });
   });
 
   it('stops a run at the message cap set in Settings, saying why', async () => {
     await call('settings.set', { maxMessagesPerSession: 2 });
-    const endless = { ...debate, agents: debate.agents.map((agent) => ({ ...agent, loop: true })), termination: undefined };
+    const endless = {
+      ...debate,
+      agents: debate.agents.map((agent) => ({ ...agent, loop: true })),
+      termination: undefined,
+    };
     const { sessionId } = await call('runs.start', { source: { fleet: endless }, task: 'Talk' });
-    await expect.poll(async () => (await call('sessions.get', { id: sessionId })).summary.status).toBe('completed');
+    await expect
+      .poll(async () => (await call('sessions.get', { id: sessionId })).summary.status)
+      .toBe('completed');
     const { summary } = await call('sessions.get', { id: sessionId });
     expect(summary.stopReason).toContain('max-messages');
     expect(summary.messageCount).toBeLessThanOrEqual(3);
