@@ -61,9 +61,12 @@ export function createWsBridge(options: WsBridgeOptions): Bridge {
   const handleFrame = (frame: ServerFrame) => {
     switch (frame.type) {
       case 'welcome': {
-        const needsResync = frame.resync || (epoch !== null && frame.epoch !== epoch);
+        const firstContact = epoch === null;
+        const needsResync = frame.resync || (!firstContact && frame.epoch !== epoch);
         epoch = frame.epoch;
-        if (needsResync || sequencer.lastSeq === 0) sequencer.reset(frame.seq);
+        // On first contact nothing before `seq` is ours to apply; on a reconnect to the same launch
+        // the host replays what we missed, so the position must stay where we left off.
+        if (needsResync || firstContact) sequencer.reset(frame.seq);
         delay = minDelay;
         setState('online');
         for (const pending of queued.splice(0)) sendPending(pending);

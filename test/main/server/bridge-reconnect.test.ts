@@ -76,6 +76,26 @@ describe('the browser bridge', () => {
     expect(await settingsCall).toMatchObject({ ok: true, value: { theme: 'system' } });
   });
 
+  it('replays events missed during a drop even when none had arrived before it', async () => {
+    const running = await startTestHost();
+    cleanups.push(() => running.stop());
+    const bridge = connectBridge(running);
+    cleanups.push(() => bridge.dispose());
+    const received: Delivered[] = [];
+    bridge.onDidReceiveEvent((event) => received.push(event));
+    await until(() => bridge.connection === 'online');
+
+    const { port, token } = running.host;
+    await running.host.close();
+    await until(() => bridge.connection === 'offline');
+    running.app.hub.emit('ping', { n: 1, at: 1 });
+    running.app.hub.emit('ping', { n: 2, at: 2 });
+    const restarted = await startWebHost({ app: running.app, rendererDir: running.rendererDir, port, token });
+    cleanups.push(() => restarted.close());
+    await until(() => received.length === 2);
+    expect(received.map((event) => event.seq)).toEqual([1, 2]);
+  });
+
   it('asks views to resynchronize when a new host launch cannot replay', async () => {
     const running = await startTestHost();
     cleanups.push(() => running.stop());
