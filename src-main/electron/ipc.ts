@@ -28,6 +28,7 @@ export function forwardEvents(app: FleetscopeApp, window: BrowserWindow): () => 
   let pending: Delivered[] = [];
   let timer: NodeJS.Timeout | null = null;
   const flush = () => {
+    if (timer) clearTimeout(timer);
     timer = null;
     if (pending.length === 0 || window.isDestroyed()) return;
     window.webContents.send(EVENTS_CHANNEL, pending);
@@ -35,7 +36,9 @@ export function forwardEvents(app: FleetscopeApp, window: BrowserWindow): () => 
   };
   const unsubscribe = app.hub.onDidEmit((event) => {
     pending.push(event);
-    timer ??= setTimeout(flush, FLUSH_MS);
+    // Progress goes out at once: a long import runs synchronously and timers wait for its end.
+    if (event.channel === 'task.progress') flush();
+    else timer ??= setTimeout(flush, FLUSH_MS);
   });
   return () => {
     unsubscribe();

@@ -51,7 +51,10 @@ if (!app.requestSingleInstanceLock()) {
         detail: `${result.messageCount} messages (${result.format}). It is at the top of the Sessions list.`,
       });
     } catch (error) {
-      dialog.showErrorBox('The file could not be imported', error instanceof Error ? error.message : String(error));
+      dialog.showErrorBox(
+        'The file could not be imported',
+        error instanceof Error ? error.message : String(error),
+      );
     }
   };
 

@@ -1,10 +1,10 @@
-import { BrowserWindow, screen, shell, type WebFrameMain } from 'electron';
+import { app, BrowserWindow, screen, shell, type WebFrameMain } from 'electron';
 import { join } from 'node:path';
 import { loadWindowBounds, saveWindowBounds } from './window-state';
 
-/** The built renderer, or the dev server's URL under `electron-vite dev`. */
+/** The built renderer, or the dev server's URL under `electron-vite dev` (never when packaged). */
 function rendererUrl(): string {
-  const devUrl = process.env.ELECTRON_RENDERER_URL;
+  const devUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
   if (devUrl) return devUrl;
   return `file://${join(__dirname, '../renderer/index.html')}`;
 }
@@ -32,9 +32,15 @@ export function createMainWindow(dataDir: string): BrowserWindow {
   const onScreen =
     saved.x !== undefined &&
     saved.y !== undefined &&
-    screen.getAllDisplays().some(({ workArea: area }) =>
-      saved.x! >= area.x - 50 && saved.y! >= area.y - 50 && saved.x! < area.x + area.width && saved.y! < area.y + area.height,
-    );
+    screen
+      .getAllDisplays()
+      .some(
+        ({ workArea: area }) =>
+          saved.x! >= area.x - 50 &&
+          saved.y! >= area.y - 50 &&
+          saved.x! < area.x + area.width &&
+          saved.y! < area.y + area.height,
+      );
   const window = new BrowserWindow({
     width: saved.width,
     height: saved.height,

@@ -2,7 +2,13 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { TOKEN_PARAM } from '@shared/contract';
 
-export const TOKEN_COOKIE = 'fleetscope_token';
+/**
+ * The token cookie's name. Cookies are shared by every port of a host, so the name carries the
+ * port: other local servers never receive this launch's token under a name they would read.
+ */
+export function tokenCookie(port: number): string {
+  return `fleetscope_token_${port}`;
+}
 
 /** Content-Security-Policy for the renderer when served by the web host. */
 export function contentSecurityPolicy(port: number): string {
@@ -34,16 +40,17 @@ function safeEqual(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-function cookieToken(request: IncomingMessage): string | null {
+function cookieToken(request: IncomingMessage, port: number): string | null {
   const header = request.headers.cookie ?? '';
   for (const part of header.split(';')) {
     const [name, ...rest] = part.trim().split('=');
-    if (name === TOKEN_COOKIE) return rest.join('=');
+    if (name === tokenCookie(port)) return rest.join('=');
   }
   return null;
 }
 
-export type AccessVerdict = { ok: true; viaQuery: boolean } | { ok: false; status: 401 | 403; reason: string };
+export type AccessVerdict =
+  { ok: true; viaQuery: boolean } | { ok: false; status: 401 | 403; reason: string };
 
 /**
  * Decides whether a request may proceed: the Host must be this loopback host (no DNS rebinding),
@@ -59,7 +66,7 @@ export function checkAccess(request: IncomingMessage, url: URL, port: number, to
     return { ok: false, status: 403, reason: 'Origin not allowed' };
   }
   const fromQuery = url.searchParams.get(TOKEN_PARAM);
-  const presented = fromQuery ?? cookieToken(request);
+  const presented = fromQuery ?? cookieToken(request, port);
   if (presented === null || presented === '') return { ok: false, status: 401, reason: 'Missing token' };
   if (!safeEqual(presented, token)) return { ok: false, status: 403, reason: 'Wrong token' };
   return { ok: true, viaQuery: fromQuery !== null };

@@ -4,6 +4,11 @@ import type { FleetscopeApp } from '../app';
 
 /** Events are sent in batches at most once per this many milliseconds (about one frame). */
 const FLUSH_MS = 16;
+/**
+ * A client that has not read this many bytes (a frozen or throttled tab) is disconnected rather
+ * than buffered without bound; it reconnects and the hub replays or resynchronizes it.
+ */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
 function parseFrame(data: unknown): ClientFrame | null {
   try {
@@ -33,9 +38,15 @@ export function bindSocket(ws: WebSocket, app: FleetscopeApp): void {
   let greeted = false;
 
   const send = (frame: ServerFrame) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+    if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      ws.terminate();
+      return;
+    }
+    ws.send(JSON.stringify(frame));
   };
   const flush = () => {
+    if (timer) clearTimeout(timer);
     timer = null;
     if (pending.length === 0) return;
     const events = pending;
@@ -45,13 +56,19 @@ export function bindSocket(ws: WebSocket, app: FleetscopeApp): void {
   const unsubscribe = app.hub.onDidEmit((event) => {
     if (!greeted) return;
     pending.push(event);
-    timer ??= setTimeout(flush, FLUSH_MS);
+    // Progress goes out at once: a long import runs synchronously and timers wait for its end.
+    if (event.channel === 'task.progress') flush();
+    else timer ??= setTimeout(flush, FLUSH_MS);
   });
 
   ws.on('message', async (data) => {
     const frame = parseFrame(data);
     if (!frame) {
-      send({ type: 'result', id: -1, result: { ok: false, error: { code: 'invalid-input', message: 'Malformed frame' } } });
+      send({
+        type: 'result',
+        id: -1,
+        result: { ok: false, error: { code: 'invalid-input', message: 'Malformed frame' } },
+      });
       return;
     }
     if (frame.type === 'hello') {

@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { basename, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { WS_PATH } from '@shared/contract';
+import { MAX_IMPORT_BYTES, WS_PATH } from '@shared/contract';
 import type { FleetscopeApp } from '../app';
 import { resolveStaticPath, sendFile } from './static-files';
-import { BASE_HEADERS, checkAccess, contentSecurityPolicy, TOKEN_COOKIE } from './security';
+import { BASE_HEADERS, checkAccess, contentSecurityPolicy, tokenCookie } from './security';
 import { bindSocket } from './socket-binding';
 
 /** Where exported sessions are downloaded from: /exports/<file name>. */
@@ -34,7 +34,8 @@ export interface WebHost {
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? randomBytes(24).toString('base64url');
   let port = 0;
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
+  // Room for the largest import (its text JSON-escaped, up to twice as long) in one frame.
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 2 * MAX_IMPORT_BYTES + 1024 * 1024 });
 
   const refuse = (response: ServerResponse, status: number, reason: string) => {
     response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', ...BASE_HEADERS });
@@ -43,23 +44,31 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(response, 405, 'Method not allowed');
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return refuse(response, 405, 'Method not allowed');
     const verdict = checkAccess(request, url, port, token);
     if (!verdict.ok) return refuse(response, verdict.status, verdict.reason);
     if (url.pathname.startsWith(EXPORTS_PREFIX)) {
       // Exported sessions, as downloads (never rendered: an HTML export is untrusted content).
       const name = url.pathname.slice(EXPORTS_PREFIX.length);
-      const file = name.includes('/') ? null : resolveStaticPath(join(options.app.info.dataDir, 'exports'), `/${name}`);
+      const file = name.includes('/')
+        ? null
+        : resolveStaticPath(join(options.app.info.dataDir, 'exports'), `/${name}`);
       if (!file) return refuse(response, 404, 'Not found');
       const disposition = `attachment; filename="${basename(file).replace(/[^\w.-]/g, '_')}"`;
-      return sendFile(response, file, { ...BASE_HEADERS, 'Content-Disposition': disposition }, 'application/octet-stream');
+      return sendFile(
+        response,
+        file,
+        { ...BASE_HEADERS, 'Content-Disposition': disposition },
+        'application/octet-stream',
+      );
     }
     const file = resolveStaticPath(options.rendererDir, url.pathname);
     if (!file) return refuse(response, 404, 'Not found');
     const headers: Record<string, string> = { ...BASE_HEADERS };
     if (file.endsWith('.html')) headers['Content-Security-Policy'] = contentSecurityPolicy(port);
     if (verdict.viaQuery) {
-      headers['Set-Cookie'] = `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+      headers['Set-Cookie'] = `${tokenCookie(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
     }
     sendFile(response, file, headers);
   });
@@ -69,7 +78,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const verdict = url.pathname === WS_PATH ? checkAccess(request, url, port, token) : null;
     if (!verdict || !verdict.ok) {
       const status = verdict ? verdict.status : 404;
-      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Not Found'}\r\n\r\n`);
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Not Found'}\r\n\r\n`,
+      );
       return;
     }
     sockets.handleUpgrade(request, socket, head, (ws) => bindSocket(ws, options.app));

@@ -23,7 +23,8 @@ function connectBridge(running: RunningHost): Bridge {
   const { port, token } = running.host;
   return createWsBridge({
     url: `ws://127.0.0.1:${port}/ws?token=${token}`,
-    createSocket: (url) => new WebSocket(url, { origin: `http://127.0.0.1:${port}` }) as unknown as SocketLike,
+    createSocket: (url) =>
+      new WebSocket(url, { origin: `http://127.0.0.1:${port}` }) as unknown as SocketLike,
     minDelayMs: 20,
     maxDelayMs: 100,
   });
@@ -108,7 +109,12 @@ describe('the browser bridge', () => {
     const { port, token } = running.host;
     await running.host.close();
     await until(() => bridge.connection === 'offline');
-    const freshApp = createApp({ dataDir: running.dataDir, surface: 'browser', pingIntervalMs: 0, seedSamples: false });
+    const freshApp = createApp({
+      dataDir: running.dataDir,
+      surface: 'browser',
+      pingIntervalMs: 0,
+      seedSamples: false,
+    });
     cleanups.push(() => freshApp.close());
     const restarted = await startWebHost({ app: freshApp, rendererDir: running.rendererDir, port, token });
     cleanups.push(() => restarted.close());

@@ -73,8 +73,14 @@ describe('the web host', () => {
     expect(String(response.headers['set-cookie'])).toContain('HttpOnly');
   });
 
+  it('names its cookie after its port, so other local servers never get the token', async () => {
+    const response = await get(port, `/?token=${token}`);
+    expect(String(response.headers['set-cookie'])).toMatch(new RegExp(`^fleetscope_token_${port}=`));
+    expect((await get(port, '/', { cookie: `fleetscope_token=${token}` })).status).toBe(401);
+  });
+
   it('serves assets to a browser that holds the cookie', async () => {
-    const response = await get(port, '/assets/app.js', { cookie: `fleetscope_token=${token}` });
+    const response = await get(port, '/assets/app.js', { cookie: `fleetscope_token_${port}=${token}` });
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toContain('javascript');
   });
@@ -86,7 +92,7 @@ describe('the web host', () => {
 
   it('refuses a wrong token with 403', async () => {
     expect((await get(port, '/?token=nope')).status).toBe(403);
-    expect((await get(port, '/', { cookie: 'fleetscope_token=nope' })).status).toBe(403);
+    expect((await get(port, '/', { cookie: `fleetscope_token_${port}=nope` })).status).toBe(403);
   });
 
   it('refuses another Origin and a foreign Host (DNS rebinding) with 403', async () => {
@@ -125,9 +131,9 @@ describe('the web host', () => {
     it('refuses a socket without the token, with a wrong token, or from another Origin', async () => {
       await expect(openSocket(`ws://127.0.0.1:${port}/ws`, origin())).rejects.toThrow('401');
       await expect(openSocket(`ws://127.0.0.1:${port}/ws?token=bad`, origin())).rejects.toThrow('403');
-      await expect(openSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, 'http://evil.example')).rejects.toThrow(
-        '403',
-      );
+      await expect(
+        openSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, 'http://evil.example'),
+      ).rejects.toThrow('403');
     });
 
     it('runs contract calls and answers bad frames with typed errors, staying up', async () => {
@@ -190,7 +196,9 @@ describe('exported session downloads', () => {
 
   it('serves an export as a download to a holder of the token, never as a page', async () => {
     const { port, token } = running.host;
-    const response = await get(port, '/exports/talk-1234.html', { cookie: `fleetscope_token=${token}` });
+    const response = await get(port, '/exports/talk-1234.html', {
+      cookie: `fleetscope_token_${port}=${token}`,
+    });
     expect(response.status).toBe(200);
     expect(response.headers['content-disposition']).toBe('attachment; filename="talk-1234.html"');
     expect(response.headers['content-type']).toBe('application/octet-stream');
@@ -201,7 +209,7 @@ describe('exported session downloads', () => {
     'serves nothing outside the exports folder: %s',
     async (path) => {
       const { port, token } = running.host;
-      expect((await get(port, path, { cookie: `fleetscope_token=${token}` })).status).toBe(404);
+      expect((await get(port, path, { cookie: `fleetscope_token_${port}=${token}` })).status).toBe(404);
     },
   );
 });
