@@ -105,11 +105,10 @@ export class LiveWriter {
         for (const tally of touched.values()) this.materializer.finishCommit(tally);
       })();
     } catch (error) {
-      // In-memory tallies may hold changes that were rolled back: reload them from disk next time.
-      for (const id of touched.keys()) {
-        this.live.delete(id);
-        this.acceptedSeq.delete(id);
-      }
+      // Nothing of the batch reached the disk: keep it, in order, for the next commit (a busy or
+      // full disk is usually transient), and reload the rolled-back in-memory tallies from disk.
+      this.pending = batch.concat(this.pending);
+      for (const id of touched.keys()) this.live.delete(id);
       throw error;
     }
     for (const tally of touched.values()) {
