@@ -16,6 +16,7 @@ type SessionHandlers = Pick<
   | 'sessions.messages'
   | 'sessions.events'
   | 'sessions.seek'
+  | 'sessions.edges'
   | 'sessions.rename'
   | 'sessions.tag'
   | 'sessions.delete'
@@ -60,6 +61,7 @@ export function registerSessionHandlers(deps: {
       return { events, lastSeq: store.countEvents(id) };
     },
     'sessions.seek': ({ id, seq }) => store.seek(id, seq),
+    'sessions.edges': ({ id, seq }) => store.edgeStats(id, seq),
     'sessions.rename': ({ id, title }) => store.renameSession(id, title),
     'sessions.tag': ({ id, tags }) => store.setTags(id, tags),
     'sessions.delete': ({ id }) => {

@@ -1,4 +1,5 @@
 import type { FleetInput, RunEvent, ViewState } from '@shared/domain';
+import type { SessionEdgeStats } from '@shared/contract';
 import type { EventSink } from '../orchestrator/sink';
 import type { SqliteDatabase } from './database';
 import { HistoryError } from './errors';
@@ -127,6 +128,13 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
     this.requireSession(sessionId);
     if (this.writer.isLive(sessionId)) this.flush();
     return this.messages.seek(sessionId, seq);
+  }
+
+  /** Graph totals up to `seq` (default: the end) from the stored messages (see MessageQueries.edgeStats). */
+  edgeStats(sessionId: string, seq?: number): SessionEdgeStats {
+    this.requireSession(sessionId);
+    if (this.writer.isLive(sessionId)) this.flush();
+    return this.messages.edgeStats(sessionId, seq ?? Number.MAX_SAFE_INTEGER);
   }
 
   // Changes

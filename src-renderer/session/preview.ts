@@ -1,14 +1,15 @@
-import type { StoredMessage } from '@shared/contract';
+import type { SessionEdgeStats, StoredMessage } from '@shared/contract';
 import type { ViewState } from '@shared/domain';
-import { emptyStats } from '../graph/stats';
+import { edgeKey, emptyStats, type GraphStats } from '../graph/stats';
 import type { SessionFrame } from './frame';
 import { MessageLog } from './message-log';
 
 /**
  * What the session view draws before the event log is in the renderer: the store's folded view at
  * one seq (`sessions.seek`, compacted: only in-flight messages) plus the page of completed
- * messages just before it (`sessions.messages`). The graph totals are not in a stored view, so
- * they start empty and fill in when the log has loaded.
+ * messages just before it (`sessions.messages`). The graph totals are not in a stored view: they
+ * come from `sessions.edges` at the same seq (empty when the backend could not answer; routing
+ * edges fill in when the log has loaded).
  */
 export interface Preview {
   frame: SessionFrame;
@@ -16,7 +17,16 @@ export interface Preview {
   log: MessageLog;
 }
 
-export function previewOf(view: ViewState, page: readonly StoredMessage[]): Preview {
+/** Graph totals from the store's SQL counts, in the shape the event fold builds. */
+export function statsOf(edges: SessionEdgeStats | null): GraphStats {
+  const stats = emptyStats();
+  if (!edges) return stats;
+  for (const { name, messages, tokens, lastSeq } of edges.agents) stats.agents[name] = { messages, tokens, lastSeq };
+  for (const { from, to, kind, count, lastSeq } of edges.edges) stats.edges[edgeKey(kind, from, to)] = { from, to, kind, count, lastSeq };
+  return stats;
+}
+
+export function previewOf(view: ViewState, page: readonly StoredMessage[], edges: SessionEdgeStats | null = null): Preview {
   const log = new MessageLog();
   for (const message of page) {
     if (message.seq <= view.seq) log.appendMessage(message, message.seq, message.droppedReason);
@@ -25,5 +35,5 @@ export function previewOf(view: ViewState, page: readonly StoredMessage[]): Prev
     const message = view.messages[id];
     if (message && message.state === 'streaming') log.appendStarted(message, view.seq);
   }
-  return { frame: { view, stats: emptyStats() }, log };
+  return { frame: { view, stats: statsOf(edges) }, log };
 }

@@ -200,13 +200,15 @@ export const useSessionStore = defineStore('session', () => {
    * False when the backend cannot answer (then the view waits for the log, as before).
    */
   async function loadPreview(id: string, generation: number): Promise<boolean> {
-    const [head, page] = await Promise.all([
+    const [head, page, edges] = await Promise.all([
       bridge.call('sessions.seek', { id, seq: END_SEQ }),
       bridge.call('sessions.messages', { id, from: 'end', limit: PREVIEW_PAGE }),
+      bridge.call('sessions.edges', { id }),
     ]);
     if (generation !== openGeneration || !head.ok || !page.ok) return false;
     previewHead = head.value;
-    preview = markRaw(previewOf(head.value, page.value.items));
+    // Edges are a nicety: without them the graph shows its nodes and fills in when the log loads.
+    preview = markRaw(previewOf(head.value, page.value.items, edges.ok ? edges.value : null));
     version.value += 1;
     return true;
   }
@@ -216,12 +218,13 @@ export const useSessionStore = defineStore('session', () => {
     const id = sessionId.value;
     if (!id) return;
     const generation = ++seekGeneration;
-    const [view, page] = await Promise.all([
+    const [view, page, edges] = await Promise.all([
       bridge.call('sessions.seek', { id, seq }),
       bridge.call('sessions.messages', { id, before: { seq: seq + 1 }, limit: PREVIEW_PAGE }),
+      bridge.call('sessions.edges', { id, seq }),
     ]);
     if (generation !== seekGeneration || !preview || id !== sessionId.value || !view.ok || !page.ok) return;
-    preview = markRaw(previewOf(view.value, page.value.items));
+    preview = markRaw(previewOf(view.value, page.value.items, edges.ok ? edges.value : null));
     version.value += 1;
     computeDisplay();
   }

@@ -22,6 +22,37 @@ export const storedMessageSchema = messageSchema.extend({
 });
 export type StoredMessage = z.infer<typeof storedMessageSchema>;
 
+/** One agent's completed messages up to a seq (from `sessions.edges`). */
+export interface AgentEdgeStats {
+  name: string;
+  /** Completed (not dropped) messages it sent. */
+  messages: number;
+  /** Prompt plus completion tokens of those messages. */
+  tokens: number;
+  /** Seq of the last message it sent or that was addressed to it by name; 0 when none. */
+  lastSeq: number;
+}
+
+/** Messages along one (kind, from, to) edge up to a seq. Handoffs are messages of kind handoff. */
+export interface EdgeCount {
+  from: string;
+  to: string;
+  kind: 'message' | 'handoff';
+  count: number;
+  lastSeq: number;
+}
+
+/**
+ * Graph totals computed in SQL over the materialized messages, so a long session's first draw
+ * shows edges and counts before its event log is in the renderer. Routing decisions are events,
+ * not messages, so routing edges are not here (they appear once the log has loaded).
+ */
+export interface SessionEdgeStats {
+  seq: number;
+  agents: AgentEdgeStats[];
+  edges: EdgeCount[];
+}
+
 export const sessionListQuerySchema = z
   .object({
     limit: z.number().int().min(1).max(500).optional(),
@@ -87,6 +118,11 @@ export const sessionChannels = {
     z.object({ id, seq: z.number().int().min(0) }).strict(),
     z.custom<ViewState>(),
     'The folded view state at a seq (nearest checkpoint plus a short fold).',
+  ),
+  'sessions.edges': query(
+    z.object({ id, seq: z.number().int().min(0).optional() }).strict(),
+    z.custom<SessionEdgeStats>(),
+    'Who addressed whom and how much each agent said, up to a seq (default: the end), from the stored messages.',
   ),
   'sessions.rename': command(
     z.object({ id, title: z.string().trim().min(1).max(300) }).strict(),
