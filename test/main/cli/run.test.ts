@@ -182,8 +182,7 @@ describe('fleetscope run', () => {
       team: { pattern: 'sequential' },
     };
     const running = command.run([writeFleet(fleet), '--task', 'deploy', '--data-dir', dataDir], io);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(io.stderr.join('\n')).toContain('bot: Deploy now?');
+    await expect.poll(() => io.stderr.join('\n'), { timeout: 5_000 }).toContain('bot: Deploy now?');
     input.write('yes please\n');
     expect(await running).toBe(0);
     expect(io.stdout.join('\n')).toContain('me → user\nyes please');

@@ -64,10 +64,10 @@ describe('history store: live writes', () => {
     store.append(s.started());
     store.append(s.messageStarted('m1', 'alice', 'bob'));
     store.append(s.delta('m1', 'streamed'));
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    expect(committed(dir, 'SELECT content FROM messages WHERE id = ?', 'm1')).toEqual({
-      content: 'streamed',
-    });
+    const content = () => committed(dir, 'SELECT content FROM messages WHERE id = ?', 'm1');
+    expect(content()).toBeUndefined(); // still buffered
+    // No flush() call: the batch timer commits the delta on its own, whenever it gets to run.
+    await expect.poll(content, { timeout: 5_000, interval: 10 }).toEqual({ content: 'streamed' });
   });
 
   it('keeps the session row in step: status, stop reason, end time, counts and tokens', () => {

@@ -118,7 +118,9 @@ describe('OpenAiModelClient', () => {
     expect(error.partial.content).toBe('abc');
   });
 
-  it('aborts the HTTP request within 50 ms of the signal', async () => {
+  // The bounds below are generous on purpose (latency figures live in test/bench/orchestrator.bench.ts):
+  // each stub reply would hold the client for 5 s or more, so they only fail if the abort waited for it.
+  it('aborts the HTTP request promptly on the signal', async () => {
     stub.enqueue({ type: 'stall', content: 'thinking' });
     const controller = new AbortController();
     const deltas: string[] = [];
@@ -126,17 +128,21 @@ describe('OpenAiModelClient', () => {
       signal: controller.signal,
       onText: (text) => deltas.push(text),
     });
-    while (deltas.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await expect.poll(() => deltas.length, { timeout: 5_000, interval: 5 }).toBeGreaterThan(0);
+    expect(stub.chatRequests()[0]?.abortedAt).toBeNull();
     const abortedAt = Date.now();
     controller.abort();
     const error = await failure(call);
     expect(error.code).toBe('aborted');
-    expect(Date.now() - abortedAt).toBeLessThan(50);
-    while (stub.chatRequests()[0]?.abortedAt === null) await new Promise((resolve) => setTimeout(resolve, 2));
-    expect((stub.chatRequests()[0]?.abortedAt ?? Infinity) - abortedAt).toBeLessThan(50);
+    expect(Date.now() - abortedAt).toBeLessThan(1_000);
+    // The stub saw the connection closed before its (never-ending) reply finished.
+    await expect
+      .poll(() => stub.chatRequests()[0]?.abortedAt ?? null, { timeout: 5_000, interval: 5 })
+      .not.toBeNull();
+    expect((stub.chatRequests()[0]?.abortedAt ?? Infinity) - abortedAt).toBeLessThan(1_000);
   });
 
-  it('cancels within 50 ms even while the SDK waits to retry a 429', async () => {
+  it('cancels promptly even while the SDK waits to retry a 429', async () => {
     stub.enqueue({ type: 'error', status: 429, retryAfterMs: 5_000 });
     const controller = new AbortController();
     const call = client({ maxRetries: 2 }).complete(request, { signal: controller.signal });
@@ -145,7 +151,8 @@ describe('OpenAiModelClient', () => {
     controller.abort();
     const error = await failure(call);
     expect(error.code).toBe('aborted');
-    expect(Date.now() - abortedAt).toBeLessThan(50);
+    expect(Date.now() - abortedAt).toBeLessThan(1_000);
+    expect(stub.chatRequests()).toHaveLength(1);
   });
 
   it('never puts the API key in an error message', async () => {

@@ -247,9 +247,19 @@ describe('swarm', () => {
 
 describe('parallel fan-out / fan-in', () => {
   it('runs the workers concurrently and gives all their answers to the aggregator', async () => {
-    stub.respondWith((request) => {
+    // No worker gets its reply until all three worker requests are in flight at the same time. A
+    // team that waited for one worker before asking the next would never open this gate; the
+    // fallback only keeps such a failure from hanging, it is not a speed target.
+    const workers = new Set<string>();
+    let openGate: (allInFlight: boolean) => void = () => undefined;
+    const gate = new Promise<boolean>((resolve) => (openGate = resolve));
+    const fallback = setTimeout(() => openGate(false), 5_000);
+    stub.respondWith(async (request) => {
       const agent = agentOf(request);
       if (agent === 'summary') return { type: 'text', content: 'combined' };
+      workers.add(agent);
+      if (workers.size === 3) openGate(true);
+      await gate;
       return { type: 'text', content: `${agent} finding`, chunkSize: 2, delayMs: 15 };
     });
     const { handle, events } = run({
@@ -268,10 +278,9 @@ describe('parallel fan-out / fan-in', () => {
     expect(summary.stopReason).toBe('team-finished');
     const requests = stub.chatRequests();
     expect(requests.slice(0, 3).map(agentOf).sort()).toEqual(['code', 'papers', 'web']);
-    // All three workers were asked before the first of them could have finished (>= 100 ms each).
-    const spread =
-      Math.max(...requests.slice(0, 3).map((request) => request.receivedAt)) - requests[0]!.receivedAt;
-    expect(spread).toBeLessThan(80);
+    clearTimeout(fallback);
+    // All three worker requests were in flight together: the gate opened before any was answered.
+    await expect(gate).resolves.toBe(true);
     const aggregatorPrompt = promptTexts(requests[3]!);
     expect(aggregatorPrompt).toEqual(
       expect.arrayContaining([

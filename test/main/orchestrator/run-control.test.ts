@@ -13,7 +13,8 @@ beforeEach(() => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until(predicate: () => boolean, timeoutMs = 2_000): Promise<void> {
+/** Polls for a condition; the timeout only bounds how long a failing test takes, not how fast code must be. */
+async function until(predicate: () => boolean, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!predicate()) {
     if (Date.now() > deadline) throw new Error('condition not reached in time');
@@ -28,8 +29,24 @@ const chatters = (max = 6) =>
     termination: { type: 'max-messages', max },
   });
 
+/**
+ * A witness for "nothing happened while paused" that does not depend on wall-clock speed: runs an
+ * unpaused copy of the fleet until it has completed `messages` more messages, then stops it. A run
+ * under test that was not held would have made progress in that time too, however slow the machine.
+ */
+async function whileAnotherRunCompletes(
+  fleetCopy: ReturnType<typeof fleet>,
+  messages: number,
+): Promise<void> {
+  const witness = run({ fleet: fleetCopy, task: 'witness' });
+  // The task itself is the first completed message.
+  await until(() => transcript(witness.events).length >= 1 + messages);
+  witness.handle.stop();
+  await witness.handle.done;
+}
+
 describe('cancellation', () => {
-  it('aborts the in-flight HTTP request within 50 ms and ends stopped/cancelled', async () => {
+  it('aborts the in-flight HTTP request promptly and ends stopped/cancelled', async () => {
     stub.enqueue({ type: 'stall', content: 'thinking out loud' });
     const { handle, events } = run({
       fleet: fleet({ agents: [llm('slow', stub.baseUrl)], team: { pattern: 'sequential' } }),
@@ -37,13 +54,18 @@ describe('cancellation', () => {
       idleTimeoutMs: 10_000,
     });
     await until(() => ofKind(events, 'message.delta').length > 0);
+    expect(stub.chatRequests()[0]?.abortedAt).toBeNull();
     const stoppedAt = Date.now();
     handle.stop();
     const summary = await handle.done;
     const doneAfter = Date.now() - stoppedAt;
+    // The stub connection was closed by the client before the (never-ending) reply finished.
     await until(() => stub.chatRequests()[0]?.abortedAt !== null);
-    expect((stub.chatRequests()[0]?.abortedAt ?? Infinity) - stoppedAt).toBeLessThan(50);
-    expect(doneAfter).toBeLessThan(50);
+    // Generous bounds (latency figures live in test/bench/orchestrator.bench.ts): the stalled reply
+    // never ends and the idle timeout is 10 s, so these only fail if cancellation waited for either.
+    expect((stub.chatRequests()[0]?.abortedAt ?? Infinity) - stoppedAt).toBeLessThan(1_000);
+    expect(doneAfter).toBeLessThan(1_000);
+    expect(stub.chatRequests()).toHaveLength(1);
     expect(summary).toMatchObject({ status: 'stopped', stopReason: 'cancelled' });
     const partial = ofKind(events, 'message.completed').at(-1)?.payload.message;
     expect(partial).toMatchObject({ from: 'slow', state: 'partial', content: 'thinking out loud' });
@@ -86,23 +108,29 @@ describe('cancellation', () => {
 
 describe('pause, resume and step', () => {
   it('pause holds the run before the next round until resume', async () => {
-    const { handle, events } = run({
-      fleet: fleet({
+    const ticking = (max: number) =>
+      fleet({
         agents: [scripted('a', [{ content: 'tick tock', chunkSize: 2, delayMs: 5 }], { loop: true })],
         team: { pattern: 'round-robin' },
-        termination: { type: 'max-messages', max: 8 },
-      }),
-      task: 'go',
-    });
+        termination: { type: 'max-messages', max },
+      });
+    const { handle, events } = run({ fleet: ticking(8), task: 'go' });
     await until(() => transcript(events).length >= 2);
     handle.pause();
     expect(handle.status).toBe('paused');
     const count = transcript(events).length;
-    await sleep(60);
+    // The turn in flight when pausing may finish; wait until it has, however long that takes.
+    await until(
+      () => ofKind(events, 'message.started').length === ofKind(events, 'message.completed').length,
+    );
     expect(transcript(events).length).toBeLessThanOrEqual(count + 1);
     const whilePaused = transcript(events).length;
-    await sleep(30);
+    const startedWhilePaused = ofKind(events, 'message.started').length;
+    // An unpaused copy completes three messages meanwhile; the paused run starts none.
+    await whileAnotherRunCompletes(ticking(50), 3);
     expect(transcript(events).length).toBe(whilePaused);
+    expect(ofKind(events, 'message.started')).toHaveLength(startedWhilePaused);
+    expect(handle.status).toBe('paused');
     handle.resume();
     const summary = await handle.done;
     expect(summary.stopReason).toBe('max-messages');
@@ -114,7 +142,9 @@ describe('pause, resume and step', () => {
 
   it('steps one round at a time from a paused start', async () => {
     const { handle, events } = run({ fleet: chatters(), task: 'go', startPaused: true });
-    await sleep(20);
+    await until(() => transcript(events).length >= 1);
+    // An unpaused copy gets two replies in meanwhile; the paused run gets none.
+    await whileAnotherRunCompletes(chatters(50), 2);
     expect(transcript(events)).toEqual(['user>*: go']);
     await handle.step();
     expect(transcript(events)).toEqual(['user>*: go', 'a>*: a says hi']);

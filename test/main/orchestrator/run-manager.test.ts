@@ -19,7 +19,10 @@ describe('RunManager', () => {
     const second = manager.start({ fleet: chatter, task: 'two', startPaused: true });
     expect(manager.get(first.sessionId)).toBe(first);
     expect(manager.list()).toHaveLength(2);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Let the first run get going (it streams for seconds), then stop both mid-way.
+    const firstStreams = () =>
+      seen.some((event) => event.sessionId === first.sessionId && event.kind === 'message.delta');
+    await expect.poll(firstStreams, { timeout: 5_000 }).toBe(true);
     await manager.stopAll();
     expect((await first.done).stopReason).toBe('cancelled');
     expect((await second.done).stopReason).toBe('cancelled');
