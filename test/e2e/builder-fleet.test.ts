@@ -165,7 +165,11 @@ describe('the fleet builder in Chromium', () => {
     await stub.waitForChatRequests(3);
     const systemPrompts = stub.chatRequests().map((request) => request.body?.messages?.[0]?.content);
     expect(systemPrompts).toContain('You write small, tested functions.');
-    await page.waitForTimeout(500);
+    // The fleet stops after 4 messages: the task and one reply from each of the three agents.
+    await expect
+      .poll(() => page.getByTestId('session-status').getAttribute('data-status'), { timeout: 20_000 })
+      .toBe('completed');
+    await expect.poll(() => page.getByTestId('message').count(), { timeout: 10_000 }).toBe(4);
     await page.screenshot({ path: join(ARTIFACTS, 'builder-run-session.png') });
   });
 

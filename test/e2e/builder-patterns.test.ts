@@ -23,6 +23,37 @@ describe('team patterns, examples and files in the builder', () => {
   let page: Page;
   const pageErrors: string[] = [];
   const edges = (kind: string) => page.locator(`.vue-flow__edge.edge-${kind}`).count();
+  /**
+   * Where the canvas framing stands: whether the nodes' bounding box is centred in the canvas
+   * (as fitView leaves it) and whether it held still across two animation frames.
+   */
+  const framing = () =>
+    page.evaluate(async () => {
+      const canvas = document.querySelector('[data-testid="builder-canvas"] .vue-flow');
+      const bounds = () => {
+        const rects = Array.from(
+          document.querySelectorAll('[data-testid="builder-canvas"] .vue-flow__node'),
+          (node) => node.getBoundingClientRect(),
+        );
+        const left = Math.min(...rects.map((rect) => rect.left));
+        const right = Math.max(...rects.map((rect) => rect.right));
+        const top = Math.min(...rects.map((rect) => rect.top));
+        const bottom = Math.max(...rects.map((rect) => rect.bottom));
+        return { x: (left + right) / 2, y: (top + bottom) / 2, width: right - left, height: bottom - top };
+      };
+      const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+      const before = bounds();
+      await frame();
+      await frame();
+      const after = bounds();
+      const view = canvas?.getBoundingClientRect();
+      const near = (a: number, b: number) => Math.abs(a - b) < 2;
+      return {
+        centred:
+          !!view && near(after.x, view.left + view.width / 2) && near(after.y, view.top + view.height / 2),
+        still: (['x', 'y', 'width', 'height'] as const).every((key) => near(before[key], after[key])),
+      };
+    });
 
   beforeAll(async () => {
     ensureBuilt();
@@ -85,7 +116,8 @@ describe('team patterns, examples and files in the builder', () => {
     await expect
       .poll(async () => (await page.getByTestId('agent-node-coder').boundingBox())?.x)
       .not.toBe(before?.x);
-    await page.waitForTimeout(400);
+    // Auto-layout reframes the canvas with a short animation; screenshot once it has settled.
+    await expect.poll(framing, { timeout: 10_000 }).toEqual({ centred: true, still: true });
     await page.screenshot({ path: join(ARTIFACTS, 'builder-parallel.png') });
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
