@@ -35,9 +35,13 @@ describe('a live run in the session view (Chromium + `fleetscope serve`)', () =>
     for (const agent of ['optimist', 'skeptic', 'moderator', 'user', '*']) {
       await page.locator(`[data-testid="agent-node"][data-agent="${agent}"]`).waitFor();
     }
-    await page.getByTestId('agent-streaming').first().waitFor({ timeout: 15_000 });
-    const streaming = await page.getByTestId('agent-streaming').first().textContent();
-    expect(streaming?.length).toBeGreaterThan(0);
+    // Read the growing text in the same check that finds it: a reply can finish between two calls.
+    const streaming = await page.waitForFunction(
+      () => document.querySelector('[data-testid="agent-streaming"]')?.textContent || null,
+      undefined,
+      { timeout: 15_000 },
+    );
+    expect(String(await streaming.jsonValue()).length).toBeGreaterThan(0);
     await shot(page, 'session-live-streaming.png');
     await page.getByTestId('edge-label').first().waitFor();
     await expect.poll(() => page.getByTestId('message').count(), { timeout: 20_000 }).toBeGreaterThan(2);
