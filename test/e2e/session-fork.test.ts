@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { ARTIFACTS, ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
 
-describe('forking a session as a new fleet', () => {
+describe('from a session to a fleet', () => {
   const temp = makeTempDir();
   let host: HostProcess;
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
@@ -37,5 +37,34 @@ describe('forking a session as a new fleet', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'session-forked-into-builder.png') });
     await page.getByTestId('nav-fleets').click();
     await expect.poll(() => page.getByText('Debate (fork)').count()).toBeGreaterThan(0);
+  });
+
+  it('opens a fleet file dropped on the Sessions page in the builder, instead of importing it as a transcript', async () => {
+    await page.getByTestId('nav-sessions').click();
+    await page.getByTestId('import-button').waitFor();
+    const fleet = {
+      version: 1,
+      name: 'Dropped on sessions',
+      agents: [
+        { name: 'ping', type: 'scripted', script: [{ content: 'ping' }] },
+        { name: 'pong', type: 'scripted', script: [{ content: 'pong' }] },
+      ],
+      team: { pattern: 'round-robin' },
+      termination: { type: 'max-messages', max: 4 },
+    };
+    const dataTransfer = await page.evaluateHandle((content) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([content], 'pair.fleet.json', { type: 'application/json' }));
+      return transfer;
+    }, JSON.stringify(fleet));
+    const sessionsBefore = await page.getByTestId('session-row').count();
+    await page.dispatchEvent('body', 'drop', { dataTransfer });
+    await expect.poll(() => new URL(page.url()).hash).toMatch(/^#\/fleets\/(?!new)[\w-]+$/);
+    await expect
+      .poll(() => page.getByTestId('builder-canvas').getByText('pong', { exact: true }).count())
+      .toBeGreaterThan(0);
+    await page.getByTestId('nav-sessions').click();
+    await page.getByTestId('session-row').first().waitFor();
+    expect(await page.getByTestId('session-row').count()).toBe(sessionsBefore);
   });
 });
