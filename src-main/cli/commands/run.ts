@@ -7,6 +7,7 @@ import { withMessageCap } from '../../app/run-service';
 import { openHistory } from '../../history';
 import {
   FleetInvalidError,
+  applyProviderOverrides,
   createBuiltinTools,
   startRun,
   type EventSink,
@@ -174,6 +175,26 @@ async function runFleet(args: string[], io: StreamingIO, options: RunCommandOpti
   }
 }
 
+/**
+ * One line per API key variable and the address it is sent to, so a fleet file from elsewhere
+ * cannot quietly send a key to a host of its choosing.
+ */
+function keyDestinations(fleet: Fleet): string[] {
+  const lines = new Set<string>();
+  const visit = (current: Fleet) => {
+    const providers = current.agents.flatMap((agent) => (agent.provider ? [agent.provider] : []));
+    if (current.team.pattern === 'selector' && current.team.selector) providers.push(current.team.selector);
+    for (const provider of providers) {
+      if (!provider.apiKeyEnv) continue;
+      const where = provider.baseUrl ?? `the default endpoint of provider "${provider.id}"`;
+      lines.add(`key: ${provider.apiKeyEnv} is sent to ${where}`);
+    }
+    for (const agent of current.agents) if (agent.fleet) visit(agent.fleet);
+  };
+  visit(fleet);
+  return [...lines];
+}
+
 async function runAndShow(
   parsed: ReturnType<typeof parseRunArgs>,
   fleet: Fleet,
@@ -202,6 +223,8 @@ async function runAndShow(
     throw error;
   }
   for (const warning of handle.warnings) io.err(`warning: ${warning}`);
+  const overrides = { baseUrl: parsed.baseUrl, model: parsed.model, apiKeyEnv: parsed.apiKeyEnv };
+  for (const line of keyDestinations(applyProviderOverrides(fleet, overrides))) io.err(line);
 
   const view = parsed.json ? new JsonView(io) : new LiveView(io);
   let lastErrorCode: string | null = null;

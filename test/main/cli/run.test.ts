@@ -89,6 +89,8 @@ describe('fleetscope run', () => {
     expect(stub.chatRequests().every((request) => request.body?.model === 'stub-model')).toBe(true);
     expect(stub.chatRequests()[0]?.headers.authorization).toBe('Bearer sk-local-test');
     expect(io.stdout.join('\n')).not.toContain('sk-local-test');
+    expect(io.stderr).toContain(`key: OPENAI_API_KEY is sent to ${stub.baseUrl}`);
+    expect(io.stderr.join('\n')).not.toContain('sk-local-test');
   });
 
   it('shows who speaks to whom and the words of each message', async () => {
