@@ -28,6 +28,13 @@ export class ThreadIndex {
   private readonly order: Int32Array;
   /** subtreeEnd[i]: the position in `order` just after item i's subtree. */
   private readonly subtreeEnd: Int32Array;
+  /**
+   * Working arrays of `cut`, two sets used in turn: a seek on 100k messages would otherwise
+   * allocate ~2 MB per cut, and the young-generation GCs that follow cost more than the cut.
+   * Alternating keeps the previous cut valid while the view still holds it.
+   */
+  private readonly buffers: CutBuffers[] = [];
+  private turn = 0;
 
   constructor(parentIndex: ArrayLike<number>, size: number) {
     this.size = size;
@@ -77,24 +84,27 @@ export class ThreadIndex {
 
   /**
    * The rows when only the first `count` items have appeared. `isCollapsed(index)` hides the
-   * replies below that item (asked only when `anyCollapsed`).
+   * replies below that item (asked only when `anyCollapsed`). The result shares working arrays
+   * with the cut before last: it stays valid until two more cuts are made.
    */
   cut(count: number, isCollapsed: (index: number) => boolean, anyCollapsed: boolean): RowSource {
     const n = Math.max(0, Math.min(count, this.size));
     const { parents, order, subtreeEnd } = this;
-    const childCount = new Int32Array(n);
+    this.turn = 1 - this.turn;
+    const buffers = (this.buffers[this.turn] ??= newBuffers(this.size));
+    const childCount = buffers.childCount.fill(0, 0, n);
     for (let index = 0; index < n; index++) {
       const parent = parents[index] as number;
       if (parent >= 0) childCount[parent] = (childCount[parent] as number) + 1;
     }
-    const descendants = new Int32Array(n);
+    const descendants = buffers.descendants.fill(0, 0, n);
     for (let index = n - 1; index >= 0; index--) {
       const parent = parents[index] as number;
       if (parent >= 0) descendants[parent] = (descendants[parent] as number) + 1 + (descendants[index] as number);
     }
-    const depth = new Int32Array(n);
-    const collapsed = anyCollapsed ? new Uint8Array(n) : null;
-    const rows = new Int32Array(n);
+    const depth = buffers.depth.fill(0, 0, n);
+    const collapsed = anyCollapsed ? buffers.collapsed.fill(0, 0, n) : null;
+    const rows = buffers.rows;
     let length = 0;
     let position = 0;
     while (position < this.size) {
@@ -134,6 +144,19 @@ export class ThreadIndex {
       },
     };
   }
+}
+
+/** The per-cut arrays, sized for the whole log (a cut uses the first `count` entries). */
+interface CutBuffers {
+  childCount: Int32Array;
+  descendants: Int32Array;
+  depth: Int32Array;
+  collapsed: Uint8Array;
+  rows: Int32Array;
+}
+
+function newBuffers(size: number): CutBuffers {
+  return { childCount: new Int32Array(size), descendants: new Int32Array(size), depth: new Int32Array(size), collapsed: new Uint8Array(size), rows: new Int32Array(size) };
 }
 
 /** Rows for a flat list of log indexes (a graph selection): every row a thread start at depth 0. */
