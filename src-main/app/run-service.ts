@@ -1,5 +1,12 @@
 import type { FleetSource } from '@shared/contract';
-import type { Fleet, ProviderRef, RunEvent, SessionStatus, TerminationSpec } from '@shared/domain';
+import {
+  fleetProviders,
+  type Fleet,
+  type ProviderRef,
+  type RunEvent,
+  type SessionStatus,
+  type TerminationSpec,
+} from '@shared/domain';
 import type { HistoryStore } from '../history';
 import type { SettingsStore } from '../history/settings-store';
 import { FleetInvalidError, RunManager, type RunHandle } from '../orchestrator/run';
@@ -18,16 +25,6 @@ export interface RunServiceOptions {
   env?: NodeJS.ProcessEnv;
   /** Why an agent's provider may not use its key (see ProviderService.keyDestinationProblem). */
   checkProvider?: (provider: ProviderRef) => string | null;
-}
-
-/** Every provider an agent of `fleet` (or of a nested team) would call. */
-function providersOf(fleet: Fleet): ProviderRef[] {
-  return fleet.agents
-    .flatMap((agent) => [
-      ...(agent.provider ? [agent.provider] : []),
-      ...(agent.fleet ? providersOf(agent.fleet) : []),
-    ])
-    .concat(fleet.team.pattern === 'selector' && fleet.team.selector ? [fleet.team.selector] : []);
 }
 
 /** Adds the user's per-session message cap (Settings) to a fleet's own termination. */
@@ -61,7 +58,7 @@ export class RunService {
       this.resolveFleet(source),
       this.options.settings.get().maxMessagesPerSession,
     );
-    for (const provider of providersOf(fleet)) {
+    for (const provider of fleetProviders(fleet)) {
       const problem = this.options.checkProvider?.(provider);
       if (problem) throw new AppError('forbidden', problem);
     }

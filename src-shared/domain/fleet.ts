@@ -143,3 +143,12 @@ export const fleetSchema = z.object({
 export type Fleet = z.infer<typeof fleetSchema>;
 /** A fleet as written in a file, before defaults are applied. */
 export type FleetInput = z.input<typeof fleetSchema>;
+
+/** Every provider the fleet would call: its agents', nested teams' agents' and the selector model. */
+export function fleetProviders(fleet: Fleet): ProviderRef[] {
+  const own = fleet.agents.flatMap((agent) => [
+    ...(agent.provider ? [agent.provider] : []),
+    ...(agent.fleet ? fleetProviders(agent.fleet) : []),
+  ]);
+  return fleet.team.pattern === 'selector' && fleet.team.selector ? [...own, fleet.team.selector] : own;
+}

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createInterface, type Interface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { parseFleet, type Fleet } from '@shared/domain';
+import { fleetProviders, parseFleet, type Fleet } from '@shared/domain';
 import { defaultDataDir } from '../../app/data-dir';
 import { withMessageCap } from '../../app/run-service';
 import { openHistory } from '../../history';
@@ -177,19 +177,14 @@ async function runFleet(args: string[], io: StreamingIO, options: RunCommandOpti
  * cannot quietly send a key to a host of its choosing.
  */
 function keyDestinations(fleet: Fleet): string[] {
-  const lines = new Set<string>();
-  const visit = (current: Fleet) => {
-    const providers = current.agents.flatMap((agent) => (agent.provider ? [agent.provider] : []));
-    if (current.team.pattern === 'selector' && current.team.selector) providers.push(current.team.selector);
-    for (const provider of providers) {
-      if (!provider.apiKeyEnv) continue;
-      const where = provider.baseUrl ?? `the default endpoint of provider "${provider.id}"`;
-      lines.add(`key: ${provider.apiKeyEnv} is sent to ${where}`);
-    }
-    for (const agent of current.agents) if (agent.fleet) visit(agent.fleet);
-  };
-  visit(fleet);
-  return [...lines];
+  const lines = fleetProviders(fleet).flatMap((provider) =>
+    provider.apiKeyEnv
+      ? [
+          `key: ${provider.apiKeyEnv} is sent to ${provider.baseUrl ?? `the default endpoint of provider "${provider.id}"`}`,
+        ]
+      : [],
+  );
+  return [...new Set(lines)];
 }
 
 async function runAndShow(
