@@ -1,9 +1,8 @@
 import type { WebSocket } from 'ws';
-import type { ClientFrame, Delivered, ServerFrame } from '@shared/contract';
+import type { ClientFrame, ServerFrame } from '@shared/contract';
 import type { FleetscopeApp } from '../app';
+import { forwardInBatches } from '../app/event-batcher';
 
-/** Events are sent in batches at most once per this many milliseconds (about one frame). */
-const FLUSH_MS = 16;
 /**
  * A client that has not read this many bytes (a frozen or throttled tab) is disconnected rather
  * than buffered without bound; it reconnects and the hub replays or resynchronizes it.
@@ -33,8 +32,6 @@ function parseFrame(data: unknown): ClientFrame | null {
  */
 export function bindSocket(ws: WebSocket, app: FleetscopeApp): void {
   const epoch = app.hub.epoch;
-  let pending: Delivered[] = [];
-  let timer: NodeJS.Timeout | null = null;
   let greeted = false;
 
   const send = (frame: ServerFrame) => {
@@ -45,21 +42,11 @@ export function bindSocket(ws: WebSocket, app: FleetscopeApp): void {
     }
     ws.send(JSON.stringify(frame));
   };
-  const flush = () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    if (pending.length === 0) return;
-    const events = pending;
-    pending = [];
-    send({ type: 'events', events });
-  };
-  const unsubscribe = app.hub.onDidEmit((event) => {
-    if (!greeted) return;
-    pending.push(event);
-    // Progress goes out at once: a long import runs synchronously and timers wait for its end.
-    if (event.channel === 'task.progress') flush();
-    else timer ??= setTimeout(flush, FLUSH_MS);
-  });
+  const stopForwarding = forwardInBatches(
+    app.hub,
+    (events) => send({ type: 'events', events }),
+    () => greeted,
+  );
 
   ws.on('message', async (data) => {
     const frame = parseFrame(data);
@@ -83,9 +70,6 @@ export function bindSocket(ws: WebSocket, app: FleetscopeApp): void {
     const result = await app.dispatcher.dispatch(frame.channel, frame.payload, { surface: 'browser' });
     send({ type: 'result', id: frame.id, result });
   });
-  ws.on('close', () => {
-    unsubscribe();
-    if (timer) clearTimeout(timer);
-  });
+  ws.on('close', stopForwarding);
   ws.on('error', () => ws.terminate());
 }
