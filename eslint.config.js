@@ -11,7 +11,18 @@ const fence = (patterns, message) => ({
   'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group, message })) }],
 });
 
-const NODE_BUILTINS = ['node:*', 'fs', 'path', 'child_process', 'os', 'crypto', 'http', 'net', 'url', 'stream'];
+const NODE_BUILTINS = [
+  'node:*',
+  'fs',
+  'path',
+  'child_process',
+  'os',
+  'crypto',
+  'http',
+  'net',
+  'url',
+  'stream',
+];
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'test-artifacts/**', 'coverage/**'] },
@@ -43,7 +54,8 @@ export default tseslint.config(
           patterns: [
             {
               regex: '^(?!(zod|@shared/.*|\\.\\.?/.*)$)',
-              message: 'src-shared is plain TypeScript: it may import only zod and itself (DESIGN.md section 2).',
+              message:
+                'src-shared is plain TypeScript: it may import only zod and itself (DESIGN.md section 2).',
             },
             {
               group: ['**/src-main/**', '**/src-renderer/**', '../../*'],
@@ -69,7 +81,18 @@ export default tseslint.config(
   {
     files: ['src-main/orchestrator/**', 'src-main/llm/**'],
     rules: fence(
-      [['electron', 'electron/*', 'better-sqlite3', '**/history/**', '**/app/**', '**/server/**', '**/electron/**', '**/cli/**']],
+      [
+        [
+          'electron',
+          'electron/*',
+          'better-sqlite3',
+          '**/history/**',
+          '**/app/**',
+          '**/server/**',
+          '**/electron/**',
+          '**/cli/**',
+        ],
+      ],
       'The orchestrator knows storage only through its EventSink interface; no electron, no sqlite.',
     ),
   },

@@ -8,7 +8,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const electronVersion = JSON.parse(readFileSync(join(root, 'node_modules/electron/package.json'), 'utf8')).version;
+const electronVersion = JSON.parse(
+  readFileSync(join(root, 'node_modules/electron/package.json'), 'utf8'),
+).version;
 const work = mkdtempSync(join(tmpdir(), 'fleetscope-native-'));
 const source = join(work, 'better-sqlite3');
 cpSync(join(root, 'node_modules/better-sqlite3'), source, { recursive: true });
@@ -18,7 +20,14 @@ const nodeGyp = join(root, 'node_modules/node-gyp/bin/node-gyp.js');
 console.log(`Building better-sqlite3 for Electron ${electronVersion} in ${source}…`);
 const result = spawnSync(
   process.execPath,
-  [nodeGyp, 'rebuild', '--release', `--target=${electronVersion}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers'],
+  [
+    nodeGyp,
+    'rebuild',
+    '--release',
+    `--target=${electronVersion}`,
+    '--runtime=electron',
+    '--dist-url=https://electronjs.org/headers',
+  ],
   { cwd: source, stdio: 'inherit' },
 );
 if (result.status !== 0) {

@@ -8,7 +8,10 @@ import { electronStatus, UNAVAILABLE_LINE } from './electron-status.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const status = electronStatus();
 const [command, args] = status.available
-  ? [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), ['preview', ...process.argv.slice(2)]]
+  ? [
+      join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'),
+      ['preview', ...process.argv.slice(2)],
+    ]
   : [join(root, 'bin', 'fleetscope.mjs'), ['serve', ...process.argv.slice(2)]];
 if (!status.available) console.log(`${UNAVAILABLE_LINE}\nStarting the browser surface instead…`);
 

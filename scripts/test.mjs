@@ -1,5 +1,5 @@
 // `npm test`: every tier this machine can run, in order, stopping at the first failure.
-// typecheck -> lint -> vitest node + component -> build -> browser tier -> electron tier.
+// typecheck -> format -> lint -> vitest node + component -> build -> browser tier -> electron tier.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ const steps = [
   ['typecheck (node)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.node.json']],
   ['typecheck (browser tests)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.e2e.json']],
   ['typecheck (web)', bin('vue-tsc'), ['--noEmit', '-p', 'tsconfig.web.json']],
+  ['format (prettier --check)', bin('prettier'), ['--check', '--log-level', 'warn', '.']],
   ['lint', bin('eslint'), ['.', '--max-warnings', '0']],
   ['unit tests (node + component)', bin('vitest'), ['run', '--project', 'node', '--project', 'component']],
   ['build', bin('electron-vite'), ['build', '--logLevel', 'warn']],
@@ -21,7 +22,11 @@ const timings = [];
 for (const [name, command, args] of steps) {
   console.log(`\n▶ ${name}`);
   const started = Date.now();
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, FORCE_COLOR: '0' },
+  });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   timings.push(`${name}: ${seconds}s`);
   if (result.status !== 0) {

@@ -27,7 +27,9 @@ export function formatCount(value: number): string {
 export function formatWhen(epochMs: number, now = Date.now()): string {
   const date = new Date(epochMs);
   const sameDay = new Date(now).toDateString() === date.toDateString();
-  return sameDay ? date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : date.toLocaleDateString([], { year: 'numeric', month: 'short', day: 'numeric' });
+  return sameDay
+    ? date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+    : date.toLocaleDateString([], { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
 export const STATUS_LABELS: Record<SessionStatus, string> = {

@@ -12,7 +12,7 @@ export function helpText(): string {
     'Commands:',
     ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
     '',
-    'Run `fleetscope <command> --help` for a command\'s options.',
+    "Run `fleetscope <command> --help` for a command's options.",
   ].join('\n');
 }
 

@@ -1,4 +1,11 @@
-import { BROADCAST, compactInPlace, emptyView, foldEvents, type RunEvent, type ViewState } from '@shared/domain';
+import {
+  BROADCAST,
+  compactInPlace,
+  emptyView,
+  foldEvents,
+  type RunEvent,
+  type ViewState,
+} from '@shared/domain';
 import type { AgentEdgeStats, EdgeCount, SessionEdgeStats } from '@shared/contract';
 import type { SqliteDatabase } from './database';
 import { StatementCache } from './statement-cache';
@@ -109,20 +116,26 @@ export class MessageQueries {
    * the number of messages, handoff messages as their own kind. One pass over messages_by_seq.
    */
   edgeStats(sessionId: string, seq: number): SessionEdgeStats {
-    const senders = this.cache.get(
-      `SELECT sender AS name, count(*) AS messages,
+    const senders = this.cache
+      .get(
+        `SELECT sender AS name, count(*) AS messages,
               coalesce(sum(coalesce(prompt_tokens, 0) + coalesce(completion_tokens, 0)), 0) AS tokens, max(seq) AS lastSeq
          FROM messages WHERE session_id = ? AND seq <= ? AND dropped_reason IS NULL GROUP BY sender`,
-    ).all(sessionId, seq) as AgentEdgeStats[];
-    const receivers = this.cache.get(
-      `SELECT receiver AS name, max(seq) AS lastSeq FROM messages
+      )
+      .all(sessionId, seq) as AgentEdgeStats[];
+    const receivers = this.cache
+      .get(
+        `SELECT receiver AS name, max(seq) AS lastSeq FROM messages
          WHERE session_id = ? AND seq <= ? AND dropped_reason IS NULL AND receiver != ? GROUP BY receiver`,
-    ).all(sessionId, seq, BROADCAST) as Array<{ name: string; lastSeq: number }>;
-    const edges = this.cache.get(
-      `SELECT sender AS "from", receiver AS "to", CASE WHEN kind = 'handoff' THEN 'handoff' ELSE 'message' END AS kind,
+      )
+      .all(sessionId, seq, BROADCAST) as Array<{ name: string; lastSeq: number }>;
+    const edges = this.cache
+      .get(
+        `SELECT sender AS "from", receiver AS "to", CASE WHEN kind = 'handoff' THEN 'handoff' ELSE 'message' END AS kind,
               count(*) AS count, max(seq) AS lastSeq
          FROM messages WHERE session_id = ? AND seq <= ? AND dropped_reason IS NULL GROUP BY 1, 2, 3`,
-    ).all(sessionId, seq) as EdgeCount[];
+      )
+      .all(sessionId, seq) as EdgeCount[];
     const agents = new Map(senders.map((agent) => [agent.name, { ...agent }]));
     for (const { name, lastSeq } of receivers) {
       const agent = agents.get(name);

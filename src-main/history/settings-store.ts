@@ -6,7 +6,10 @@ export class SettingsStore {
   constructor(private readonly db: SqliteDatabase) {}
 
   get(): Settings {
-    const rows = this.db.prepare('SELECT key, value FROM settings').all() as Array<{ key: string; value: string }>;
+    const rows = this.db.prepare('SELECT key, value FROM settings').all() as Array<{
+      key: string;
+      value: string;
+    }>;
     const raw: Record<string, unknown> = {};
     for (const row of rows) {
       try {

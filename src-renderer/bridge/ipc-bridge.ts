@@ -22,7 +22,8 @@ export function createIpcBridge(api: PreloadApi): Bridge {
     connection: 'online' satisfies ConnectionState,
     async call(channel, input) {
       const method = api.calls[channel];
-      if (!method) return { ok: false, error: { code: 'unknown-channel', message: `No such channel: ${channel}` } };
+      if (!method)
+        return { ok: false, error: { code: 'unknown-channel', message: `No such channel: ${channel}` } };
       return (await method(input)) as Result<never>;
     },
     onDidReceiveEvent: (listener) => events.on(listener),

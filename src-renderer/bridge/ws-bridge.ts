@@ -116,7 +116,10 @@ export function createWsBridge(options: WsBridgeOptions): Bridge {
       socket = null;
       for (const [id, pending] of inFlight) {
         inFlight.delete(id);
-        pending.resolve({ ok: false, error: { code: 'unavailable', message: 'Connection to Fleetscope lost' } });
+        pending.resolve({
+          ok: false,
+          error: { code: 'unavailable', message: 'Connection to Fleetscope lost' },
+        });
       }
       if (disposed) return;
       setState('offline');

@@ -22,7 +22,10 @@ export function usePlayer() {
     const elapsed = Math.min(250, now - lastFrame);
     lastFrame = now;
     playT += elapsed * speed.value;
-    const target = Math.max(store.playhead + (timeline.timeAt(store.playhead + 1) <= playT ? 1 : 0), timeline.seqAtTime(playT));
+    const target = Math.max(
+      store.playhead + (timeline.timeAt(store.playhead + 1) <= playT ? 1 : 0),
+      timeline.seqAtTime(playT),
+    );
     if (target >= timeline.lastSeq) {
       pause();
       if (store.isActive) store.goLive();

@@ -20,7 +20,12 @@ function sessionFromHash(hash: string): string | null {
 }
 
 /** The current page (and open session), kept in the URL hash so reloads and back/forward keep it. */
-export function useRoute(): { page: Ref<Page>; sessionId: Ref<string | null>; go(page: Page): void; openSession(id: string | null): void } {
+export function useRoute(): {
+  page: Ref<Page>;
+  sessionId: Ref<string | null>;
+  go(page: Page): void;
+  openSession(id: string | null): void;
+} {
   const page = ref<Page>(pageFromHash(window.location.hash));
   const sessionId = ref<string | null>(sessionFromHash(window.location.hash));
   const onHashChange = () => {

@@ -6,7 +6,11 @@ import { onBeforeUnmount, ref, watch, type Ref } from 'vue';
  * event; following every frame re-lays-out and repaints each streaming row 60 times a second.
  * When `throttled()` is false (a seek, a completed message) the text follows at once.
  */
-export function useThrottledText(source: () => string, throttled: () => boolean, intervalMs: number): Readonly<Ref<string>> {
+export function useThrottledText(
+  source: () => string,
+  throttled: () => boolean,
+  intervalMs: number,
+): Readonly<Ref<string>> {
   const shown = ref(source());
   let last = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;

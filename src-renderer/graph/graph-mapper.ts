@@ -67,7 +67,12 @@ export function agentsOfFleet(fleet: unknown): AgentInfo[] {
     agents.push({
       name: agent.name,
       role: typeof agent.role === 'string' ? agent.role : '',
-      model: typeof provider.model === 'string' ? provider.model : typeof agent.type === 'string' && agent.type !== 'llm' ? agent.type : '',
+      model:
+        typeof provider.model === 'string'
+          ? provider.model
+          : typeof agent.type === 'string' && agent.type !== 'llm'
+            ? agent.type
+            : '',
       type: typeof agent.type === 'string' ? agent.type : 'llm',
     });
   }
@@ -84,7 +89,8 @@ export function mapGraph(agents: readonly AgentInfo[], frame: SessionFrame): Gra
   const streaming = new Map<string, string>();
   for (const id of view.order) {
     const message = view.messages[id];
-    if (message?.state === 'streaming' && message.content) streaming.set(message.from, message.content.slice(-STREAM_TAIL));
+    if (message?.state === 'streaming' && message.content)
+      streaming.set(message.from, message.content.slice(-STREAM_TAIL));
   }
   const node = (name: string, kind: NodeKind, info?: AgentInfo): GraphNodeModel => {
     const counts = stats.agents[name];
@@ -95,7 +101,16 @@ export function mapGraph(agents: readonly AgentInfo[], frame: SessionFrame): Gra
         kind,
         role: info?.role ?? (kind === 'user' ? 'gives the task' : kind === 'broadcast' ? 'broadcast' : ''),
         model: info?.model ?? '',
-        status: view.agents[name] ?? (kind === 'agent' && view.status !== null && view.status !== 'running' && view.status !== 'paused' && view.status !== 'waiting-for-human' && counts ? 'done' : 'idle'),
+        status:
+          view.agents[name] ??
+          (kind === 'agent' &&
+          view.status !== null &&
+          view.status !== 'running' &&
+          view.status !== 'paused' &&
+          view.status !== 'waiting-for-human' &&
+          counts
+            ? 'done'
+            : 'idle'),
         messages: counts?.messages ?? 0,
         tokens: counts?.tokens ?? 0,
         streaming: streaming.get(name) ?? '',
@@ -124,7 +139,12 @@ export function mapGraph(agents: readonly AgentInfo[], frame: SessionFrame): Gra
   }
   nodes.push(node(BROADCAST, 'broadcast'));
   const edges: GraphEdgeModel[] = Object.entries(stats.edges)
-    .map(([id, edge]) => ({ id, source: edge.from, target: edge.to, data: { kind: edge.kind, count: edge.count, pulseSeq: edge.lastSeq } }))
+    .map(([id, edge]) => ({
+      id,
+      source: edge.from,
+      target: edge.to,
+      data: { kind: edge.kind, count: edge.count, pulseSeq: edge.lastSeq },
+    }))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { nodes, edges };
 }

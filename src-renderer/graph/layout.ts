@@ -9,14 +9,18 @@ export const NODE_WIDTH = 220;
 export const NODE_HEIGHT = 118;
 
 /** Left-to-right dagre layout of the nodes; edges are only hints for ranking. */
-export function autoLayout(nodeIds: readonly string[], edges: ReadonlyArray<{ source: string; target: string }>): Record<string, Point> {
+export function autoLayout(
+  nodeIds: readonly string[],
+  edges: ReadonlyArray<{ source: string; target: string }>,
+): Record<string, Point> {
   const graph = new dagre.graphlib.Graph();
   graph.setGraph({ rankdir: 'LR', nodesep: 40, ranksep: 90, marginx: 20, marginy: 20 });
   graph.setDefaultEdgeLabel(() => ({}));
   const ids = new Set(nodeIds);
   for (const id of nodeIds) graph.setNode(id, { width: NODE_WIDTH, height: NODE_HEIGHT });
   for (const edge of edges) {
-    if (edge.source !== edge.target && ids.has(edge.source) && ids.has(edge.target)) graph.setEdge(edge.source, edge.target);
+    if (edge.source !== edge.target && ids.has(edge.source) && ids.has(edge.target))
+      graph.setEdge(edge.source, edge.target);
   }
   dagre.layout(graph);
   const positions: Record<string, Point> = {};
@@ -39,7 +43,8 @@ export function loadLayout(fleetName: string): Record<string, Point> {
     const positions: Record<string, Point> = {};
     for (const [id, value] of Object.entries(parsed as Record<string, unknown>)) {
       const point = value as Partial<Point> | null;
-      if (point && typeof point.x === 'number' && typeof point.y === 'number') positions[id] = { x: point.x, y: point.y };
+      if (point && typeof point.x === 'number' && typeof point.y === 'number')
+        positions[id] = { x: point.x, y: point.y };
     }
     return positions;
   } catch {

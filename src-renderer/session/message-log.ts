@@ -41,7 +41,17 @@ export class MessageLog {
       case 'message.started': {
         const p = event.payload;
         if (this.byId.has(p.messageId)) return;
-        this.push({ id: p.messageId, startSeq: event.seq, endSeq: Infinity, final: null, from: p.from, to: p.to, threadId: p.threadId, parentId: p.parentId, droppedReason: null });
+        this.push({
+          id: p.messageId,
+          startSeq: event.seq,
+          endSeq: Infinity,
+          final: null,
+          from: p.from,
+          to: p.to,
+          threadId: p.threadId,
+          parentId: p.parentId,
+          droppedReason: null,
+        });
         return;
       }
       case 'message.completed':
@@ -63,7 +73,17 @@ export class MessageLog {
   /** Records a message still streaming at `seq`, known only from a folded view. */
   appendStarted(message: Message, seq: number): void {
     if (this.byId.has(message.id)) return;
-    this.push({ id: message.id, startSeq: seq, endSeq: Infinity, final: null, from: message.from, to: message.to, threadId: message.threadId, parentId: message.parentId, droppedReason: null });
+    this.push({
+      id: message.id,
+      startSeq: seq,
+      endSeq: Infinity,
+      final: null,
+      from: message.from,
+      to: message.to,
+      threadId: message.threadId,
+      parentId: message.parentId,
+      droppedReason: null,
+    });
   }
 
   /** How many entries have started at or before `seq`. */
@@ -81,7 +101,17 @@ export class MessageLog {
   private finish(message: Message, seq: number, droppedReason: string | null): void {
     const index = this.byId.get(message.id);
     if (index === undefined) {
-      this.push({ id: message.id, startSeq: seq, endSeq: seq, final: message, from: message.from, to: message.to, threadId: message.threadId, parentId: message.parentId, droppedReason });
+      this.push({
+        id: message.id,
+        startSeq: seq,
+        endSeq: seq,
+        final: message,
+        from: message.from,
+        to: message.to,
+        threadId: message.threadId,
+        parentId: message.parentId,
+        droppedReason,
+      });
       return;
     }
     const entry = this.entries[index] as LogEntry;

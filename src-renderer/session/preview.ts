@@ -21,12 +21,18 @@ export interface Preview {
 export function statsOf(edges: SessionEdgeStats | null): GraphStats {
   const stats = emptyStats();
   if (!edges) return stats;
-  for (const { name, messages, tokens, lastSeq } of edges.agents) stats.agents[name] = { messages, tokens, lastSeq };
-  for (const { from, to, kind, count, lastSeq } of edges.edges) stats.edges[edgeKey(kind, from, to)] = { from, to, kind, count, lastSeq };
+  for (const { name, messages, tokens, lastSeq } of edges.agents)
+    stats.agents[name] = { messages, tokens, lastSeq };
+  for (const { from, to, kind, count, lastSeq } of edges.edges)
+    stats.edges[edgeKey(kind, from, to)] = { from, to, kind, count, lastSeq };
   return stats;
 }
 
-export function previewOf(view: ViewState, page: readonly StoredMessage[], edges: SessionEdgeStats | null = null): Preview {
+export function previewOf(
+  view: ViewState,
+  page: readonly StoredMessage[],
+  edges: SessionEdgeStats | null = null,
+): Preview {
   const log = new MessageLog();
   for (const message of page) {
     if (message.seq <= view.seq) log.appendMessage(message, message.seq, message.droppedReason);

@@ -1,7 +1,8 @@
 import type { EdgeKind } from '../graph/stats';
 
 /** What the user picked on the graph; the transcript narrows to it. */
-export type GraphSelection = { type: 'agent'; id: string } | { type: 'edge'; source: string; target: string; kind: EdgeKind } | null;
+export type GraphSelection =
+  { type: 'agent'; id: string } | { type: 'edge'; source: string; target: string; kind: EdgeKind } | null;
 
 /** Whether a message from `from` to `to` belongs to the selection. */
 export function matchesSelection(selection: GraphSelection, from: string, to: string): boolean {

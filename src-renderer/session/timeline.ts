@@ -48,7 +48,8 @@ export class Timeline {
       list.push(event.seq);
       this.turns.set(entry.from, list);
     }
-    if (event.kind === 'message.completed' || event.kind === 'message.dropped') this.messageSeqs.push(event.seq);
+    if (event.kind === 'message.completed' || event.kind === 'message.dropped')
+      this.messageSeqs.push(event.seq);
     if (event.seq % SNAPSHOT_EVERY === 0) this.snapshots.push(cloneFrame(this.head));
     return 'applied';
   }
@@ -74,7 +75,8 @@ export class Timeline {
       this.cursor = snapshot ? cloneFrame(snapshot) : emptyFrame();
       this.cursorSeq = snapshot ? (index + 1) * SNAPSHOT_EVERY : 0;
     }
-    for (let s = this.cursorSeq + 1; s <= target; s++) applyFrameEvent(this.cursor, this.events[s - 1] as RunEvent);
+    for (let s = this.cursorSeq + 1; s <= target; s++)
+      applyFrameEvent(this.cursor, this.events[s - 1] as RunEvent);
     this.cursorSeq = target;
     return this.cursor;
   }
@@ -84,7 +86,18 @@ export class Timeline {
     if (entry.final && entry.endSeq <= seq) return entry.final;
     const inFlight = frame.view.messages[entry.id];
     if (inFlight) return inFlight;
-    return { id: entry.id, threadId: entry.threadId, parentId: entry.parentId, from: entry.from, to: entry.to, kind: 'text', content: '', meta: {}, state: 'streaming', t: 0 };
+    return {
+      id: entry.id,
+      threadId: entry.threadId,
+      parentId: entry.parentId,
+      from: entry.from,
+      to: entry.to,
+      kind: 'text',
+      content: '',
+      meta: {},
+      state: 'streaming',
+      t: 0,
+    };
   }
 
   /** The last seq whose event happened at or before `t` (ms since start); 0 when none. */

@@ -208,7 +208,13 @@ export const useSessionStore = defineStore('session', () => {
     // the first draw back; the edges are drawn when it answers. Without an answer the graph fills
     // in when the log has loaded.
     void bridge.call('sessions.edges', { id }).then((edges) => {
-      if (generation !== openGeneration || !preview || preview.frame.view.seq !== previewHead?.seq || !edges.ok) return;
+      if (
+        generation !== openGeneration ||
+        !preview ||
+        preview.frame.view.seq !== previewHead?.seq ||
+        !edges.ok
+      )
+        return;
       preview.frame.stats = statsOf(edges.value);
       computeDisplay();
     });
@@ -239,7 +245,10 @@ export const useSessionStore = defineStore('session', () => {
     const result = await bridge.call('sessions.get', { id });
     if (id !== sessionId.value) return false;
     if (!result.ok) {
-      error.value = result.error.code === 'not-found' ? 'This session does not exist (it may have been deleted).' : result.error.message;
+      error.value =
+        result.error.code === 'not-found'
+          ? 'This session does not exist (it may have been deleted).'
+          : result.error.message;
       return false;
     }
     summary.value = result.value.summary;
@@ -356,7 +365,12 @@ export const useSessionStore = defineStore('session', () => {
       if (!loading.value) requestFrame();
       const failure = event.payload.events.find((runEvent) => runEvent.kind === 'error');
       if (failure?.kind === 'error') toasts.push(`${failure.agent ?? 'Run'}: ${failure.payload.message}`);
-    } else if (event.channel === 'store.changed' && event.payload.topic === 'sessions' && event.payload.id === sessionId.value && sessionId.value) {
+    } else if (
+      event.channel === 'store.changed' &&
+      event.payload.topic === 'sessions' &&
+      event.payload.id === sessionId.value &&
+      sessionId.value
+    ) {
       void loadSummary(sessionId.value);
     }
   });
@@ -364,7 +378,30 @@ export const useSessionStore = defineStore('session', () => {
     if (sessionId.value) void open(sessionId.value);
   });
 
-  return { sessionId, summary, agents, fleetName, loading, loadedEvents, error, display, following, playhead, version, isActive, getTimeline, getLog, open, close, seek, goLive, control, answer, continueRun, computeDisplay };
+  return {
+    sessionId,
+    summary,
+    agents,
+    fleetName,
+    loading,
+    loadedEvents,
+    error,
+    display,
+    following,
+    playhead,
+    version,
+    isActive,
+    getTimeline,
+    getLog,
+    open,
+    close,
+    seek,
+    goLive,
+    control,
+    answer,
+    continueRun,
+    computeDisplay,
+  };
 });
 
 function fleetFromEvents(events: readonly RunEvent[]): unknown {

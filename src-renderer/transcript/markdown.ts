@@ -16,7 +16,9 @@ const markdown = new MarkdownIt({
     // Long blocks are left plain: highlighting them would cost more than it shows.
     if (code.length > 20_000) return '';
     try {
-      const html = known ? hljs.highlight(code, { language: known, ignoreIllegals: true }).value : hljs.highlightAuto(code).value;
+      const html = known
+        ? hljs.highlight(code, { language: known, ignoreIllegals: true }).value
+        : hljs.highlightAuto(code).value;
       return `<pre class="hljs"><code>${html}</code></pre>`;
     } catch {
       return '';
@@ -51,7 +53,10 @@ export function renderMarkdown(content: string): string {
 /** Plain text with code highlighting only (tool arguments and results). */
 export function renderCode(code: string, language = 'json'): string {
   installHooks();
-  const html = hljs.getLanguage(language) && code.length <= 20_000 ? hljs.highlight(code, { language, ignoreIllegals: true }).value : markdown.utils.escapeHtml(code);
+  const html =
+    hljs.getLanguage(language) && code.length <= 20_000
+      ? hljs.highlight(code, { language, ignoreIllegals: true }).value
+      : markdown.utils.escapeHtml(code);
   return DOMPurify.sanitize(`<pre class="hljs"><code>${html}</code></pre>`, PURIFY) as string;
 }
 

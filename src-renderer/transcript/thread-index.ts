@@ -75,7 +75,8 @@ export class ThreadIndex {
       subtreeEnd[index] = position + (subtree[index] as number);
       order[position++] = index;
       const mark = stack.length;
-      for (let child = firstChild[index] as number; child !== -1; child = nextSibling[child] as number) stack.push(child);
+      for (let child = firstChild[index] as number; child !== -1; child = nextSibling[child] as number)
+        stack.push(child);
       reverseFrom(stack, mark);
     }
     this.order = order;
@@ -100,7 +101,8 @@ export class ThreadIndex {
     const descendants = buffers.descendants.fill(0, 0, n);
     for (let index = n - 1; index >= 0; index--) {
       const parent = parents[index] as number;
-      if (parent >= 0) descendants[parent] = (descendants[parent] as number) + 1 + (descendants[index] as number);
+      if (parent >= 0)
+        descendants[parent] = (descendants[parent] as number) + 1 + (descendants[index] as number);
     }
     const depth = buffers.depth.fill(0, 0, n);
     const collapsed = anyCollapsed ? buffers.collapsed.fill(0, 0, n) : null;
@@ -117,7 +119,8 @@ export class ThreadIndex {
       const parent = parents[index] as number;
       if (parent >= 0) {
         const parentDepth = depth[parent] as number;
-        depth[index] = (childCount[parent] as number) > 1 ? Math.min(MAX_DEPTH, parentDepth + 1) : parentDepth;
+        depth[index] =
+          (childCount[parent] as number) > 1 ? Math.min(MAX_DEPTH, parentDepth + 1) : parentDepth;
       }
       rows[length++] = index;
       if (collapsed && isCollapsed(index)) {
@@ -156,7 +159,13 @@ interface CutBuffers {
 }
 
 function newBuffers(size: number): CutBuffers {
-  return { childCount: new Int32Array(size), descendants: new Int32Array(size), depth: new Int32Array(size), collapsed: new Uint8Array(size), rows: new Int32Array(size) };
+  return {
+    childCount: new Int32Array(size),
+    descendants: new Int32Array(size),
+    depth: new Int32Array(size),
+    collapsed: new Uint8Array(size),
+    rows: new Int32Array(size),
+  };
 }
 
 /** Rows for a flat list of log indexes (a graph selection): every row a thread start at depth 0. */
@@ -164,7 +173,14 @@ export function flatRows(indexes: Int32Array, length: number): RowSource {
   return {
     length,
     indexAt: (at) => indexes[at] as number,
-    rowAt: (at) => ({ index: indexes[at] as number, depth: 0, descendants: 0, collapsed: false, threadStart: true, toggleable: false }),
+    rowAt: (at) => ({
+      index: indexes[at] as number,
+      depth: 0,
+      descendants: 0,
+      collapsed: false,
+      threadStart: true,
+      toggleable: false,
+    }),
   };
 }
 

@@ -38,7 +38,11 @@ export const MAX_DEPTH = 6;
  * replies (each message answered once) stays at one depth; a message answered several times
  * indents its replies, so fan-outs read as branches. Collapsed messages hide their descendants.
  */
-export function threadMessages(items: readonly ThreadInput[], collapsed: ReadonlySet<string> = new Set(), options: ThreadOptions = {}): ThreadRow[] {
+export function threadMessages(
+  items: readonly ThreadInput[],
+  collapsed: ReadonlySet<string> = new Set(),
+  options: ThreadOptions = {},
+): ThreadRow[] {
   const count = Math.min(options.count ?? items.length, items.length);
   // parents[i]: the parent's index when it came earlier, else -1 (a thread start).
   const parents = new Int32Array(count).fill(-1);
@@ -54,7 +58,8 @@ export function threadMessages(items: readonly ThreadInput[], collapsed: Readonl
       const parent = parentId === null ? undefined : indexById.get(parentId);
       if (parent !== undefined) parents[index] = parent;
       // The first item with an id wins, as a later duplicate cannot be a parent of earlier ones.
-      if (!indexById.has((items[index] as ThreadInput).id)) indexById.set((items[index] as ThreadInput).id, index);
+      if (!indexById.has((items[index] as ThreadInput).id))
+        indexById.set((items[index] as ThreadInput).id, index);
     }
   }
   // Children as linked lists in typed arrays: first child, next sibling, child count (-1 = none).
@@ -78,7 +83,8 @@ export function threadMessages(items: readonly ThreadInput[], collapsed: Readonl
   const descendants = new Int32Array(count);
   for (let index = count - 1; index >= 0; index--) {
     const parent = parents[index] as number;
-    if (parent >= 0) descendants[parent] = (descendants[parent] as number) + 1 + (descendants[index] as number);
+    if (parent >= 0)
+      descendants[parent] = (descendants[parent] as number) + 1 + (descendants[index] as number);
   }
 
   const rows: ThreadRow[] = [];
@@ -96,7 +102,14 @@ export function threadMessages(items: readonly ThreadInput[], collapsed: Readonl
     const start = encoded < 0;
     const depth = start ? -1 - encoded : encoded;
     const isCollapsed = collapsed.size > 0 && collapsed.has((items[index] as ThreadInput).id);
-    rows.push({ index, depth, descendants: descendants[index] as number, collapsed: isCollapsed, threadStart: start, toggleable: start || (childCount[index] as number) > 1 });
+    rows.push({
+      index,
+      depth,
+      descendants: descendants[index] as number,
+      collapsed: isCollapsed,
+      threadStart: start,
+      toggleable: start || (childCount[index] as number) > 1,
+    });
     if (isCollapsed || firstChild[index] === -1) continue;
     const childDepth = (childCount[index] as number) > 1 ? Math.min(MAX_DEPTH, depth + 1) : depth;
     // Children go on the stack last first, so the first is walked first.

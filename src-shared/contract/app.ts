@@ -38,9 +38,5 @@ export type AppInfo = z.infer<typeof appInfoSchema>;
 export const appChannels = {
   'app.info': query(z.object({}).strict(), appInfoSchema, 'Version, data folder and surface.'),
   'settings.get': query(z.object({}).strict(), settingsSchema, 'All settings.'),
-  'settings.set': command(
-    settingsPatchSchema,
-    settingsSchema,
-    'Change some settings; returns all of them.',
-  ),
+  'settings.set': command(settingsPatchSchema, settingsSchema, 'Change some settings; returns all of them.'),
 } as const;

@@ -18,7 +18,11 @@ export type FleetSummary = z.infer<typeof fleetSummarySchema>;
 export const fleetIssueSchema = z.object({ path: z.string(), message: z.string() });
 
 export const fleetChannels = {
-  'fleets.list': query(z.object({}).strict(), z.array(fleetSummarySchema), 'Saved fleets and the shipped examples.'),
+  'fleets.list': query(
+    z.object({}).strict(),
+    z.array(fleetSummarySchema),
+    'Saved fleets and the shipped examples.',
+  ),
   'fleets.get': query(
     z.object({ id: z.string().min(1).max(200) }).strict(),
     z.object({ summary: fleetSummarySchema, fleet: z.unknown() }),

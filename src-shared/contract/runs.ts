@@ -18,7 +18,13 @@ export const activeRunSchema = z.object({ sessionId: z.string(), status: session
 
 export const runChannels = {
   'runs.start': command(
-    z.object({ source: fleetSourceSchema, task: z.string().trim().min(1).max(100_000), title: z.string().max(300).optional() }).strict(),
+    z
+      .object({
+        source: fleetSourceSchema,
+        task: z.string().trim().min(1).max(100_000),
+        title: z.string().max(300).optional(),
+      })
+      .strict(),
     z.object({ sessionId: z.string() }),
     'Start a run; its events stream as run.events.',
   ),

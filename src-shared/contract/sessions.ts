@@ -109,7 +109,11 @@ export const sessionChannels = {
   ),
   'sessions.events': query(
     z
-      .object({ id, afterSeq: z.number().int().min(0), limit: z.number().int().min(1).max(20_000).optional() })
+      .object({
+        id,
+        afterSeq: z.number().int().min(0),
+        limit: z.number().int().min(1).max(20_000).optional(),
+      })
       .strict(),
     z.object({ events: runEventArray, lastSeq: z.number().int() }),
     "A slice of a session's event log, for replay and for healing gaps.",
@@ -134,7 +138,11 @@ export const sessionChannels = {
     sessionListItemSchema,
     "Replace a session's tags.",
   ),
-  'sessions.delete': command(z.object({ id }).strict(), z.object({ deleted: z.boolean() }), 'Delete a session.'),
+  'sessions.delete': command(
+    z.object({ id }).strict(),
+    z.object({ deleted: z.boolean() }),
+    'Delete a session.',
+  ),
   'sessions.export': command(
     z.object({ id, format: exportFormatSchema, taskId: z.string().max(100).optional() }).strict(),
     z.object({ path: z.string(), bytes: z.number().int(), fileName: z.string() }),

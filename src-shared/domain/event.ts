@@ -4,7 +4,14 @@ import { sessionStatusSchema } from './session';
 import { fleetSchema } from './fleet';
 
 /** Live status of one agent, as drawn on its graph node. */
-export const AGENT_STATUSES = ['idle', 'thinking', 'streaming', 'waiting-for-human', 'error', 'done'] as const;
+export const AGENT_STATUSES = [
+  'idle',
+  'thinking',
+  'streaming',
+  'waiting-for-human',
+  'error',
+  'done',
+] as const;
 export const agentStatusSchema = z.enum(AGENT_STATUSES);
 export type AgentStatus = z.infer<typeof agentStatusSchema>;
 

@@ -135,7 +135,10 @@ export function applyEvent(state: ViewState, event: RunEvent): void {
       if (previous?.state !== 'complete') state.counters.messages += 1;
       const usageBefore = previous?.usage;
       // A reply cut off by a stall, a disconnect or a stop stays partial.
-      state.messages[message.id] = { ...message, state: message.state === 'partial' ? 'partial' : 'complete' };
+      state.messages[message.id] = {
+        ...message,
+        state: message.state === 'partial' ? 'partial' : 'complete',
+      };
       addUsage(state, message.usage, usageBefore);
       break;
     }

@@ -12,6 +12,19 @@ export const SESSION_STATUSES = [
 export const sessionStatusSchema = z.enum(SESSION_STATUSES);
 export type SessionStatus = z.infer<typeof sessionStatusSchema>;
 
+/** Statuses of a session that a process is driving right now (the one list; do not repeat it). */
+export const LIVE_STATUSES = [
+  'running',
+  'paused',
+  'waiting-for-human',
+] as const satisfies readonly SessionStatus[];
+export type LiveStatus = (typeof LIVE_STATUSES)[number];
+
+/** True when a process is driving the session (running, paused or waiting for a human). */
+export function isLiveStatus(status: SessionStatus | null | undefined): status is LiveStatus {
+  return status != null && (LIVE_STATUSES as readonly string[]).includes(status);
+}
+
 /** Statuses a session can no longer leave without a new task. */
 export const FINAL_STATUSES: readonly SessionStatus[] = ['completed', 'stopped', 'failed', 'interrupted'];
 

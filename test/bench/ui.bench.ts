@@ -16,11 +16,19 @@ function percentile(values: number[], p: number): number {
 
 describe('session view core (Node)', () => {
   it('opens, threads and seeks a 100k-message session; maps a 50-agent graph', () => {
-    const agents: AgentInfo[] = Array.from({ length: 50 }, (_, i) => ({ name: `agent${i}`, role: 'worker', model: 'scripted', type: 'scripted' }));
+    const agents: AgentInfo[] = Array.from({ length: 50 }, (_, i) => ({
+      name: `agent${i}`,
+      role: 'worker',
+      model: 'scripted',
+      type: 'scripted',
+    }));
     const log = new EventLog('bench').start();
     for (let i = 0; i < 100_000; i++) {
       const from = `agent${i % 50}`;
-      log.say(`m${i}`, from, `agent${(i + 1) % 50}`, ['Lorem ipsum ', 'dolor sit amet'], { parentId: i ? `m${i - 1}` : null, tokens: 10 });
+      log.say(`m${i}`, from, `agent${(i + 1) % 50}`, ['Lorem ipsum ', 'dolor sit amet'], {
+        parentId: i ? `m${i - 1}` : null,
+        tokens: 10,
+      });
     }
     const events = log.events;
 

@@ -190,13 +190,11 @@ describe('the fleet builder in Chromium', () => {
         elements.map((element) => element.getAttribute('data-testid')!.replace('fleet-row-', '')),
       );
     const before = await rowIds();
-    await page
-      .getByTestId('fleet-import-file')
-      .setInputFiles({
-        name: 'review.fleet.json',
-        mimeType: 'application/json',
-        buffer: Buffer.from(exported),
-      });
+    await page.getByTestId('fleet-import-file').setInputFiles({
+      name: 'review.fleet.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(exported),
+    });
     await page.getByTestId('fleet-notice').waitFor();
     await expect.poll(() => rows.count()).toBe(before.length + 1);
     const importedId = (await rowIds()).find((id) => !before.includes(id))!;

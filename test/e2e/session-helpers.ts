@@ -29,7 +29,8 @@ export async function shot(page: Page, name: string): Promise<void> {
 export async function nodeStatuses(page: Page): Promise<Record<string, string>> {
   return page.evaluate(() => {
     const out: Record<string, string> = {};
-    for (const node of Array.from(document.querySelectorAll<HTMLElement>('[data-testid="agent-node"]'))) out[node.dataset.agent ?? ''] = node.dataset.status ?? '';
+    for (const node of Array.from(document.querySelectorAll<HTMLElement>('[data-testid="agent-node"]')))
+      out[node.dataset.agent ?? ''] = node.dataset.status ?? '';
     return out;
   });
 }
@@ -38,15 +39,26 @@ export async function nodeStatuses(page: Page): Promise<Record<string, string>> 
  * Calls a channel on the host over its WebSocket from the test process (for fleets the New run
  * panel does not offer, such as one with a human agent).
  */
-export async function callHost<T>(port: number, token: string, channel: string, payload: unknown): Promise<T> {
+export async function callHost<T>(
+  port: number,
+  token: string,
+  channel: string,
+  payload: unknown,
+): Promise<T> {
   const { WebSocket } = await import('ws');
-  const socket = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, { origin: `http://127.0.0.1:${port}` });
+  const socket = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, {
+    origin: `http://127.0.0.1:${port}`,
+  });
   try {
     return await new Promise<T>((resolve, reject) => {
       socket.on('error', reject);
       socket.on('open', () => socket.send(JSON.stringify({ type: 'hello', epoch: null, lastSeq: 0 })));
       socket.on('message', (data) => {
-        const frame = JSON.parse(String(data)) as { type: string; id?: number; result?: { ok: boolean; value?: T; error?: { message: string } } };
+        const frame = JSON.parse(String(data)) as {
+          type: string;
+          id?: number;
+          result?: { ok: boolean; value?: T; error?: { message: string } };
+        };
         if (frame.type === 'welcome') socket.send(JSON.stringify({ type: 'call', id: 1, channel, payload }));
         if (frame.type === 'result' && frame.id === 1) {
           if (frame.result?.ok) resolve(frame.result.value as T);

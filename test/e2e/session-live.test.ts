@@ -19,7 +19,8 @@ describe('a live run in the session view (Chromium + `fleetscope serve`)', () =>
     page = await browser.context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('console', (message) => {
-      if (message.type() === 'error' && !/WebSocket connection/.test(message.text())) pageErrors.push(message.text());
+      if (message.type() === 'error' && !/WebSocket connection/.test(message.text()))
+        pageErrors.push(message.text());
     });
     await openApp(page, host.url);
   });
@@ -45,7 +46,9 @@ describe('a live run in the session view (Chromium + `fleetscope serve`)', () =>
     await shot(page, 'session-live-streaming.png');
     await page.getByTestId('edge-label').first().waitFor();
     await expect.poll(() => page.getByTestId('message').count(), { timeout: 20_000 }).toBeGreaterThan(2);
-    await expect.poll(() => page.getByTestId('session-status').getAttribute('data-status'), { timeout: 60_000 }).toBe('completed');
+    await expect
+      .poll(() => page.getByTestId('session-status').getAttribute('data-status'), { timeout: 60_000 })
+      .toBe('completed');
     expect(await page.getByTestId('edge-label').count()).toBeGreaterThan(1);
     expect(await page.getByTestId('stop-reason').textContent()).not.toBe('');
     await shot(page, 'session-live-completed.png');
@@ -54,7 +57,9 @@ describe('a live run in the session view (Chromium + `fleetscope serve`)', () =>
   it('filters the transcript to an agent selected on the graph', async () => {
     await page.locator('[data-testid="agent-node"][data-agent="skeptic"]').click();
     await page.getByTestId('transcript-filter').waitFor();
-    const senders = await page.getByTestId('message').evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset.from));
+    const senders = await page
+      .getByTestId('message')
+      .evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset.from));
     expect(senders.length).toBeGreaterThan(0);
     await page.getByTestId('clear-filter').click();
   });
@@ -70,7 +75,9 @@ describe('a live run in the session view (Chromium + `fleetscope serve`)', () =>
     await page.getByTestId('back').click();
     await runExample(page, 'Debate', 'A long one, please');
     await page.getByTestId('run-stop').click({ timeout: 10_000 });
-    await expect.poll(() => page.getByTestId('session-status').getAttribute('data-status'), { timeout: 20_000 }).toMatch(/stopped|completed/);
+    await expect
+      .poll(() => page.getByTestId('session-status').getAttribute('data-status'), { timeout: 20_000 })
+      .toMatch(/stopped|completed/);
     await shot(page, 'session-stopped.png');
   });
 

@@ -39,7 +39,9 @@ describe('replay, human input and untrusted content in the session view', () => 
 
   it('replays a finished session: the graph and transcript show the state at the playhead', async () => {
     await runExample(page, 'Debate', 'Replay me');
-    await expect.poll(() => page.getByTestId('session-status').getAttribute('data-status'), { timeout: 60_000 }).toBe('completed');
+    await expect
+      .poll(() => page.getByTestId('session-status').getAttribute('data-status'), { timeout: 60_000 })
+      .toBe('completed');
     const end = await lastSeq();
     const finalCount = await page.getByTestId('message').count();
 
@@ -100,15 +102,22 @@ describe('replay, human input and untrusted content in the session view', () => 
       team: { pattern: 'round-robin' },
       termination: { type: 'text-mention', text: 'DONE' },
     };
-    const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', { source: { fleet }, task: 'Pick a colour' });
+    const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
+      source: { fleet },
+      task: 'Pick a colour',
+    });
     await page.evaluate((id) => (window.location.hash = `#/sessions/${id}`), sessionId);
     await page.getByTestId('human-input').waitFor({ timeout: 15_000 });
     expect(await page.getByTestId('human-asker').textContent()).toBe('me');
     await shot(page, 'session-human-waiting.png');
     await page.getByTestId('human-answer').fill('Blue');
     await page.getByTestId('human-send').click();
-    await expect.poll(() => page.getByTestId('session-status').getAttribute('data-status'), { timeout: 20_000 }).toBe('completed');
-    await expect.poll(async () => (await page.getByTestId('message-body').allTextContents()).map((text) => text.trim())).toContain('Blue');
+    await expect
+      .poll(() => page.getByTestId('session-status').getAttribute('data-status'), { timeout: 20_000 })
+      .toBe('completed');
+    await expect
+      .poll(async () => (await page.getByTestId('message-body').allTextContents()).map((text) => text.trim()))
+      .toContain('Blue');
   });
 
   it('renders a script or markup injection as text and runs nothing', async () => {
@@ -126,21 +135,36 @@ describe('replay, human input and untrusted content in the session view', () => 
       team: { pattern: 'round-robin' },
       termination: { type: 'max-messages', max: 2 },
     };
-    const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', { source: { fleet }, task: payload });
+    const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
+      source: { fleet },
+      task: payload,
+    });
     await page.evaluate((id) => (window.location.hash = `#/sessions/${id}`), sessionId);
     await page.locator('[data-testid="message"][data-from="mallory"]').waitFor({ timeout: 15_000 });
-    await expect.poll(() => page.getByTestId('session-status').getAttribute('data-status'), { timeout: 20_000 }).toMatch(/completed|stopped/);
+    await expect
+      .poll(() => page.getByTestId('session-status').getAttribute('data-status'), { timeout: 20_000 })
+      .toMatch(/completed|stopped/);
     const bodies = page.getByTestId('message-body');
     const text = (await bodies.allTextContents()).join('\n');
     expect(text).toContain('<script>window.__pwned = 1</script>');
     expect(text).toContain('onerror');
     const inTranscript = await page.getByTestId('transcript').evaluate((root) => ({
       scripts: root.querySelectorAll('script, iframe, object, embed, svg[onload], img').length,
-      handlers: Array.from(root.querySelectorAll('*')).flatMap((element) => Array.from(element.attributes).filter((attribute) => attribute.name.startsWith('on')).map((attribute) => attribute.name)),
-      jsLinks: Array.from(root.querySelectorAll('a')).filter((anchor) => /^\s*javascript:/i.test(anchor.getAttribute('href') ?? '')).length,
+      handlers: Array.from(root.querySelectorAll('*')).flatMap((element) =>
+        Array.from(element.attributes)
+          .filter((attribute) => attribute.name.startsWith('on'))
+          .map((attribute) => attribute.name),
+      ),
+      jsLinks: Array.from(root.querySelectorAll('a')).filter((anchor) =>
+        /^\s*javascript:/i.test(anchor.getAttribute('href') ?? ''),
+      ).length,
     }));
     expect(inTranscript).toEqual({ scripts: 0, handlers: [], jsLinks: 0 });
-    await page.getByText('click me').first().click().catch(() => undefined);
+    await page
+      .getByText('click me')
+      .first()
+      .click()
+      .catch(() => undefined);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(dialogs).toEqual([]);
     await shot(page, 'session-injection-as-text.png');

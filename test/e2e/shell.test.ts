@@ -37,7 +37,9 @@ describe('the app shell in Chromium, served by `fleetscope serve`', () => {
     }
     await page.getByTestId('session-row').first().waitFor();
     expect(await page.getByTestId('session-row').count()).toBeGreaterThanOrEqual(6);
-    await expect(page.getByText('Does remote work make teams more productive?').count()).resolves.toBeGreaterThan(0);
+    await expect(
+      page.getByText('Does remote work make teams more productive?').count(),
+    ).resolves.toBeGreaterThan(0);
     await expect(page.getByTestId('app-info').textContent()).resolves.toContain(dataDir);
     expect(new URL(page.url()).searchParams.get('token')).toBeNull();
     await page.screenshot({ path: join(ARTIFACTS, 'shell-sessions.png') });
@@ -70,7 +72,10 @@ describe('the app shell in Chromium, served by `fleetscope serve`', () => {
     await page.getByTestId('connection-state').and(page.locator('[data-state="offline"]')).waitFor();
     await page.screenshot({ path: join(ARTIFACTS, 'shell-offline.png') });
     host = await spawnHost(dataDir, { port, token: 'e2e-token-0123456789abcdef0123456789' });
-    await page.getByTestId('connection-state').and(page.locator('[data-state="online"]')).waitFor({ timeout: 15_000 });
+    await page
+      .getByTestId('connection-state')
+      .and(page.locator('[data-state="online"]'))
+      .waitFor({ timeout: 15_000 });
     await page.getByTestId('theme-select').selectOption('dark');
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
   });

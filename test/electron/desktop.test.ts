@@ -27,10 +27,15 @@ describe.skipIf(!status.available)('the desktop app', () => {
     const window = await app.firstWindow();
     await window.getByTestId('connection-state').waitFor();
     expect(await window.getByTestId('app-info').textContent()).toContain('Desktop');
-    expect(await window.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
+    expect(await window.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe(
+      'undefined',
+    );
     const exposed = await window.evaluate(() => {
       const api = (globalThis as { fleetscope?: { calls: Record<string, unknown> } }).fleetscope;
-      return { process: typeof (globalThis as { process?: unknown }).process, calls: Object.keys(api?.calls ?? {}) };
+      return {
+        process: typeof (globalThis as { process?: unknown }).process,
+        calls: Object.keys(api?.calls ?? {}),
+      };
     });
     expect(exposed.process).toBe('undefined');
     expect(exposed.calls).toContain('settings.get');

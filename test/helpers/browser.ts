@@ -36,7 +36,10 @@ export interface HostProcess {
 }
 
 /** Starts `fleetscope serve` from the build as a real child process and waits for its URL line. */
-export function spawnHost(dataDir: string, options: { port?: number; token?: string } = {}): Promise<HostProcess> {
+export function spawnHost(
+  dataDir: string,
+  options: { port?: number; token?: string } = {},
+): Promise<HostProcess> {
   const args = ['out/main/cli.js', 'serve', '--data-dir', dataDir, '--port', String(options.port ?? 0)];
   const env = { ...process.env, ...(options.token ? { FLEETSCOPE_TOKEN: options.token } : {}) };
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -71,7 +74,8 @@ export function spawnHost(dataDir: string, options: { port?: number; token?: str
 export async function launchBrowser(
   options: { colorScheme?: 'light' | 'dark' } = {},
 ): Promise<{ context: BrowserContext; close(): Promise<void> }> {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium`);
   mkdirSync(ARTIFACTS, { recursive: true });
   const profile = makeTempDir('fleetscope-chromium-');
   const context = await chromium.launchPersistentContext(profile.dir, {

@@ -21,7 +21,10 @@ export function createFakeBridge(respond: Responder) {
     },
     onDidReceiveEvent: (listener) => (eventListeners.add(listener), () => eventListeners.delete(listener)),
     onDidRequireResync: (listener) => (resyncListeners.add(listener), () => resyncListeners.delete(listener)),
-    onDidChangeConnection: (listener) => (connectionListeners.add(listener), () => connectionListeners.delete(listener)),
+    onDidChangeConnection: (listener) => (
+      connectionListeners.add(listener),
+      () => connectionListeners.delete(listener)
+    ),
     dispose: () => undefined,
   };
   return {

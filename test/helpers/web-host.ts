@@ -16,7 +16,9 @@ export interface RunningHost {
  * A real web host on a free loopback port with a temp data folder. Without `rendererDir` it serves
  * a tiny stand-in renderer (index.html plus one asset) written to the temp folder.
  */
-export async function startTestHost(options: { rendererDir?: string; port?: number } = {}): Promise<RunningHost> {
+export async function startTestHost(
+  options: { rendererDir?: string; port?: number } = {},
+): Promise<RunningHost> {
   const temp = makeTempDir();
   const dataDir = join(temp.dir, 'data');
   let rendererDir = options.rendererDir;

@@ -33,17 +33,29 @@ export class EventLog {
   }
 
   start(fleet: Fleet = threeAgents, task = 'Write a haiku'): this {
-    this.add(null, { kind: 'session.started', payload: { title: 'Haiku', task, fleetName: fleet.name, fleet, parentSessionId: null, forkSeq: null } });
+    this.add(null, {
+      kind: 'session.started',
+      payload: { title: 'Haiku', task, fleetName: fleet.name, fleet, parentSessionId: null, forkSeq: null },
+    });
     return this;
   }
 
   /** A message streamed in `chunks`, then completed. */
-  say(id: string, from: string, to: string, chunks: string[], options: { parentId?: string | null; threadId?: string; kind?: Message['kind']; tokens?: number } = {}): Message {
+  say(
+    id: string,
+    from: string,
+    to: string,
+    chunks: string[],
+    options: { parentId?: string | null; threadId?: string; kind?: Message['kind']; tokens?: number } = {},
+  ): Message {
     const threadId = options.threadId ?? 'th1';
     const parentId = options.parentId ?? null;
     const kind = options.kind ?? 'text';
     this.add(from, { kind: 'agent.status', payload: { status: 'streaming' } });
-    this.add(from, { kind: 'message.started', payload: { messageId: id, threadId, parentId, from, to, kind } });
+    this.add(from, {
+      kind: 'message.started',
+      payload: { messageId: id, threadId, parentId, from, to, kind },
+    });
     for (const text of chunks) this.add(from, { kind: 'message.delta', payload: { messageId: id, text } });
     const message: Message = {
       id,

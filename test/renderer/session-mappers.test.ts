@@ -13,7 +13,10 @@ function conversation(): EventLog {
   log.say('m2', 'planner', 'writer', ['Plan: ', 'five, seven, five'], { parentId: 'm1', tokens: 12 });
   log.say('m3', 'writer', 'critic', ['Old pond', ' / frog jumps'], { parentId: 'm2', tokens: 20 });
   log.add('writer', { kind: 'handoff', payload: { from: 'writer', to: 'critic', messageId: null } });
-  log.add(null, { kind: 'routing.decision', payload: { candidates: ['critic', 'planner'], chosen: 'critic', reason: 'rule' } });
+  log.add(null, {
+    kind: 'routing.decision',
+    payload: { candidates: ['critic', 'planner'], chosen: 'critic', reason: 'rule' },
+  });
   log.say('m4', 'critic', '*', ['Fine.'], { parentId: 'm3', tokens: 5 });
   return log.stop();
 }
@@ -35,11 +38,24 @@ describe('events to graph', () => {
   it('shows the text an agent is streaming on its node, and nothing once it completes', () => {
     const log = new EventLog().start();
     log.say('m1', 'user', 'planner', ['go']);
-    log.add('planner', { kind: 'message.started', payload: { messageId: 'm2', threadId: 't', parentId: 'm1', from: 'planner', to: 'writer', kind: 'text' } });
+    log.add('planner', {
+      kind: 'message.started',
+      payload: {
+        messageId: 'm2',
+        threadId: 't',
+        parentId: 'm1',
+        from: 'planner',
+        to: 'writer',
+        kind: 'text',
+      },
+    });
     log.add('planner', { kind: 'agent.status', payload: { status: 'streaming' } });
     log.add('planner', { kind: 'message.delta', payload: { messageId: 'm2', text: 'Half a tho' } });
     const streaming = mapGraph(agentsOfFleet(threeAgents), foldFrame(log.events));
-    expect(streaming.nodes.find((node) => node.id === 'planner')?.data).toMatchObject({ status: 'streaming', streaming: 'Half a tho' });
+    expect(streaming.nodes.find((node) => node.id === 'planner')?.data).toMatchObject({
+      status: 'streaming',
+      streaming: 'Half a tho',
+    });
   });
 
   it('adds a node for a sender the fleet snapshot does not list', () => {
@@ -66,11 +82,16 @@ describe('replay state at the playhead', () => {
 
   it('shows messages with the text they had at the playhead', () => {
     const m2 = timeline.log.entries[1]!;
-    const deltaSeq = log.events.find((event) => event.kind === 'message.delta' && event.payload.messageId === 'm2')!.seq;
+    const deltaSeq = log.events.find(
+      (event) => event.kind === 'message.delta' && event.payload.messageId === 'm2',
+    )!.seq;
     expect(timeline.log.countAt(deltaSeq)).toBe(2);
     expect(timeline.messageAt(m2, timeline.frameAt(deltaSeq), deltaSeq).content).toBe('Plan: ');
     expect(timeline.messageAt(m2, timeline.frameAt(deltaSeq), deltaSeq).state).toBe('streaming');
-    expect(timeline.messageAt(m2, timeline.frameAt(timeline.lastSeq), timeline.lastSeq)).toMatchObject({ content: 'Plan: five, seven, five', state: 'complete' });
+    expect(timeline.messageAt(m2, timeline.frameAt(timeline.lastSeq), timeline.lastSeq)).toMatchObject({
+      content: 'Plan: five, seven, five',
+      state: 'complete',
+    });
     expect(timeline.log.countAt(0)).toBe(0);
     expect(timeline.log.countAt(timeline.lastSeq)).toBe(4);
   });
@@ -93,7 +114,8 @@ describe('replay state at the playhead', () => {
 
   it('seeks anywhere in a long log through its snapshots', () => {
     const long = new EventLog().start();
-    for (let i = 0; i < 600; i++) long.say(`m${i}`, i % 2 ? 'writer' : 'planner', 'critic', ['a', 'b'], { tokens: 1 });
+    for (let i = 0; i < 600; i++)
+      long.say(`m${i}`, i % 2 ? 'writer' : 'planner', 'critic', ['a', 'b'], { tokens: 1 });
     const big = new Timeline();
     big.appendAll(long.events);
     expect(big.lastSeq).toBeGreaterThan(SNAPSHOT_EVERY * 4);
@@ -104,7 +126,8 @@ describe('replay state at the playhead', () => {
 });
 
 describe('threading', () => {
-  const ids = (rows: ReturnType<typeof threadMessages>, items: Array<{ id: string }>) => rows.map((row) => `${items[row.index]!.id}@${row.depth}`);
+  const ids = (rows: ReturnType<typeof threadMessages>, items: Array<{ id: string }>) =>
+    rows.map((row) => `${items[row.index]!.id}@${row.depth}`);
 
   it('puts each reply under what it answers and indents fan-outs', () => {
     const items = [
@@ -141,7 +164,11 @@ describe('threading', () => {
   });
 
   it('threads 100k messages without overflowing the stack', () => {
-    const items = Array.from({ length: 100_000 }, (_, i) => ({ id: `m${i}`, parentId: i ? `m${i - 1}` : null, threadId: 't' }));
+    const items = Array.from({ length: 100_000 }, (_, i) => ({
+      id: `m${i}`,
+      parentId: i ? `m${i - 1}` : null,
+      threadId: 't',
+    }));
     expect(threadMessages(items)).toHaveLength(100_000);
   });
 });

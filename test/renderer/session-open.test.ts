@@ -13,7 +13,10 @@ const MESSAGES = 300;
 
 function storedLog(): RunEvent[] {
   const log = new EventLog().start();
-  for (let i = 0; i < MESSAGES; i++) log.say(`m${i}`, i % 2 ? 'writer' : 'planner', i % 2 ? 'planner' : 'writer', ['a ', 'b'], { parentId: i ? `m${i - 1}` : null });
+  for (let i = 0; i < MESSAGES; i++)
+    log.say(`m${i}`, i % 2 ? 'writer' : 'planner', i % 2 ? 'planner' : 'writer', ['a ', 'b'], {
+      parentId: i ? `m${i - 1}` : null,
+    });
   log.say('live', 'critic', 'writer', ['still '], { threadId: 't-live' });
   // The last message is still streaming: drop its completion so the head has it in flight.
   return log.events
@@ -23,8 +26,30 @@ function storedLog(): RunEvent[] {
 
 /** The store's answers, computed the way the HistoryStore does from the stored log. */
 function backend(stored: RunEvent[]) {
-  const summary = { id: 's1', title: 'Long', task: 'x', fleetName: 'trio', status: 'completed', stopReason: null, createdAt: 0, updatedAt: 0, endedAt: 0, messageCount: MESSAGES, tokens: 0, parentSessionId: null, forkSeq: null, tags: [], source: 'run', readOnly: false, durationMs: 1 } satisfies SessionListItem;
-  const messages: StoredMessage[] = stored.flatMap((event) => (event.kind === 'message.completed' ? [{ ...event.payload.message, seq: event.seq, droppedReason: null }] : []));
+  const summary = {
+    id: 's1',
+    title: 'Long',
+    task: 'x',
+    fleetName: 'trio',
+    status: 'completed',
+    stopReason: null,
+    createdAt: 0,
+    updatedAt: 0,
+    endedAt: 0,
+    messageCount: MESSAGES,
+    tokens: 0,
+    parentSessionId: null,
+    forkSeq: null,
+    tags: [],
+    source: 'run',
+    readOnly: false,
+    durationMs: 1,
+  } satisfies SessionListItem;
+  const messages: StoredMessage[] = stored.flatMap((event) =>
+    event.kind === 'message.completed'
+      ? [{ ...event.payload.message, seq: event.seq, droppedReason: null }]
+      : [],
+  );
   return createFakeBridge((channel: ChannelName, input: unknown) => {
     switch (channel) {
       case 'sessions.get':
@@ -38,11 +63,20 @@ function backend(stored: RunEvent[]) {
       case 'sessions.messages': {
         const { before, limit = 100 } = input as { before?: { seq: number }; limit?: number };
         const upTo = messages.filter((message) => message.seq < (before?.seq ?? Infinity));
-        return { ok: true, value: { items: upTo.slice(-limit), hasBefore: upTo.length > limit, hasAfter: false } };
+        return {
+          ok: true,
+          value: { items: upTo.slice(-limit), hasBefore: upTo.length > limit, hasAfter: false },
+        };
       }
       case 'sessions.events': {
         const { afterSeq, limit } = input as { afterSeq: number; limit?: number };
-        return { ok: true, value: { events: stored.filter((event) => event.seq > afterSeq).slice(0, limit ?? 20_000), lastSeq: stored.length } };
+        return {
+          ok: true,
+          value: {
+            events: stored.filter((event) => event.seq > afterSeq).slice(0, limit ?? 20_000),
+            lastSeq: stored.length,
+          },
+        };
       }
       default:
         return { ok: false, error: { code: 'unknown-channel', message: channel } };
@@ -59,23 +93,43 @@ describe('opening a long session', () => {
     setBridge(fake.bridge);
     const store = useSessionStore();
     let callsAtFirstDraw: string[] | null = null;
-    let firstDraw: { visible: number; lastSeq: number; inFlight: string[]; messages: number; lastEntry: string | undefined } | null = null;
+    let firstDraw: {
+      visible: number;
+      lastSeq: number;
+      inFlight: string[];
+      messages: number;
+      lastEntry: string | undefined;
+    } | null = null;
     watch(
       () => store.display,
       (display) => {
         if (!display || firstDraw) return;
         callsAtFirstDraw = fake.calls.map((call) => call.channel);
-        firstDraw = { visible: display.visibleCount, lastSeq: display.lastSeq, inFlight: Object.keys(display.inFlight), messages: display.counters.messages, lastEntry: store.getLog().entries.at(-1)?.id };
+        firstDraw = {
+          visible: display.visibleCount,
+          lastSeq: display.lastSeq,
+          inFlight: Object.keys(display.inFlight),
+          messages: display.counters.messages,
+          lastEntry: store.getLog().entries.at(-1)?.id,
+        };
       },
       { flush: 'sync' },
     );
     await store.open('s1');
 
-    expect(callsAtFirstDraw).toEqual(expect.arrayContaining(['sessions.get', 'sessions.seek', 'sessions.messages']));
+    expect(callsAtFirstDraw).toEqual(
+      expect.arrayContaining(['sessions.get', 'sessions.seek', 'sessions.messages']),
+    );
     expect(callsAtFirstDraw).not.toContain('sessions.events');
     expect(fake.calls.filter((call) => call.channel === 'sessions.messages')).toHaveLength(1);
     // The page of 200 plus the message in flight; the scrubber already spans the whole log.
-    expect(firstDraw).toEqual({ visible: 201, lastSeq: stored.length, inFlight: ['live'], messages: MESSAGES, lastEntry: 'live' });
+    expect(firstDraw).toEqual({
+      visible: 201,
+      lastSeq: stored.length,
+      inFlight: ['live'],
+      messages: MESSAGES,
+      lastEntry: 'live',
+    });
 
     // Then the whole log, for replay.
     expect(fake.calls.some((call) => call.channel === 'sessions.events')).toBe(true);
@@ -94,11 +148,23 @@ describe('opening a long session', () => {
     expect(store.display).not.toBeNull();
     expect(store.loading).toBe(true);
 
-    const target = stored.findIndex((event) => event.kind === 'message.completed' && event.payload.message.id === 'm9') + 1;
+    const target =
+      stored.findIndex((event) => event.kind === 'message.completed' && event.payload.message.id === 'm9') +
+      1;
     store.seek(target);
     await flushPromises();
-    expect(fake.calls.find((call) => call.channel === 'sessions.seek' && (call.input as { seq: number }).seq === target)).toBeDefined();
-    expect(fake.calls.find((call) => call.channel === 'sessions.messages' && (call.input as { before?: { seq: number } }).before?.seq === target + 1)).toBeDefined();
+    expect(
+      fake.calls.find(
+        (call) => call.channel === 'sessions.seek' && (call.input as { seq: number }).seq === target,
+      ),
+    ).toBeDefined();
+    expect(
+      fake.calls.find(
+        (call) =>
+          call.channel === 'sessions.messages' &&
+          (call.input as { before?: { seq: number } }).before?.seq === target + 1,
+      ),
+    ).toBeDefined();
     expect(store.display?.seq).toBe(target);
     expect(store.display?.visibleCount).toBe(10);
     expect(store.display?.counters.messages).toBe(10);

@@ -49,7 +49,13 @@ function backend(stored: RunEvent[]) {
       case 'sessions.delete':
         return { ok: true, value: { deleted: true } };
       case 'sessions.importData':
-        return { ok: false, error: { code: 'invalid-input', message: 'Not a transcript this app knows (line 1: unexpected token)' } };
+        return {
+          ok: false,
+          error: {
+            code: 'invalid-input',
+            message: 'Not a transcript this app knows (line 1: unexpected token)',
+          },
+        };
       default:
         return { ok: false, error: { code: 'unknown-channel', message: channel } };
     }
@@ -73,7 +79,11 @@ describe('the open session', () => {
     expect(store.display?.visibleCount).toBe(1);
     const before = log.events.length;
     log.say('m2', 'planner', 'writer', ['five ', 'seven ', 'five']);
-    fake.emit({ seq: 1, channel: 'run.events', payload: { sessionId: 's1', events: log.events.slice(before) } });
+    fake.emit({
+      seq: 1,
+      channel: 'run.events',
+      payload: { sessionId: 's1', events: log.events.slice(before) },
+    });
     expect(store.display?.visibleCount).toBe(1);
     await frame();
     await flushPromises();
@@ -93,11 +103,17 @@ describe('the open session', () => {
     log.say('m3', 'writer', 'critic', ['c']);
     stored.push(...log.events.slice(held));
     // The first live batch went missing: only the later events arrive.
-    fake.emit({ seq: 2, channel: 'run.events', payload: { sessionId: 's1', events: log.events.slice(held + 4) } });
+    fake.emit({
+      seq: 2,
+      channel: 'run.events',
+      payload: { sessionId: 's1', events: log.events.slice(held + 4) },
+    });
     await frame();
     await flushPromises();
     await frame();
-    const reads = fake.calls.filter((call) => call.channel === 'sessions.events').map((call) => (call.input as { afterSeq: number }).afterSeq);
+    const reads = fake.calls
+      .filter((call) => call.channel === 'sessions.events')
+      .map((call) => (call.input as { afterSeq: number }).afterSeq);
     expect(reads).toContain(held);
     expect(store.getTimeline().lastSeq).toBe(log.events.length);
     expect(store.display?.visibleCount).toBe(3);
@@ -110,7 +126,9 @@ describe('the open session', () => {
     backend([...log.events]);
     const store = useSessionStore();
     await store.open('s1');
-    const delta = log.events.find((event) => event.kind === 'message.delta' && event.payload.messageId === 'm2')!;
+    const delta = log.events.find(
+      (event) => event.kind === 'message.delta' && event.payload.messageId === 'm2',
+    )!;
     store.seek(delta.seq);
     expect(store.following).toBe(false);
     expect(store.display?.inFlight.m2?.content).toBe('Plan ');
@@ -125,18 +143,34 @@ describe('untrusted message content in the transcript', () => {
 
   it('renders script, event-handler and javascript: payloads as inert text', async () => {
     const log = new EventLog().start();
-    const payload = '<script>window.__pwned = 1</script>\n\n<img src=x onerror="window.__pwned = 2">\n\n[click](javascript:window.__pwned=3)\n\n<a href="javascript:alert(1)">x</a>';
+    const payload =
+      '<script>window.__pwned = 1</script>\n\n<img src=x onerror="window.__pwned = 2">\n\n[click](javascript:window.__pwned=3)\n\n<a href="javascript:alert(1)">x</a>';
     const message = log.say('m1', 'mallory', 'user', [payload]);
     message.toolCalls = [{ id: 'c1', name: 'run', arguments: '{"x":"<img src=x onerror=alert(1)>"}' }];
-    message.toolResults = [{ callId: 'c1', name: 'run', content: '<script>alert(2)</script>', isError: false }];
-    const view = mount(MessageItem, { props: { message, depth: 0, descendants: 0, collapsed: false, droppedReason: null, highlighted: false, toggleable: false }, attachTo: document.body });
+    message.toolResults = [
+      { callId: 'c1', name: 'run', content: '<script>alert(2)</script>', isError: false },
+    ];
+    const view = mount(MessageItem, {
+      props: {
+        message,
+        depth: 0,
+        descendants: 0,
+        collapsed: false,
+        droppedReason: null,
+        highlighted: false,
+        toggleable: false,
+      },
+      attachTo: document.body,
+    });
     await flushPromises();
     const root = view.element as HTMLElement;
     const body = root.querySelector('[data-testid="message-body"]');
     expect(body?.textContent).toContain('<script>window.__pwned = 1</script>');
     expect(body?.textContent).toContain('onerror');
     expect(root.querySelectorAll('script, img, iframe').length).toBe(0);
-    const handlers = Array.from(root.querySelectorAll('*')).flatMap((element) => Array.from(element.attributes).filter((attribute) => attribute.name.startsWith('on')));
+    const handlers = Array.from(root.querySelectorAll('*')).flatMap((element) =>
+      Array.from(element.attributes).filter((attribute) => attribute.name.startsWith('on')),
+    );
     expect(handlers).toEqual([]);
     const links = Array.from(root.querySelectorAll('a')).map((anchor) => anchor.getAttribute('href') ?? '');
     expect(links.filter((href) => /javascript:/i.test(href))).toEqual([]);
@@ -180,7 +214,9 @@ describe('the sessions page', () => {
     const file = new File(['not json'], 'notes.txt', { type: 'text/plain' });
     await list.importFile(file);
     await flushPromises();
-    expect(view.get('[data-testid="sessions-error"]').text()).toContain('Could not import notes.txt: Not a transcript');
+    expect(view.get('[data-testid="sessions-error"]').text()).toContain(
+      'Could not import notes.txt: Not a transcript',
+    );
   });
 
   it('refreshes when the store announces a change to sessions', async () => {

@@ -3,7 +3,10 @@ import { threadMessages } from '../../src-renderer/transcript/threading';
 import { ThreadIndex, type RowSource } from '../../src-renderer/transcript/thread-index';
 
 /** A deterministic pseudo-random forest: chains, fan-outs and new threads, parents always earlier. */
-function forest(size: number, seed: number): { items: Array<{ id: string; parentId: string | null; threadId: string }>; parents: number[] } {
+function forest(
+  size: number,
+  seed: number,
+): { items: Array<{ id: string; parentId: string | null; threadId: string }>; parents: number[] } {
   let state = seed;
   const random = () => {
     state = (state * 1103515245 + 12345) % 2147483648;
@@ -28,7 +31,9 @@ describe('ThreadIndex', () => {
       const { items, parents } = forest(300, seed);
       const index = new ThreadIndex(parents, items.length);
       for (const count of [0, 1, 2, 17, 150, 299, 300]) {
-        expect(all(index.cut(count, () => false, false))).toEqual(threadMessages(items, new Set(), { count, parentIndex: parents }));
+        expect(all(index.cut(count, () => false, false))).toEqual(
+          threadMessages(items, new Set(), { count, parentIndex: parents }),
+        );
       }
     }
   });
@@ -40,7 +45,9 @@ describe('ThreadIndex', () => {
     for (const count of [10, 60, 200]) {
       const cut = index.cut(count, (at) => collapsed.has(items[at]!.id), true);
       expect(all(cut)).toEqual(threadMessages(items, collapsed, { count, parentIndex: parents }));
-      expect(Array.from({ length: cut.length }, (_, at) => cut.indexAt(at))).toEqual(all(cut).map((row) => row.index));
+      expect(Array.from({ length: cut.length }, (_, at) => cut.indexAt(at))).toEqual(
+        all(cut).map((row) => row.index),
+      );
     }
   });
 });

@@ -18,7 +18,11 @@ const message = (state: 'partial' | 'complete') => ({
 describe('the view fold', () => {
   it('keeps a reply that was cut off as partial, and drops finished messages when compacting', () => {
     const events: RunEvent[] = [
-      { ...header(1), kind: 'message.started', payload: { messageId: 'm1', threadId: 'm1', parentId: null, from: 'bot', to: 'user', kind: 'text' } },
+      {
+        ...header(1),
+        kind: 'message.started',
+        payload: { messageId: 'm1', threadId: 'm1', parentId: null, from: 'bot', to: 'user', kind: 'text' },
+      },
       { ...header(2), kind: 'message.delta', payload: { messageId: 'm1', text: 'Half a sent' } },
       { ...header(3), kind: 'message.completed', payload: { message: message('partial') } },
     ];

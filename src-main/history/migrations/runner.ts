@@ -12,7 +12,9 @@ export function migrate(db: Database.Database, migrations: readonly Migration[])
   const ordered = [...migrations].sort((a, b) => a.version - b.version);
   ordered.forEach((migration, index) => {
     if (migration.version !== index + 1) {
-      throw new Error(`Migrations must be numbered 1..n without gaps; found ${migration.version} at ${index + 1}`);
+      throw new Error(
+        `Migrations must be numbered 1..n without gaps; found ${migration.version} at ${index + 1}`,
+      );
     }
   });
   let current = db.pragma('user_version', { simple: true }) as number;

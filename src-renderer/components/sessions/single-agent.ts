@@ -38,7 +38,15 @@ export function singleAgentFleet(choice: SingleAgentChoice): FleetInput {
           ...(choice.apiKeyEnv ? { apiKeyEnv: choice.apiKeyEnv } : {}),
         },
         ...(scripted
-          ? { script: [{ content: `Hello, I am ${choice.name}, a scripted agent. I received your task and would work on it here; pick a real provider to get real answers.`, chunkSize: 6, delayMs: 25 }] }
+          ? {
+              script: [
+                {
+                  content: `Hello, I am ${choice.name}, a scripted agent. I received your task and would work on it here; pick a real provider to get real answers.`,
+                  chunkSize: 6,
+                  delayMs: 25,
+                },
+              ],
+            }
           : {}),
       },
     ],

@@ -43,11 +43,19 @@ export function installProbes(): void {
         observer.disconnect();
         reject(new Error('timed out waiting for the page'));
       }, timeoutMs);
-      observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+      observer.observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        characterData: true,
+      });
     });
   }
 
-  const nextFrame = () => new Promise<number>((resolve) => requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0)));
+  const nextFrame = () =>
+    new Promise<number>((resolve) =>
+      requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0)),
+    );
 
   /**
    * Opens `#/sessions/<id>` in the running app and times it until the graph has nodes and the
@@ -59,7 +67,9 @@ export function installProbes(): void {
       const view = document.querySelector(`[data-testid="session-view"][data-session-id="${args.id}"]`);
       if (!view || !view.querySelector('[data-testid="agent-node"]')) return false;
       const transcript = view.querySelector('[data-testid="transcript-scroller"]');
-      return args.empty ? (transcript?.textContent ?? '').includes('No messages') : !!transcript?.querySelector('[data-testid="message"]');
+      return args.empty
+        ? (transcript?.textContent ?? '').includes('No messages')
+        : !!transcript?.querySelector('[data-testid="message"]');
     };
     const start = performance.now();
     window.location.hash = `#/sessions/${encodeURIComponent(args.id)}`;
@@ -115,7 +125,10 @@ export function installProbes(): void {
       const tick = (now: number) => {
         gaps.push(now - last);
         last = now;
-        streamingNodes = Math.max(streamingNodes, document.querySelectorAll('[data-testid="agent-node"][data-status="streaming"]').length);
+        streamingNodes = Math.max(
+          streamingNodes,
+          document.querySelectorAll('[data-testid="agent-node"][data-status="streaming"]').length,
+        );
         if (now - start < args.ms) requestAnimationFrame(tick);
         else resolve();
       };

@@ -17,7 +17,19 @@ function benchFleet(): FleetInput {
 
 function* longSession(messages: number): Generator<ImportedEvent> {
   const fleet = benchFleet();
-  yield { t: 0, agent: null, kind: 'session.started', payload: { title: 'Bench 100k', task: 'bench', fleetName: 'bench', fleet, parentSessionId: null, forkSeq: null } } as ImportedEvent;
+  yield {
+    t: 0,
+    agent: null,
+    kind: 'session.started',
+    payload: {
+      title: 'Bench 100k',
+      task: 'bench',
+      fleetName: 'bench',
+      fleet,
+      parentSessionId: null,
+      forkSeq: null,
+    },
+  } as ImportedEvent;
   for (let i = 0; i < messages; i += 1) {
     const from = AGENTS[i % AGENTS.length] as string;
     const to = AGENTS[(i + 1) % AGENTS.length] as string;
@@ -42,7 +54,12 @@ function* longSession(messages: number): Generator<ImportedEvent> {
       },
     } as ImportedEvent;
   }
-  yield { t: 1 + messages * 10, agent: null, kind: 'session.stopped', payload: { status: 'completed', stopReason: 'bench done' } } as ImportedEvent;
+  yield {
+    t: 1 + messages * 10,
+    agent: null,
+    kind: 'session.stopped',
+    payload: { status: 'completed', stopReason: 'bench done' },
+  } as ImportedEvent;
 }
 
 /**
@@ -53,7 +70,10 @@ export function seedDataDir(dataDir: string, messages: number): { longId: string
   const history = openHistory(dataDir, { checkpointInterval: 500 });
   try {
     const meta = { task: 'bench', fleetName: 'bench', source: 'bench', createdAt: Date.now(), tags: [] };
-    const longId = history.store.importSession({ ...meta, title: `Bench ${messages}` }, longSession(messages));
+    const longId = history.store.importSession(
+      { ...meta, title: `Bench ${messages}` },
+      longSession(messages),
+    );
     const emptyId = history.store.importSession({ ...meta, title: 'Bench empty' }, longSession(0));
     return { longId, emptyId };
   } finally {

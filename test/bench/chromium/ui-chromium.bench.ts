@@ -27,7 +27,10 @@ const f = (ms: number): string => `${ms.toFixed(0)} ms`;
 function probes(page: Page) {
   const call = <K extends keyof Probes>(name: K, args?: Parameters<Probes[K]>[0]) =>
     page.evaluate(
-      ({ name, args }) => (window as unknown as { fleetscopeBench: Record<string, (a: unknown) => unknown> }).fleetscopeBench[name]!(args),
+      ({ name, args }) =>
+        (window as unknown as { fleetscopeBench: Record<string, (a: unknown) => unknown> }).fleetscopeBench[
+          name
+        ]!(args),
       { name, args },
     ) as ReturnType<Probes[K]>;
   return {
@@ -78,7 +81,11 @@ describe('session view in Chromium', () => {
       long.push(await probe.open(ids.longId, false));
       await probe.leave();
     }
-    const median = (list: OpenFigures[], key: keyof OpenFigures) => percentile(list.map((o) => o[key]), 0.5);
+    const median = (list: OpenFigures[], key: keyof OpenFigures) =>
+      percentile(
+        list.map((o) => o[key]),
+        0.5,
+      );
     lines.push(
       `  open empty session (baseline): median ${f(median(empty, 'dom'))} to content, ${f(median(empty, 'frame'))} to next frame`,
       `  open ${MESSAGES}-message session: median ${f(median(long, 'dom'))} to content, ${f(median(long, 'frame'))} to next frame (goal < 300 ms; ${(median(long, 'frame') / median(empty, 'frame')).toFixed(1)}x empty)`,
@@ -102,9 +109,16 @@ describe('session view in Chromium', () => {
     const idle = await probe.frames(2000);
     await probe.leave();
 
-    const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', { source: { fleet: streamingFleet() }, task: 'Stream at once' });
+    const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
+      source: { fleet: streamingFleet() },
+      task: 'Stream at once',
+    });
     await page.evaluate((id) => (window.location.hash = `#/sessions/${id}`), sessionId);
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="agent-node"][data-status="streaming"]').length >= 8, undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="agent-node"][data-status="streaming"]').length >= 8,
+      undefined,
+      { timeout: 30_000 },
+    );
     const busy = await probe.frames(4000);
     const describeFrames = (figures: FrameFigures) =>
       `${figures.fps.toFixed(1)} fps, worst frame gap ${f(figures.worstGap)}, p95 gap ${f(figures.p95Gap)}, longest task ${f(figures.longestTask)} (${figures.longTasks} over 50 ms)`;

@@ -19,7 +19,10 @@ describe('the contract dispatcher', () => {
 
   it('answers app.info with the version, data folder and surface', async () => {
     const result = await app.dispatcher.dispatch('app.info', {}, desktop);
-    expect(result).toMatchObject({ ok: true, value: { name: 'Fleetscope', dataDir: temp.dir, surface: 'desktop' } });
+    expect(result).toMatchObject({
+      ok: true,
+      value: { name: 'Fleetscope', dataDir: temp.dir, surface: 'desktop' },
+    });
     expect((result as { value: { version: string } }).value.version).toMatch(/^\d+\.\d+\.\d+/);
   });
 
@@ -58,19 +61,22 @@ describe('the contract dispatcher', () => {
     ['an oversized payload', 'settings.set', { theme: 'x'.repeat(9 * 1024 * 1024) }, 'too-large'],
   ];
 
-  it.each(badCalls)('refuses %s with a typed error and changes nothing', async (_label, channel, payload, code) => {
-    await app.dispatcher.dispatch('settings.set', { theme: 'dark' }, desktop);
-    const result = await app.dispatcher.dispatch(channel, payload, desktop);
-    expect(result.ok).toBe(false);
-    if (!result.ok) {
-      expect(result.error.code).toBe(code);
-      expect(result.error.message.length).toBeGreaterThan(10);
-    }
-    expect(await app.dispatcher.dispatch('settings.get', {}, desktop)).toMatchObject({
-      ok: true,
-      value: { theme: 'dark', retentionDays: null },
-    });
-  });
+  it.each(badCalls)(
+    'refuses %s with a typed error and changes nothing',
+    async (_label, channel, payload, code) => {
+      await app.dispatcher.dispatch('settings.set', { theme: 'dark' }, desktop);
+      const result = await app.dispatcher.dispatch(channel, payload, desktop);
+      expect(result.ok).toBe(false);
+      if (!result.ok) {
+        expect(result.error.code).toBe(code);
+        expect(result.error.message.length).toBeGreaterThan(10);
+      }
+      expect(await app.dispatcher.dispatch('settings.get', {}, desktop)).toMatchObject({
+        ok: true,
+        value: { theme: 'dark', retentionDays: null },
+      });
+    },
+  );
 
   it('names the offending field in a validation error', async () => {
     const result = await app.dispatcher.dispatch('settings.set', { maxMessagesPerSession: 'lots' }, desktop);

@@ -14,7 +14,12 @@ describe('the shipped example fleets, through the contract', () => {
   }
 
   beforeAll(() => {
-    app = createApp({ dataDir: join(temp.dir, 'data'), surface: 'cli', pingIntervalMs: 0, seedSamples: false });
+    app = createApp({
+      dataDir: join(temp.dir, 'data'),
+      surface: 'cli',
+      pingIntervalMs: 0,
+      seedSamples: false,
+    });
   });
   afterAll(async () => {
     await app.close();
@@ -25,7 +30,8 @@ describe('the shipped example fleets, through the contract', () => {
     const examples = (await call('fleets.list', {})).filter((fleet) => fleet.example);
     expect(examples.length).toBeGreaterThanOrEqual(8);
     const patterns = new Set(examples.map((fleet) => fleet.pattern));
-    for (const pattern of ['round-robin', 'sequential', 'swarm', 'parallel']) expect(patterns).toContain(pattern);
+    for (const pattern of ['round-robin', 'sequential', 'swarm', 'parallel'])
+      expect(patterns).toContain(pattern);
     const firstKeyed = examples.findIndex((fleet) => !fleet.scripted);
     expect(examples.slice(firstKeyed).every((fleet) => !fleet.scripted)).toBe(true);
     expect(examples.filter((fleet) => fleet.scripted).length).toBeGreaterThanOrEqual(4);
@@ -34,10 +40,15 @@ describe('the shipped example fleets, through the contract', () => {
   it('runs every keyless example to a termination condition', async () => {
     const scripted = (await call('fleets.list', {})).filter((fleet) => fleet.example && fleet.scripted);
     const ids = await Promise.all(
-      scripted.map(async (fleet) => (await call('runs.start', { source: { example: fleet.id }, task: 'Show me.' })).sessionId),
+      scripted.map(
+        async (fleet) =>
+          (await call('runs.start', { source: { example: fleet.id }, task: 'Show me.' })).sessionId,
+      ),
     );
     for (const id of ids) {
-      await expect.poll(async () => (await call('sessions.get', { id })).summary.status, { timeout: 30_000 }).toBe('completed');
+      await expect
+        .poll(async () => (await call('sessions.get', { id })).summary.status, { timeout: 30_000 })
+        .toBe('completed');
       const { summary } = await call('sessions.get', { id });
       expect(summary.messageCount).toBeGreaterThan(2);
       expect(summary.stopReason).not.toBe('error');

@@ -9,7 +9,9 @@ describe('first launch', () => {
   afterEach(() => temp.remove());
 
   it('imports every shipped sample session once, and never again after the user deletes them', async () => {
-    const samples = readdirSync(join(defaultResourcesDir(), 'samples')).filter((name) => name.endsWith('.json'));
+    const samples = readdirSync(join(defaultResourcesDir(), 'samples')).filter((name) =>
+      name.endsWith('.json'),
+    );
     expect(samples.length).toBeGreaterThanOrEqual(6);
 
     const first = createApp({ dataDir: temp.dir, surface: 'cli', pingIntervalMs: 0 });

@@ -21,7 +21,10 @@ const trio: FleetInput = {
 function folded(stats: GraphStats) {
   const agents = Object.entries(stats.agents).map(([name, agent]) => ({ name, ...agent }));
   const edges = Object.values(stats.edges).map((edge) => ({ ...edge }));
-  return { agents: agents.sort((x, y) => x.name.localeCompare(y.name)), edges: edges.sort((x, y) => edgeKey(x.kind, x.from, x.to).localeCompare(edgeKey(y.kind, y.from, y.to))) };
+  return {
+    agents: agents.sort((x, y) => x.name.localeCompare(y.name)),
+    edges: edges.sort((x, y) => edgeKey(x.kind, x.from, x.to).localeCompare(edgeKey(y.kind, y.from, y.to))),
+  };
 }
 
 describe('sessions.edges', () => {
@@ -48,16 +51,31 @@ describe('sessions.edges', () => {
 
   it('gives the same counts the renderer folds from the event log, at the end and at any seq', async () => {
     const { sessionId } = await call('runs.start', { source: { fleet: trio }, task: 'Count to five' });
-    await expect.poll(async () => (await call('sessions.get', { id: sessionId })).summary.status, { timeout: 10_000 }).toBe('completed');
+    await expect
+      .poll(async () => (await call('sessions.get', { id: sessionId })).summary.status, { timeout: 10_000 })
+      .toBe('completed');
     const { events } = await call('sessions.events', { id: sessionId, afterSeq: 0 });
-    const messageSeqs = events.filter((event) => event.kind === 'message.completed').map((event) => event.seq);
+    const messageSeqs = events
+      .filter((event) => event.kind === 'message.completed')
+      .map((event) => event.seq);
     expect(messageSeqs.length).toBeGreaterThan(3);
 
     for (const seq of [undefined, 0, messageSeqs[0]!, messageSeqs[2]!, messageSeqs[2]! + 1]) {
       const stats = emptyStats();
       for (const event of events) if (seq === undefined || event.seq <= seq) applyStatsEvent(stats, event);
-      const answer = await call('sessions.edges', seq === undefined ? { id: sessionId } : { id: sessionId, seq });
-      expect(folded({ agents: Object.fromEntries(answer.agents.map(({ name, ...agent }) => [name, agent])), edges: Object.fromEntries(answer.edges.map((edge) => [edgeKey(edge.kind, edge.from, edge.to), edge])), lastSpeaker: null })).toEqual(folded(stats));
+      const answer = await call(
+        'sessions.edges',
+        seq === undefined ? { id: sessionId } : { id: sessionId, seq },
+      );
+      expect(
+        folded({
+          agents: Object.fromEntries(answer.agents.map(({ name, ...agent }) => [name, agent])),
+          edges: Object.fromEntries(
+            answer.edges.map((edge) => [edgeKey(edge.kind, edge.from, edge.to), edge]),
+          ),
+          lastSpeaker: null,
+        }),
+      ).toEqual(folded(stats));
     }
   });
 

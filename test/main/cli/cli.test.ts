@@ -41,7 +41,9 @@ describe('the fleetscope command', () => {
     const io = captureIo();
     const exit = runCli(['serve', '--data-dir', join(temp.dir, 'data'), '--renderer-dir', rendererDir], io);
     await expect.poll(() => io.stdout.length, { timeout: 5000 }).toBeGreaterThan(0);
-    const match = /^Fleetscope is running at (http:\/\/127\.0\.0\.1:(\d+)\/\?token=[\w-]+)$/.exec(io.stdout[0] ?? '');
+    const match = /^Fleetscope is running at (http:\/\/127\.0\.0\.1:(\d+)\/\?token=[\w-]+)$/.exec(
+      io.stdout[0] ?? '',
+    );
     expect(match).not.toBeNull();
     const response = await fetch(match![1]!);
     expect(response.status).toBe(200);
@@ -52,7 +54,10 @@ describe('the fleetscope command', () => {
   });
 
   it('runs from the package bin (building on demand) with --help', () => {
-    const result = spawnSync(process.execPath, ['bin/fleetscope.mjs', '--help'], { encoding: 'utf8', timeout: 120_000 });
+    const result = spawnSync(process.execPath, ['bin/fleetscope.mjs', '--help'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('Usage: fleetscope <command>');
   }, 130_000);
