@@ -1,11 +1,11 @@
-import { app, BrowserWindow, dialog } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain } from 'electron';
 import { join } from 'node:path';
 import { createApp, type FleetscopeApp } from '../app';
 import { forwardEvents, registerIpcHandlers } from './ipc';
 import { createSafeStorageKeyVault } from './key-vault';
 import { installMenu } from './menu';
 import { electronSqliteBinding } from './native-binding';
-import { createMainWindow } from './window';
+import { createMainWindow, rendererUrl } from './window';
 
 app.setName('Fleetscope');
 if (process.env.FLEETSCOPE_DATA_DIR) app.setPath('userData', process.env.FLEETSCOPE_DATA_DIR);
@@ -77,7 +77,7 @@ if (!app.requestSingleInstanceLock()) {
         detail: `It was moved to ${fleetscope.movedAsideTo} and a new, empty store was started.`,
       });
     }
-    registerIpcHandlers(fleetscope);
+    registerIpcHandlers(fleetscope, ipcMain, rendererUrl());
     installMenu({ importTranscript: () => void importTranscript() });
     openWindow();
     app.on('activate', () => {

@@ -1,46 +1,33 @@
-import { app, BrowserWindow, screen, shell, type WebFrameMain } from 'electron';
+import { app, BrowserWindow, screen, shell } from 'electron';
 import { join } from 'node:path';
+import {
+  externalLinkTarget,
+  isAllowedNavigation,
+  isOnScreen,
+  rendererLocation,
+  secureWebPreferences,
+} from './window-options';
 import { loadWindowBounds, saveWindowBounds } from './window-state';
 
 /** The built renderer, or the dev server's URL under `electron-vite dev` (never when packaged). */
-function rendererUrl(): string {
-  const devUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
-  if (devUrl) return devUrl;
-  return `file://${join(__dirname, '../renderer/index.html')}`;
-}
-
-/** True when a frame is the main frame of one of our windows showing our renderer. */
-export function isTrustedFrame(frame: WebFrameMain | null): boolean {
-  if (!frame || frame.parent !== null) return false;
-  const expected = new URL(rendererUrl());
-  try {
-    const actual = new URL(frame.url);
-    return expected.protocol === 'file:'
-      ? actual.protocol === 'file:' && actual.pathname === expected.pathname
-      : actual.origin === expected.origin;
-  } catch {
-    return false;
-  }
+export function rendererUrl(): string {
+  return rendererLocation({
+    isPackaged: app.isPackaged,
+    devServerUrl: process.env.ELECTRON_RENDERER_URL,
+    mainDir: __dirname,
+  });
 }
 
 /**
- * The one window factory: every security setting of DESIGN.md section 7 is set here and nowhere
+ * The one window factory: the security settings come from `secureWebPreferences` and nowhere
  * else. Navigation, new windows, webviews and permission requests are all denied.
  */
 export function createMainWindow(dataDir: string): BrowserWindow {
   const saved = loadWindowBounds(dataDir);
-  const onScreen =
-    saved.x !== undefined &&
-    saved.y !== undefined &&
-    screen
-      .getAllDisplays()
-      .some(
-        ({ workArea: area }) =>
-          saved.x! >= area.x - 50 &&
-          saved.y! >= area.y - 50 &&
-          saved.x! < area.x + area.width &&
-          saved.y! < area.y + area.height,
-      );
+  const onScreen = isOnScreen(
+    saved,
+    screen.getAllDisplays().map((display) => display.workArea),
+  );
   const window = new BrowserWindow({
     width: saved.width,
     height: saved.height,
@@ -50,28 +37,19 @@ export function createMainWindow(dataDir: string): BrowserWindow {
     show: false,
     title: 'Fleetscope',
     backgroundColor: '#1b1d22',
-    webPreferences: {
-      preload: join(__dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-      spellcheck: false,
-    },
+    webPreferences: secureWebPreferences(join(__dirname, '../preload/index.cjs')),
   });
   if (saved.maximized) window.maximize();
   window.once('ready-to-show', () => window.show());
 
   const contents = window.webContents;
   contents.setWindowOpenHandler(({ url }) => {
-    if (/^https:\/\//.test(url)) void shell.openExternal(url);
+    const external = externalLinkTarget(url);
+    if (external) void shell.openExternal(external);
     return { action: 'deny' };
   });
   contents.on('will-navigate', (event, url) => {
-    if (url !== contents.getURL()) event.preventDefault();
+    if (!isAllowedNavigation(contents.getURL(), url)) event.preventDefault();
   });
   contents.on('will-redirect', (event) => event.preventDefault());
   contents.on('will-attach-webview', (event) => event.preventDefault());
