@@ -7,6 +7,7 @@ import { FleetStore, type SavedFleet, type SavedFleetSummary } from './fleet-sto
 import { LiveWriter } from './live-writer';
 import { MessageQueries, type MessagePage, type MessagePageQuery } from './message-queries';
 import type { ImportedEvent, ImportedSessionMeta, SessionReader, SessionWriter } from './ports';
+import { HEARTBEAT_MS } from './ownership';
 import { recoverInterrupted, type RecoveryReport } from './recovery';
 import type { SessionListItem, StoredMessage } from './rows';
 import { SessionQueries, type SessionListQuery, type SessionPage } from './session-queries';
@@ -21,6 +22,8 @@ export interface HistoryStoreOptions {
   now?: () => number;
   /** A timer-driven batch failed to commit (disk full, ...). Default: console.error. */
   onWriteError?: (error: unknown) => void;
+  /** Milliseconds between heartbeats of the live sessions this process drives; 0 disables. */
+  heartbeatMs?: number;
 }
 
 /** What changed, so views can refresh. */
@@ -41,10 +44,11 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
   private readonly fleets: FleetStore;
   private readonly listeners = new Set<(change: HistoryChange) => void>();
   private readonly now: () => number;
+  private readonly heartbeat: NodeJS.Timeout | null;
 
   constructor(
     readonly db: SqliteDatabase,
-    options: HistoryStoreOptions = {},
+    private readonly options: HistoryStoreOptions = {},
   ) {
     this.now = options.now ?? Date.now;
     this.sessions = new SessionQueries(db);
@@ -58,6 +62,9 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
       onWriteError:
         options.onWriteError ?? ((error) => console.error('History store: a batch failed to commit', error)),
     });
+    const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+    this.heartbeat = heartbeatMs > 0 ? setInterval(() => this.beat(), heartbeatMs) : null;
+    this.heartbeat?.unref?.();
   }
 
   /** Subscribes to changes; returns the unsubscribe function. */
@@ -78,7 +85,17 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
 
   /** Commits what is buffered. The database stays open: whoever opened it closes it. */
   dispose(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
     this.writer.dispose();
+  }
+
+  private beat(): void {
+    try {
+      this.writer.heartbeat();
+    } catch (error) {
+      // A busy or closed database misses one beat; owners are judged gone only much later.
+      this.options.onWriteError?.(error);
+    }
   }
 
   // SessionReader / SessionWriter
@@ -185,10 +202,13 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
     return messageCapCheck(count, max);
   }
 
-  /** Sets sessions a previous process left live to interrupted (call once at start). */
+  /**
+   * Sets to interrupted the live sessions whose driving process is gone (any process may call it,
+   * at any time: sessions a living process drives are left alone).
+   */
   recoverInterrupted(): RecoveryReport {
     this.flush();
-    const report = recoverInterrupted(this.db);
+    const report = recoverInterrupted(this.db, this.now());
     for (const id of report.sessions) this.writer.forget(id);
     if (report.sessions.length > 0) this.emit({ type: 'sessions-changed', sessionIds: report.sessions });
     return report;

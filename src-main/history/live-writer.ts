@@ -5,6 +5,7 @@ import { HistoryError } from './errors';
 import { Materializer, type SessionTally } from './materializer';
 import type { MessageQueries } from './message-queries';
 import type { ImportedEvent, ImportedSessionMeta } from './ports';
+import { OwnerRecords } from './ownership';
 
 /** Kinds committed as soon as they arrive: completions and status changes must survive a crash. */
 const COMMIT_AT_ONCE: ReadonlySet<RunEvent['kind']> = new Set([
@@ -38,6 +39,9 @@ export interface LiveWriterOptions {
 export class LiveWriter {
   private readonly materializer: Materializer;
   private readonly live = new Map<string, SessionTally>();
+  /** Live sessions this process has recorded itself as the owner of (see ownership.ts). */
+  private readonly owned = new Set<string>();
+  private readonly owners: OwnerRecords;
   private readonly acceptedSeq = new Map<string, number>();
   private pending: RunEvent[] = [];
   private timer: NodeJS.Timeout | null = null;
@@ -53,6 +57,7 @@ export class LiveWriter {
     private readonly options: LiveWriterOptions,
   ) {
     this.materializer = new Materializer(db, options.checkpointInterval);
+    this.owners = new OwnerRecords(db);
     this.insertSession =
       db.prepare(`INSERT INTO sessions (id, title, task, fleet_name, status, created_at, updated_at,
       ended_at, tags, source, read_only) VALUES (@id, @title, @task, @fleetName, @status, @createdAt, @createdAt,
@@ -102,13 +107,19 @@ export class LiveWriter {
           touched.set(event.sessionId, tally);
           this.materializer.apply(tally, event);
         }
-        for (const tally of touched.values()) this.materializer.finishCommit(tally);
+        for (const tally of touched.values()) {
+          this.materializer.finishCommit(tally);
+          this.recordOwner(tally);
+        }
       })();
     } catch (error) {
       // Nothing of the batch reached the disk: keep it, in order, for the next commit (a busy or
       // full disk is usually transient), and reload the rolled-back in-memory tallies from disk.
       this.pending = batch.concat(this.pending);
-      for (const id of touched.keys()) this.live.delete(id);
+      for (const id of touched.keys()) {
+        this.live.delete(id);
+        this.owned.delete(id);
+      }
       throw error;
     }
     for (const tally of touched.values()) {
@@ -130,6 +141,22 @@ export class LiveWriter {
   forget(sessionId: string): void {
     this.live.delete(sessionId);
     this.acceptedSeq.delete(sessionId);
+    this.owned.delete(sessionId);
+  }
+
+  /** Refreshes the heartbeat of every live session this process drives. */
+  heartbeat(): void {
+    if (this.owned.size > 0) this.owners.heartbeat(this.owned, this.options.now());
+  }
+
+  /** Live sessions a process claims while it drives them and releases when they end. */
+  private recordOwner(tally: SessionTally): void {
+    if (FINAL_STATUSES.includes(tally.status)) {
+      if (this.owned.delete(tally.id)) this.owners.release(tally.id);
+    } else if (!this.owned.has(tally.id)) {
+      this.owners.claim(tally.id, this.options.now());
+      this.owned.add(tally.id);
+    }
   }
 
   /** Writes a whole session in one transaction and returns its new id; on any error, nothing. */

@@ -8,9 +8,8 @@ export const STORE_FILE = 'fleetscope.db';
 
 export interface OpenHistoryOptions extends HistoryStoreOptions {
   /**
-   * Mark sessions a previous process left live as interrupted (default true). Pass false from
-   * processes that only read while the app may be running (CLI listings), or they would mark the
-   * app's live runs as interrupted.
+   * Mark as interrupted the live sessions whose driving process is gone (default true). Safe in
+   * every process: sessions a living process drives are never touched (see ownership.ts).
    */
   recover?: boolean;
   nativeBinding?: string;
@@ -26,7 +25,7 @@ export interface OpenedHistory {
   close(): void;
 }
 
-/** Opens (creating if needed) DATA_DIR/fleetscope.db and, by default, recovers interrupted sessions. */
+/** Opens (creating if needed) DATA_DIR/fleetscope.db and, by default, recovers orphaned live sessions. */
 export function openHistory(dataDir: string, options: OpenHistoryOptions = {}): OpenedHistory {
   const { db, movedAsideTo } = openDatabase(join(dataDir, STORE_FILE), {
     nativeBinding: options.nativeBinding,

@@ -1,11 +1,10 @@
+import { LIVE_STATUSES } from '@shared/domain';
 import type { SqliteDatabase } from './database';
 import { FtsIndex } from './fts-index';
+import { ownerIsAlive, type OwnerRow } from './ownership';
 
-/** Stop reason written on sessions that were live when the process ended. */
-export const INTERRUPTED_REASON = 'The app closed while this session was running.';
-
-/** Statuses that mean a run was live: after a restart nothing can still be driving them. */
-const LIVE_STATUSES = ['running', 'paused', 'waiting-for-human'] as const;
+/** Stop reason written on sessions whose driving process ended while they were live. */
+export const INTERRUPTED_REASON = 'The process running this session ended before the session did.';
 
 export interface RecoveryReport {
   /** Ids of sessions set to interrupted. */
@@ -15,14 +14,19 @@ export interface RecoveryReport {
 }
 
 /**
- * Marks sessions left live by a previous process as interrupted. Completed messages stay as they
- * are; streaming ones become partial with the text that was committed. A `session.stopped` event
- * is appended so the event log (and every replay or export of it) ends the same way. Only call
- * this when no run is live in any process using the store (at app start).
+ * Marks as interrupted exactly the live sessions whose owning process is gone (see ownership.ts),
+ * never one a living process still drives, whichever process calls it. Completed messages stay as
+ * they are; streaming ones become partial with the text that was committed. A `session.stopped`
+ * event is appended so the event log (and every replay or export of it) ends the same way.
+ * `now` is epoch milliseconds (heartbeats of owners on other hosts are judged against it).
  */
-export function recoverInterrupted(db: SqliteDatabase): RecoveryReport {
+export function recoverInterrupted(db: SqliteDatabase, now: number = Date.now()): RecoveryReport {
   const placeholders = LIVE_STATUSES.map(() => '?').join(', ');
-  const stale = db.prepare(`SELECT id, created_at FROM sessions WHERE status IN (${placeholders})`);
+  const stale = db.prepare(
+    `SELECT s.id, s.created_at, o.pid, o.process_start, o.host, o.heartbeat_at FROM sessions s
+     LEFT JOIN session_owners o ON o.session_id = s.id WHERE s.status IN (${placeholders})`,
+  );
+  const releaseOwner = db.prepare('DELETE FROM session_owners WHERE session_id = ?');
   const lastEvent = db.prepare('SELECT seq, t FROM events WHERE session_id = ? ORDER BY seq DESC LIMIT 1');
   const insertEvent = db.prepare(
     "INSERT INTO events (session_id, seq, t, kind, agent, payload) VALUES (?, ?, ?, 'session.stopped', NULL, ?)",
@@ -36,7 +40,11 @@ export function recoverInterrupted(db: SqliteDatabase): RecoveryReport {
   );
   return db.transaction((): RecoveryReport => {
     const report: RecoveryReport = { sessions: [], partialMessages: 0 };
-    for (const row of stale.all(...LIVE_STATUSES) as Array<{ id: string; created_at: number }>) {
+    const rows = stale.all(...LIVE_STATUSES) as Array<
+      { id: string; created_at: number } & ({ pid: null } | OwnerRow)
+    >;
+    for (const row of rows) {
+      if (row.pid !== null && ownerIsAlive(row as OwnerRow, now)) continue;
       const last = lastEvent.get(row.id) as { seq: number; t: number } | undefined;
       const t = last?.t ?? 0;
       const payload = { status: 'interrupted', stopReason: INTERRUPTED_REASON };
@@ -45,6 +53,7 @@ export function recoverInterrupted(db: SqliteDatabase): RecoveryReport {
       report.partialMessages += markPartial.run(row.id).changes;
       const endedAt = row.created_at + Math.round(t);
       markSession.run(INTERRUPTED_REASON, endedAt, endedAt, row.id);
+      releaseOwner.run(row.id);
       report.sessions.push(row.id);
     }
     return report;

@@ -3,8 +3,15 @@ import { settingsTable } from './001-settings';
 import { sessionsTables } from './002-sessions';
 import { eventsTables } from './003-events';
 import { messagesTables } from './004-messages';
+import { sessionOwnersTable } from './005-session-owners';
 
 /** Every schema step in order. Append only; never edit a released migration. */
-export const MIGRATIONS: readonly Migration[] = [settingsTable, sessionsTables, eventsTables, messagesTables];
+export const MIGRATIONS: readonly Migration[] = [
+  settingsTable,
+  sessionsTables,
+  eventsTables,
+  messagesTables,
+  sessionOwnersTable,
+];
 export type { Migration } from './runner';
 export { migrate } from './runner';

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,7 +34,10 @@ describe('history store: start-up recovery', () => {
       first.store.append(event);
     for (const event of [done.started(), done.stopped()]) first.store.append(event);
     first.store.append(running.delta('m2', 'never committed'));
-    // The process dies: nothing more is flushed and the database is never closed properly.
+    // The process dies: nothing more is flushed and the database is never closed properly. Its
+    // sessions now name an owner pid that no longer runs (a child that has exited).
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    first.db.prepare('UPDATE session_owners SET pid = ?, process_start = NULL').run(gone);
 
     const second = openHistory(dir);
     expect(second.recovery.sessions.sort()).toEqual([running.sessionId, waiting.sessionId].sort());
@@ -58,15 +62,34 @@ describe('history store: start-up recovery', () => {
     first.db.close();
   });
 
-  it('leaves live sessions alone when opened for reading only', () => {
+  it('leaves live sessions alone while the process driving them lives, even with recovery on', () => {
     const dir = tempDir();
     const app = openHistory(dir);
     const s = new SessionScript();
     app.store.append(s.started());
-    const cli = openHistory(dir, { recover: false });
-    expect(cli.recovery.sessions).toEqual([]);
-    expect(cli.store.getSession(s.sessionId)?.summary.status).toBe('running');
-    cli.close();
+    const other = openHistory(dir);
+    expect(other.recovery.sessions).toEqual([]);
+    expect(other.store.getSession(s.sessionId)?.summary.status).toBe('running');
+    other.close();
+    app.close();
+  });
+
+  it('judges an owner on another host by its heartbeat', () => {
+    const dir = tempDir();
+    const app = openHistory(dir);
+    const fresh = new SessionScript();
+    const stale = new SessionScript();
+    app.store.append(fresh.started());
+    app.store.append(stale.started());
+    const setOwner = app.db.prepare(
+      "UPDATE session_owners SET host = 'elsewhere', pid = 1, heartbeat_at = ? WHERE session_id = ?",
+    );
+    setOwner.run(Date.now(), fresh.sessionId);
+    setOwner.run(Date.now() - 10 * 60_000, stale.sessionId);
+    const other = openHistory(dir);
+    expect(other.recovery.sessions).toEqual([stale.sessionId]);
+    expect(other.store.getSession(fresh.sessionId)?.summary.status).toBe('running');
+    other.close();
     app.close();
   });
 
