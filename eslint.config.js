@@ -1,5 +1,6 @@
-// Flat config. The layer fences of DESIGN.md section 2 are the `no-restricted-imports` blocks:
-// they make the import arrows real, so a wrong-way import fails `npm run lint`.
+// Flat config. The layer fences of DESIGN.md section 2 are the `no-restricted-imports` blocks built
+// by `fence()` below: they make the import arrows real, so a wrong-way import fails `npm run lint`.
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import vue from 'eslint-plugin-vue';
@@ -7,22 +8,102 @@ import vueParser from 'vue-eslint-parser';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
-const fence = (patterns, message) => ({
-  'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group, message })) }],
-});
+/** The folders of src-main, each one layer (DESIGN.md section 2). */
+const LAYERS = ['app', 'cli', 'electron', 'history', 'llm', 'orchestrator', 'server'];
 
-const NODE_BUILTINS = [
-  'node:*',
-  'fs',
-  'path',
-  'child_process',
-  'os',
-  'crypto',
-  'http',
-  'net',
-  'url',
-  'stream',
+const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const alternatives = (names) => names.map(escapeRegex).join('|');
+
+/** A package or any of its subpaths: `electron`, `electron/main`. */
+const packageImport = (names) => `^(?:${alternatives(names)})(?:/.*)?$`;
+
+/**
+ * A relative import of a src-main layer from inside src-main, at any depth, in the folder-index
+ * form (`../history`, `../../history`) and the deep form (`../../history/database`), also when
+ * spelled through src-main (`../../../src-main/history`). Layer names are matched only right after
+ * the leading `../` run, so a file's own subfolders (`./export`) never match.
+ */
+const layerImport = (layers) =>
+  `^(?:\\./)?(?:\\.\\./)+(?:(?:[^/]+/)*src-main/)?(?:${alternatives(layers)})(?:/.*)?$`;
+
+/**
+ * A `..` after an ordinary segment (`./run/../../history`, `@shared/../../src-main`): such paths
+ * could walk around every fence above, so fenced code writes its imports in normal form.
+ */
+const UNNORMALIZED = {
+  regex: '(?:^|/)[^./][^/]*/(?:.*/)?\\.\\.(?:/|$)',
+  message:
+    'Write the import path in normal form (no `..` after a folder name), so the layer fences can read it.',
+};
+
+/** Every Node builtin, bare (`fs`, `fs/promises`) or `node:`-prefixed. */
+const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_'));
+const NODE_BUILTIN_IMPORT = `^(?:node:.*|(?:${alternatives(NODE_BUILTINS)})(?:/.*)?)$`;
+
+/**
+ * The same check for the import forms `no-restricted-imports` does not see: `import('...')`,
+ * `require('...')` and TypeScript's `import('...')` types. esquery regexes cannot hold a `/`, so
+ * it is written `\x2F`.
+ */
+function dynamicImportSelectors({ regex, message }) {
+  const literal = `/${regex.replace(/\//g, '\\x2F')}/i`;
+  return [
+    `ImportExpression[source.value=${literal}]`,
+    `CallExpression[callee.name='require'][arguments.0.value=${literal}]`,
+    `TSImportType[argument.literal.value=${literal}]`,
+  ].map((selector) => ({ selector, message }));
+}
+
+/** An import path the fences cannot read, so fenced code may not use it. */
+const COMPUTED_IMPORTS = [
+  {
+    selector: "ImportExpression[source.type!='Literal']",
+    message: 'Import a literal path, so the layer fences can check it.',
+  },
+  {
+    selector: "CallExpression[callee.name='require'][arguments.0.type!='Literal']",
+    message: 'Require a literal path, so the layer fences can check it.',
+  },
 ];
+
+/**
+ * One fence: the imports a folder may not make, in every import form. A flat-config block's rule
+ * options replace (not merge with) an earlier block's, so each block carries its folder's whole list.
+ */
+function fence({ packages = [], layers = [], regexes = [] }, message) {
+  const patterns = [
+    UNNORMALIZED,
+    ...(packages.length ? [{ regex: packageImport(packages), message }] : []),
+    ...(layers.length ? [{ regex: layerImport(layers), message }] : []),
+    ...regexes.map((regex) => ({ regex, message })),
+  ];
+  return {
+    'no-restricted-imports': ['error', { patterns }],
+    'no-restricted-syntax': ['error', ...COMPUTED_IMPORTS, ...patterns.flatMap(dynamicImportSelectors)],
+  };
+}
+
+/** Only src-main/electron imports Electron; no other folder of any side may. */
+const ELECTRON = ['electron'];
+
+/**
+ * src-shared may import only zod, `@shared/...` and relative paths that stay inside src-shared.
+ * A file `depth` folders below src-shared leaves it with `depth + 1` leading `../`; one block per
+ * depth makes that exact.
+ */
+const SHARED_MAX_DEPTH = 6;
+const sharedFences = Array.from({ length: SHARED_MAX_DEPTH + 1 }, (_, depth) => ({
+  files:
+    depth === SHARED_MAX_DEPTH
+      ? [`src-shared/${'*/'.repeat(depth)}**`]
+      : [`src-shared/${'*/'.repeat(depth)}*`],
+  rules: fence(
+    {
+      regexes: ['^(?!(?:zod(?:/.*)?|@shared/.*|\\.\\.?/.*)$)', `^(?:\\./)?(?:\\.\\./){${depth + 1},}`],
+    },
+    'src-shared is plain TypeScript: it may import only zod and itself (DESIGN.md section 2).',
+  ),
+}));
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'test-artifacts/**', 'coverage/**'] },
@@ -45,62 +126,80 @@ export default tseslint.config(
     files: ['src-renderer/**', 'test/renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
   },
-  {
-    files: ['src-shared/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^(?!(zod|@shared/.*|\\.\\.?/.*)$)',
-              message:
-                'src-shared is plain TypeScript: it may import only zod and itself (DESIGN.md section 2).',
-            },
-            {
-              group: ['**/src-main/**', '**/src-renderer/**', '../../*'],
-              message: 'src-shared may not reach into src-main or src-renderer.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  ...sharedFences,
   {
     files: ['src-renderer/**'],
     rules: fence(
-      [['**/src-main/**', 'electron', 'better-sqlite3', 'openai', 'ws', ...NODE_BUILTINS]],
-      'The renderer reaches the backend only through src-renderer/bridge (DESIGN.md section 2).',
+      {
+        packages: [...ELECTRON, 'better-sqlite3', 'openai', 'ws'],
+        regexes: ['(?:^|/)src-main(?:/|$)', NODE_BUILTIN_IMPORT],
+      },
+      'The renderer reaches the backend only through src-renderer/bridge: no src-main, electron, sqlite, openai, ws or Node builtins (DESIGN.md section 2).',
     ),
   },
   {
+    // Any src-main folder without a fence of its own below (and files directly in src-main).
     files: ['src-main/**'],
-    ignores: ['src-main/electron/**'],
-    rules: fence([['electron', 'electron/*']], "Only src-main/electron/ may import 'electron'."),
+    ignores: LAYERS.map((layer) => `src-main/${layer}/**`),
+    rules: fence({ packages: ELECTRON }, "Only src-main/electron/ may import 'electron'."),
+  },
+  {
+    files: ['src-main/app/**'],
+    rules: fence(
+      { packages: ELECTRON, layers: ['cli', 'electron', 'server'] },
+      'The composition root is independent of transport: no electron, server or CLI imports (DESIGN.md section 2).',
+    ),
   },
   {
     files: ['src-main/orchestrator/**', 'src-main/llm/**'],
     rules: fence(
-      [
-        [
-          'electron',
-          'electron/*',
-          'better-sqlite3',
-          '**/history/**',
-          '**/app/**',
-          '**/server/**',
-          '**/electron/**',
-          '**/cli/**',
-        ],
-      ],
-      'The orchestrator knows storage only through its EventSink interface; no electron, no sqlite.',
+      { packages: [...ELECTRON, 'better-sqlite3'], layers: ['app', 'cli', 'electron', 'history', 'server'] },
+      'The orchestrator and llm know storage only through the EventSink interface: no electron, sqlite, history, app, server or CLI imports.',
     ),
   },
   {
     files: ['src-main/history/**'],
     rules: fence(
-      [['electron', 'electron/*', '**/app/**', '**/server/**', '**/electron/**', '**/cli/**']],
-      'History is storage only: no electron, no app, server or CLI imports.',
+      { packages: ELECTRON, layers: ['app', 'cli', 'electron', 'server'] },
+      'History is storage only: no electron, app, server or CLI imports.',
+    ),
+  },
+  {
+    files: ['src-main/server/**'],
+    rules: fence(
+      {
+        packages: [...ELECTRON, 'better-sqlite3', 'openai'],
+        layers: ['cli', 'electron', 'history', 'llm', 'orchestrator'],
+      },
+      'The web host reaches the backend only through the composition root src-main/app (and src-shared).',
+    ),
+  },
+  {
+    files: ['src-main/cli/**'],
+    ignores: ['src-main/cli/commands/serve.ts'],
+    rules: fence(
+      {
+        packages: [...ELECTRON, 'better-sqlite3', 'openai'],
+        layers: ['electron', 'history', 'llm', 'orchestrator', 'server'],
+      },
+      'The CLI goes through the composition root src-main/app (and src-shared); only commands/serve.ts may import the web host.',
+    ),
+  },
+  {
+    files: ['src-main/cli/commands/serve.ts'],
+    rules: fence(
+      {
+        packages: [...ELECTRON, 'better-sqlite3', 'openai'],
+        layers: ['electron', 'history', 'llm', 'orchestrator'],
+      },
+      'The serve command may import the web host (src-main/server) and the composition root, nothing below them.',
+    ),
+  },
+  {
+    files: ['src-main/electron/**'],
+    rules: fence(
+      { packages: ['better-sqlite3', 'openai'], layers: ['cli', 'history', 'llm', 'orchestrator', 'server'] },
+      'The desktop shell reaches the backend only through the composition root src-main/app (and src-shared).',
     ),
   },
   prettier,
