@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { _electron as electron, type ElectronApplication } from 'playwright-core';
+import { CHANNEL_NAMES } from '@shared/contract';
 import { electronStatus } from '../../scripts/electron-status.mjs';
 import { makeTempDir } from '../helpers/temp-dir';
 
@@ -34,11 +35,13 @@ describe.skipIf(!status.available)('the desktop app', () => {
       const api = (globalThis as { fleetscope?: { calls: Record<string, unknown> } }).fleetscope;
       return {
         process: typeof (globalThis as { process?: unknown }).process,
+        keys: Object.keys(api ?? {}),
         calls: Object.keys(api?.calls ?? {}),
       };
     });
     expect(exposed.process).toBe('undefined');
-    expect(exposed.calls).toContain('settings.get');
+    expect(exposed.keys.sort()).toEqual(['calls', 'onEvents', 'surface']);
+    expect(exposed.calls.sort()).toEqual([...CHANNEL_NAMES].sort());
     await window.screenshot({ path: join('test-artifacts', 'electron', 'desktop-shell.png') });
   });
 });
