@@ -1,4 +1,4 @@
-import { BROADCAST, USER, type AgentStatus } from '@shared/domain';
+import { BROADCAST, USER, isLiveStatus, type AgentStatus } from '@shared/domain';
 import type { SessionFrame } from '../session/frame';
 import type { EdgeKind } from './stats';
 
@@ -103,12 +103,7 @@ export function mapGraph(agents: readonly AgentInfo[], frame: SessionFrame): Gra
         model: info?.model ?? '',
         status:
           view.agents[name] ??
-          (kind === 'agent' &&
-          view.status !== null &&
-          view.status !== 'running' &&
-          view.status !== 'paused' &&
-          view.status !== 'waiting-for-human' &&
-          counts
+          (kind === 'agent' && view.status !== null && !isLiveStatus(view.status) && counts
             ? 'done'
             : 'idle'),
         messages: counts?.messages ?? 0,
