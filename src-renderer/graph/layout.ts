@@ -1,34 +1,22 @@
-import dagre from '@dagrejs/dagre';
+import { layeredLayout, type Point } from '../layout/layered-layout';
 
-export interface Point {
-  x: number;
-  y: number;
-}
+export type { Point } from '../layout/layered-layout';
 
 export const NODE_WIDTH = 220;
 export const NODE_HEIGHT = 118;
 
-/** Left-to-right dagre layout of the nodes; edges are only hints for ranking. */
+/** Left-to-right layout of the session graph's nodes; edges are only hints for ranking. */
 export function autoLayout(
   nodeIds: readonly string[],
   edges: ReadonlyArray<{ source: string; target: string }>,
 ): Record<string, Point> {
-  const graph = new dagre.graphlib.Graph();
-  graph.setGraph({ rankdir: 'LR', nodesep: 40, ranksep: 90, marginx: 20, marginy: 20 });
-  graph.setDefaultEdgeLabel(() => ({}));
-  const ids = new Set(nodeIds);
-  for (const id of nodeIds) graph.setNode(id, { width: NODE_WIDTH, height: NODE_HEIGHT });
-  for (const edge of edges) {
-    if (edge.source !== edge.target && ids.has(edge.source) && ids.has(edge.target))
-      graph.setEdge(edge.source, edge.target);
-  }
-  dagre.layout(graph);
-  const positions: Record<string, Point> = {};
-  for (const id of nodeIds) {
-    const placed = graph.node(id) as { x: number; y: number } | undefined;
-    positions[id] = { x: (placed?.x ?? 0) - NODE_WIDTH / 2, y: (placed?.y ?? 0) - NODE_HEIGHT / 2 };
-  }
-  return positions;
+  return layeredLayout(nodeIds, edges, {
+    nodeWidth: NODE_WIDTH,
+    nodeHeight: NODE_HEIGHT,
+    nodeSeparation: 40,
+    rankSeparation: 90,
+    margin: 20,
+  });
 }
 
 const PREFIX = 'fleetscope.layout.';
