@@ -18,6 +18,7 @@ import { fleetToCanvas } from '../builder/mapping';
 import { layeredPositions } from '../builder/auto-layout';
 import { createUndoStack } from '../builder/undo-stack';
 import { useAutosave } from '../builder/useAutosave';
+import { createFailureReporter } from './failure';
 import { useProvidersStore } from './providers';
 
 export type { SaveState } from '../builder/useAutosave';
@@ -74,6 +75,7 @@ export const useBuilderStore = defineStore('builder', () => {
     scheduleSave,
     saveNow,
   } = useAutosave({ bridge, root, fleetId, readOnly, errorCount: () => rootIssues.value.errors.length });
+  const fail = createFailureReporter(message);
   /** Issues of the fleet on screen, with paths relative to it. */
   const issues = computed(() => {
     const prefix = root.value ? nestedPrefix(root.value, path.value) : null;
@@ -273,10 +275,7 @@ export const useBuilderStore = defineStore('builder', () => {
     await saveNow();
     if (!fleetId.value || !canRun.value) return null;
     const result = await bridge.call('runs.start', { source: { fleetId: fleetId.value }, task });
-    if (!result.ok) {
-      message.value = result.error.message;
-      return null;
-    }
+    if (!result.ok) return fail(result.error, null);
     return result.value.sessionId;
   }
 

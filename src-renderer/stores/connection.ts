@@ -2,6 +2,7 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { AppInfo } from '@shared/contract';
 import { useBridge, type ConnectionState } from '../bridge';
+import { createFailureReporter } from './failure';
 
 /** Backend reachability, the app's identity, and the heartbeat. */
 export const useConnectionStore = defineStore('connection', () => {
@@ -10,6 +11,7 @@ export const useConnectionStore = defineStore('connection', () => {
   const info = ref<AppInfo | null>(null);
   const lastPingAt = ref<number | null>(null);
   const error = ref<string | null>(null);
+  const fail = createFailureReporter(error);
   /** Epoch ms when the connection was last lost; null while online. */
   const offlineSince = ref<number | null>(null);
 
@@ -18,9 +20,7 @@ export const useConnectionStore = defineStore('connection', () => {
     if (result.ok) {
       info.value = result.value;
       error.value = null;
-    } else {
-      error.value = result.error.message;
-    }
+    } else fail(result.error);
   }
 
   bridge.onDidChangeConnection((next) => {

@@ -3,6 +3,7 @@ import { ref } from 'vue';
 import type { FleetSummary } from '@shared/contract';
 import { parseFleet } from '@shared/domain';
 import { useBridge } from '../bridge';
+import { createFailureReporter } from './failure';
 
 /** Saved fleets and the shipped examples, refreshed when the store announces a change. */
 export const useFleetsStore = defineStore('fleets', () => {
@@ -10,6 +11,7 @@ export const useFleetsStore = defineStore('fleets', () => {
   const fleets = ref<FleetSummary[]>([]);
   const loaded = ref(false);
   const error = ref<string | null>(null);
+  const fail = createFailureReporter(error);
 
   async function load(): Promise<void> {
     const result = await bridge.call('fleets.list', {});
@@ -17,32 +19,26 @@ export const useFleetsStore = defineStore('fleets', () => {
     if (result.ok) {
       fleets.value = result.value;
       error.value = null;
-    } else error.value = result.error.message;
+    } else fail(result.error);
   }
 
   /** The fleet file as written, or null (with `error` set). */
   async function fetchFleet(id: string): Promise<unknown> {
     const result = await bridge.call('fleets.get', { id });
-    if (!result.ok) {
-      error.value = result.error.message;
-      return null;
-    }
+    if (!result.ok) return fail(result.error, null);
     return result.value.fleet;
   }
 
   async function save(fleet: unknown, id?: string): Promise<FleetSummary | null> {
     const result = await bridge.call('fleets.save', id ? { id, fleet } : { fleet });
-    if (!result.ok) {
-      error.value = result.error.message;
-      return null;
-    }
+    if (!result.ok) return fail(result.error, null);
     await load();
     return result.value;
   }
 
   async function remove(id: string): Promise<boolean> {
     const result = await bridge.call('fleets.delete', { id });
-    if (!result.ok) error.value = result.error.message;
+    if (!result.ok) fail(result.error);
     await load();
     return result.ok;
   }
@@ -59,16 +55,15 @@ export const useFleetsStore = defineStore('fleets', () => {
     try {
       value = JSON.parse(text);
     } catch (cause) {
-      error.value = `${fileName} is not JSON: ${cause instanceof Error ? cause.message : String(cause)}`;
-      return null;
+      return fail(cause instanceof Error ? cause.message : String(cause), null, `${fileName} is not JSON`);
     }
     const parsed = parseFleet(value);
     if (!parsed.ok) {
-      error.value = `${fileName} is not a valid fleet: ${parsed.issues
+      const issues = parsed.issues
         .slice(0, 5)
         .map((issue) => `${issue.path}: ${issue.message}`)
-        .join('; ')}`;
-      return null;
+        .join('; ');
+      return fail(issues, null, `${fileName} is not a valid fleet`);
     }
     return save(value);
   }
@@ -91,15 +86,10 @@ export const useFleetsStore = defineStore('fleets', () => {
    */
   async function forkFromSession(sessionId: string): Promise<FleetSummary | null> {
     const result = await bridge.call('sessions.get', { id: sessionId });
-    if (!result.ok) {
-      error.value = result.error.message;
-      return null;
-    }
+    if (!result.ok) return fail(result.error, null);
     const snapshot = result.value.fleet as { name?: string } | null;
-    if (!snapshot) {
-      error.value = 'This session has no fleet to fork (it was imported from another tool).';
-      return null;
-    }
+    if (!snapshot)
+      return fail('This session has no fleet to fork (it was imported from another tool).', null);
     return save({ ...snapshot, name: `${snapshot.name ?? 'Fleet'} (fork)` });
   }
 

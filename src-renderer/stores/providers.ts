@@ -3,6 +3,7 @@ import { computed, ref } from 'vue';
 import type { KeyStorage, ProviderId, ProviderInfo, ProviderTestResult, ToolInfo } from '@shared/contract';
 import type { ProviderRef } from '@shared/domain';
 import { useBridge } from '../bridge';
+import { createFailureReporter } from './failure';
 
 /** Providers (presets, saved settings, whether a key is set), their models, and the tool registry. */
 export const useProvidersStore = defineStore('providers', () => {
@@ -12,6 +13,7 @@ export const useProvidersStore = defineStore('providers', () => {
   const tools = ref<ToolInfo[]>([]);
   const tests = ref<Partial<Record<ProviderId, ProviderTestResult & { running?: boolean }>>>({});
   const error = ref<string | null>(null);
+  const fail = createFailureReporter(error);
 
   async function load(): Promise<void> {
     const [list, toolList] = await Promise.all([
@@ -21,7 +23,7 @@ export const useProvidersStore = defineStore('providers', () => {
     if (list.ok) {
       providers.value = list.value.providers;
       keyStorage.value = list.value.keyStorage;
-    } else error.value = list.error.message;
+    } else fail(list.error);
     if (toolList.ok) tools.value = toolList.value;
   }
 
@@ -36,10 +38,7 @@ export const useProvidersStore = defineStore('providers', () => {
     apiKeyEnv: string | null;
   }): Promise<boolean> {
     const result = await bridge.call('providers.save', input);
-    if (!result.ok) {
-      error.value = result.error.message;
-      return false;
-    }
+    if (!result.ok) return fail(result.error, false);
     replace(result.value);
     error.value = null;
     return true;
@@ -47,10 +46,7 @@ export const useProvidersStore = defineStore('providers', () => {
 
   async function setKey(id: ProviderId, key: string): Promise<boolean> {
     const result = await bridge.call('providers.setKey', { id, key });
-    if (!result.ok) {
-      error.value = result.error.message;
-      return false;
-    }
+    if (!result.ok) return fail(result.error, false);
     replace(result.value);
     error.value = null;
     return true;

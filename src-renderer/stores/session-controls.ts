@@ -1,4 +1,5 @@
 import type { Bridge } from '../bridge';
+import type { FailureReporter } from './failure';
 import type { OpenSessionState } from './session-state';
 
 export type RunAction = 'pause' | 'resume' | 'step' | 'stop';
@@ -12,22 +13,17 @@ export interface RunControls {
   continueRun(task: string, context: Record<string, string>): Promise<boolean>;
 }
 
+/** `fail` shows what went wrong (the store's error line and a toast). */
 export function createRunControls(
   state: OpenSessionState,
   bridge: Bridge,
-  report: (message: string) => void,
+  fail: FailureReporter,
 ): RunControls {
-  function fail(message: string): false {
-    state.error.value = message;
-    report(message);
-    return false;
-  }
-
   async function control(action: RunAction): Promise<boolean> {
     const sessionId = state.sessionId.value;
     if (!sessionId) return false;
     const result = await bridge.call('runs.control', { sessionId, action });
-    if (!result.ok) return fail(`Could not ${action} the run: ${result.error.message}`);
+    if (!result.ok) return fail(result.error, false, `Could not ${action} the run`);
     return true;
   }
 
@@ -35,7 +31,7 @@ export function createRunControls(
     const sessionId = state.sessionId.value;
     if (!sessionId) return false;
     const result = await bridge.call('runs.answer', { sessionId, requestId, text });
-    if (!result.ok) return fail(`Could not send the answer: ${result.error.message}`);
+    if (!result.ok) return fail(result.error, false, 'Could not send the answer');
     return true;
   }
 
@@ -43,7 +39,7 @@ export function createRunControls(
     const sessionId = state.sessionId.value;
     if (!sessionId) return false;
     const result = await bridge.call('runs.continue', { sessionId, task, context });
-    if (!result.ok) return fail(`Could not continue the session: ${result.error.message}`);
+    if (!result.ok) return fail(result.error, false, 'Could not continue the session');
     state.following.value = true;
     return true;
   }

@@ -4,6 +4,7 @@ import { MAX_IMPORT_BYTES, type ExportFormat, type SessionListItem } from '@shar
 import type { SessionStatus } from '@shared/domain';
 import { useBridge } from '../bridge';
 import { useTaskStore } from './tasks';
+import { createFailureReporter } from './failure';
 import { useToastStore } from './toasts';
 
 export interface SessionFilters {
@@ -31,6 +32,9 @@ export const useSessionListStore = defineStore('sessionList', () => {
   const loading = ref(false);
   const loaded = ref(false);
   const error = ref<string | null>(null);
+  /** The list's own load fails quietly (the page shows `error`); commands also toast. */
+  const failQuietly = createFailureReporter(error);
+  const fail = createFailureReporter(error, (message) => toasts.push(message));
   const filters = reactive<SessionFilters>({
     search: '',
     status: '',
@@ -68,10 +72,7 @@ export const useSessionListStore = defineStore('sessionList', () => {
     if (mine !== generation) return;
     loading.value = false;
     loaded.value = true;
-    if (!result.ok) {
-      error.value = result.error.message;
-      return;
-    }
+    if (!result.ok) return failQuietly(result.error);
     error.value = null;
     items.value = result.value.items;
     total.value = result.value.total;
@@ -95,21 +96,21 @@ export const useSessionListStore = defineStore('sessionList', () => {
 
   async function rename(id: string, title: string): Promise<boolean> {
     const result = await bridge.call('sessions.rename', { id, title });
-    if (!result.ok) return fail(`Could not rename: ${result.error.message}`);
+    if (!result.ok) return fail(result.error, false, 'Could not rename');
     replace(result.value);
     return true;
   }
 
   async function setTags(id: string, tags: string[]): Promise<boolean> {
     const result = await bridge.call('sessions.tag', { id, tags });
-    if (!result.ok) return fail(`Could not tag: ${result.error.message}`);
+    if (!result.ok) return fail(result.error, false, 'Could not tag');
     replace(result.value);
     return true;
   }
 
   async function remove(id: string): Promise<boolean> {
     const result = await bridge.call('sessions.delete', { id });
-    if (!result.ok) return fail(`Could not delete: ${result.error.message}`);
+    if (!result.ok) return fail(result.error, false, 'Could not delete');
     items.value = items.value.filter((item) => item.id !== id);
     total.value = Math.max(0, total.value - 1);
     return true;
@@ -120,10 +121,7 @@ export const useSessionListStore = defineStore('sessionList', () => {
     running.value = { ...running.value, [id]: taskId };
     try {
       const result = await bridge.call('sessions.export', { id, format, taskId });
-      if (!result.ok) {
-        fail(`Export failed: ${result.error.message}`);
-        return null;
-      }
+      if (!result.ok) return fail(result.error, null, 'Export failed');
       const download =
         bridge.surface === 'browser'
           ? { href: `/exports/${encodeURIComponent(result.value.fileName)}`, label: 'Download' }
@@ -146,15 +144,16 @@ export const useSessionListStore = defineStore('sessionList', () => {
   /** Imports a transcript file's text; returns the new session id. Errors are shown as they are. */
   async function importFile(file: File): Promise<string | null> {
     if (file.size > MAX_IMPORT_BYTES)
-      return failNull(
+      return fail(
         `${file.name} is ${formatBytes(file.size)}; the app imports files up to ${formatBytes(MAX_IMPORT_BYTES)} (the command line has no limit).`,
+        null,
       );
     const taskId = tasks.newTaskId('import');
     running.value = { ...running.value, import: taskId };
     try {
       const content = await file.text();
       const result = await bridge.call('sessions.importData', { fileName: file.name, content, taskId });
-      if (!result.ok) return failNull(`Could not import ${file.name}: ${result.error.message}`);
+      if (!result.ok) return fail(result.error, null, `Could not import ${file.name}`);
       toasts.push(
         `Imported ${file.name} (${result.value.format}, ${result.value.messageCount} messages)`,
         'info',
@@ -162,8 +161,10 @@ export const useSessionListStore = defineStore('sessionList', () => {
       void load();
       return result.value.sessionId;
     } catch (cause) {
-      return failNull(
-        `Could not read ${file.name}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      return fail(
+        cause instanceof Error ? cause.message : String(cause),
+        null,
+        `Could not read ${file.name}`,
       );
     } finally {
       const next = { ...running.value };
@@ -171,17 +172,6 @@ export const useSessionListStore = defineStore('sessionList', () => {
       running.value = next;
       tasks.forget(taskId);
     }
-  }
-
-  function fail(message: string): false {
-    error.value = message;
-    toasts.push(message);
-    return false;
-  }
-
-  function failNull(message: string): null {
-    fail(message);
-    return null;
   }
 
   let refreshTimer: ReturnType<typeof setTimeout> | null = null;

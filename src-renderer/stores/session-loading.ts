@@ -3,6 +3,7 @@ import type { RunEvent } from '@shared/domain';
 import type { Bridge } from '../bridge';
 import { agentsOfFleet } from '../graph/graph-mapper';
 import { previewOf, statsOf } from '../session/preview';
+import { createFailureReporter } from './failure';
 import { computeDisplay, type OpenSessionState } from './session-state';
 
 /** Events per `sessions.events` call while the log loads in the background. */
@@ -33,16 +34,14 @@ export interface SessionLoader {
 
 export function createSessionLoader(state: OpenSessionState, bridge: Bridge): SessionLoader {
   let seekGeneration = 0;
+  const fail = createFailureReporter(state.error);
 
   async function loadSummary(id: string): Promise<boolean> {
     const result = await bridge.call('sessions.get', { id });
     if (id !== state.sessionId.value) return false;
     if (!result.ok) {
-      state.error.value =
-        result.error.code === 'not-found'
-          ? 'This session does not exist (it may have been deleted).'
-          : result.error.message;
-      return false;
+      const missing = result.error.code === 'not-found';
+      return fail(missing ? 'This session does not exist (it may have been deleted).' : result.error, false);
     }
     state.summary.value = result.value.summary;
     state.fleetName.value = result.value.summary.fleetName;
@@ -56,15 +55,10 @@ export function createSessionLoader(state: OpenSessionState, bridge: Bridge): Se
       const afterSeq = state.timeline.lastSeq;
       const result = await bridge.call('sessions.events', { id, afterSeq, limit: SLICE });
       if (generation !== state.openGeneration) return false;
-      if (!result.ok) {
-        state.error.value = result.error.message;
-        return false;
-      }
+      if (!result.ok) return fail(result.error, false);
       const events = result.value.events;
-      if (state.timeline.appendAll(events) === 'gap') {
-        state.error.value = 'The stored event log has a gap; showing what could be read.';
-        return false;
-      }
+      if (state.timeline.appendAll(events) === 'gap')
+        return fail('The stored event log has a gap; showing what could be read.', false);
       state.loadedEvents.value = state.timeline.lastSeq;
       if (!state.preview) state.version.value += 1;
       if (events.length < SLICE || state.timeline.lastSeq >= result.value.lastSeq) return true;

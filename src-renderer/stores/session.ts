@@ -9,6 +9,7 @@ import { createLiveEvents } from './session-live';
 import { createSessionLoader, fleetFromEvents } from './session-loading';
 import { createPlayhead } from './session-playhead';
 import { computeDisplay, createOpenSessionState, currentLog } from './session-state';
+import { createFailureReporter } from './failure';
 import { useToastStore } from './toasts';
 
 export type { SessionDisplay } from '../session/display';
@@ -25,7 +26,11 @@ export const useSessionStore = defineStore('session', () => {
   const loader = createSessionLoader(state, bridge);
   const live = createLiveEvents(state, loader);
   const playhead = createPlayhead(state, loader);
-  const controls = createRunControls(state, bridge, (message) => toasts.push(message));
+  const controls = createRunControls(
+    state,
+    bridge,
+    createFailureReporter(state.error, (message) => toasts.push(message)),
+  );
 
   function getTimeline(): Timeline {
     return state.timeline;

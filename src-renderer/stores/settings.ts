@@ -2,28 +2,27 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { Settings } from '@shared/contract';
 import { useBridge } from '../bridge';
+import { createFailureReporter } from './failure';
 
 /** The user's settings, mirrored from the store and refreshed when another surface changes them. */
 export const useSettingsStore = defineStore('settings', () => {
   const bridge = useBridge();
   const settings = ref<Settings | null>(null);
   const error = ref<string | null>(null);
+  const fail = createFailureReporter(error);
   const saving = ref(false);
 
   async function load(): Promise<void> {
     const result = await bridge.call('settings.get', {});
     if (result.ok) settings.value = result.value;
-    else error.value = result.error.message;
+    else fail(result.error);
   }
 
   async function update(patch: Partial<Settings>): Promise<boolean> {
     saving.value = true;
     try {
       const result = await bridge.call('settings.set', patch);
-      if (!result.ok) {
-        error.value = result.error.message;
-        return false;
-      }
+      if (!result.ok) return fail(result.error, false);
       settings.value = result.value;
       error.value = null;
       return true;
