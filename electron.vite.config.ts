@@ -6,8 +6,8 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const alias = { '@shared': here('./src-shared') };
 
 /**
- * Builds three things into out/: main/ (the Electron main process and the Node CLI, which share
- * chunks), preload/ (sandboxed, so one self-contained CommonJS file) and renderer/.
+ * Builds three things into out/: main/ (the Electron main process, the Node CLI and the
+ * programmatic API `fleetscope/api`, which share chunks), preload/ (sandboxed, so one self-contained CommonJS file) and renderer/.
  */
 export default defineConfig({
   main: {
@@ -18,6 +18,7 @@ export default defineConfig({
         input: {
           index: here('./src-main/electron/main.ts'),
           cli: here('./src-main/cli/index.ts'),
+          api: here('./src-main/api/index.ts'),
         },
         checks: { bundlerTimings: false },
       },

@@ -1,13 +1,17 @@
 import { existsSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AppInfo } from '@shared/contract';
+import type { AppInfo, ChannelName, Input, Output } from '@shared/contract';
 import { openHistory, type HistoryStore, type SqliteDatabase } from '../history';
 import { SettingsStore } from '../history/settings-store';
 import { importFile, type ImportResult } from '../history/import';
+import { exportSession, exportToStream, type ExportFormat } from '../history/export';
 import { trackTask } from './task-progress';
 import { APP_NAME } from './data-dir';
-import { Dispatcher, type Handlers } from './dispatcher';
+import { Dispatcher, type CallContext, type Handlers } from './dispatcher';
+import { AppError, toAppError } from './errors';
+import { ForeignRunRelay } from './foreign-runs';
 import { EventHub } from './event-hub';
 import { FleetCatalog } from './fleet-catalog';
 import { registerAppHandlers } from './handlers-app';
@@ -24,9 +28,16 @@ import { version } from './version';
 
 export { Dispatcher, type CallContext } from './dispatcher';
 export { EventHub } from './event-hub';
-export { AppError } from './errors';
+export { AppError, toAppError } from './errors';
 export { defaultDataDir, APP_NAME } from './data-dir';
 export type { KeyVault } from './providers';
+export type { RunService, LaunchRequest, PreparedLaunch } from './run-service';
+export type { RunHandle, RunSummary, HumanRequest, ProviderOverrides } from '../orchestrator';
+export { createBuiltinTools } from '../orchestrator';
+export { STORE_FILE, type StoredMessage, type SessionListItem } from '../history';
+export { TransferError } from '../history/import';
+export { checkFleet, loadFleetFile, type LoadedFleet } from './fleet-file';
+export { EXPORT_FORMATS, exportSession, exportToStream, type ExportFormat } from '../history/export';
 
 /**
  * The project's resources/ folder, found by walking up from this module: it sits two levels up
@@ -57,6 +68,12 @@ export interface AppOptions {
   env?: NodeJS.ProcessEnv;
   /** Where API keys are stored (desktop: Electron safeStorage); none means environment variables. */
   keyVault?: KeyVault;
+  /**
+   * Watch the shared store while open (default true): relay runs that other processes drive into
+   * this app's views, and mark interrupted the live sessions whose driving process has died.
+   * One-shot surfaces (a CLI command, a script) turn it off.
+   */
+  watchStore?: boolean;
 }
 
 export interface FleetscopeApp {
@@ -65,16 +82,39 @@ export interface FleetscopeApp {
   readonly info: AppInfo;
   readonly db: SqliteDatabase;
   readonly store: HistoryStore;
+  /** Runs of every surface: start, control, answer, continue. */
+  readonly runs: RunService;
   /** Set when a corrupt store was moved aside at start; tell the user where it went. */
   readonly movedAsideTo: string | null;
   /** Resolves when start-up work (sample sessions, clean-up) is done. */
   readonly ready: Promise<void>;
   /** Imports a transcript file from a path (desktop menu, CLI), reporting task.progress. */
   importFile(path: string): Promise<ImportResult>;
+  /**
+   * Calls a channel of the contract in process, with the same validation as the bindings:
+   * resolves to its output, or rejects with an AppError carrying the channel's error code.
+   */
+  call<C extends ChannelName>(channel: C, input: Input<C>): Promise<Output<C>>;
+  /**
+   * Exports a session (id or unique prefix) to a file path or a stream, masking the values of
+   * every key variable the app knows. Resolves to what was written.
+   */
+  exportTo(
+    idOrPrefix: string,
+    format: ExportFormat,
+    target: string | Writable,
+  ): Promise<{ sessionId: string; events: number; bytes: number }>;
   close(): Promise<void>;
 }
 
-/** Composition root: builds the services and the handlers every surface shares. */
+/** How often a long-lived surface looks for live sessions whose driving process died, in ms. */
+const ORPHAN_SWEEP_MS = 10_000;
+
+/**
+ * The composition root: builds the services and the handlers every surface shares (the desktop
+ * window, the web host, every CLI command and the programmatic API), so recovery, ownership,
+ * settings, key checks and event relaying behave the same everywhere.
+ */
 export function createApp(options: AppOptions): FleetscopeApp {
   const history = openHistory(options.dataDir, { nativeBinding: options.nativeBinding });
   const { store, db } = history;
@@ -126,6 +166,23 @@ export function createApp(options: AppOptions): FleetscopeApp {
     if (options.seedSamples !== false) await seedSamples(db, store, join(resourcesDir, 'samples'));
   })();
 
+  // Long-lived surfaces share the store with CLI runs and scripts: show their runs live, and notice
+  // when one dies (its sessions would otherwise stay "running" until the next start).
+  const watchStore = options.watchStore !== false;
+  const onWatchError = (error: unknown) => console.error('Fleetscope: watching the store failed', error);
+  const relay = watchStore ? new ForeignRunRelay(store, hub, onWatchError) : null;
+  const sweep = watchStore
+    ? setInterval(() => {
+        try {
+          store.recoverInterrupted();
+        } catch (error) {
+          onWatchError(error);
+        }
+      }, ORPHAN_SWEEP_MS)
+    : null;
+  sweep?.unref?.();
+  const context: CallContext = { surface: options.surface };
+
   let n = 0;
   const pingInterval = options.pingIntervalMs ?? 5000;
   const timer =
@@ -138,8 +195,14 @@ export function createApp(options: AppOptions): FleetscopeApp {
     info,
     db,
     store,
+    runs,
     movedAsideTo: history.movedAsideTo,
     ready,
+    async call(channel, input) {
+      const result = await dispatcher.dispatch(channel, input, context);
+      if (!result.ok) throw new AppError(result.error.code, result.error.message);
+      return result.value as Output<typeof channel>;
+    },
     async importFile(path) {
       const task = trackTask(hub, `Importing ${basename(path)}`);
       try {
@@ -148,8 +211,23 @@ export function createApp(options: AppOptions): FleetscopeApp {
         task.finish(1, 1);
       }
     },
+    async exportTo(idOrPrefix, format, target) {
+      try {
+        const sessionId = store.resolveSessionId(idOrPrefix);
+        const options = { env: providers.runEnv() };
+        const result =
+          typeof target === 'string'
+            ? await exportSession(store, sessionId, format, target, options)
+            : await exportToStream(store, sessionId, format, target, options);
+        return { sessionId, events: result.events, bytes: result.bytes };
+      } catch (error) {
+        throw toAppError(error);
+      }
+    },
     async close() {
       if (timer) clearInterval(timer);
+      if (sweep) clearInterval(sweep);
+      relay?.dispose();
       await ready.catch(() => undefined);
       await runs.dispose();
       stopAnnouncing();

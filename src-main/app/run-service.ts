@@ -1,6 +1,7 @@
 import type { FleetSource } from '@shared/contract';
 import {
   fleetProviders,
+  isLiveStatus,
   type Fleet,
   type ProviderRef,
   type RunEvent,
@@ -9,7 +10,13 @@ import {
 } from '@shared/domain';
 import type { HistoryStore } from '../history';
 import type { SettingsStore } from '../history/settings-store';
-import { FleetInvalidError, RunManager, type RunHandle } from '../orchestrator/run';
+import {
+  FleetInvalidError,
+  RunManager,
+  applyProviderOverrides,
+  type ProviderOverrides,
+  type RunHandle,
+} from '../orchestrator/run';
 import { AppError } from './errors';
 import type { EventHub } from './event-hub';
 import type { FleetCatalog } from './fleet-catalog';
@@ -39,9 +46,33 @@ export function withMessageCap(fleet: Fleet, cap: number | null): Fleet {
   };
 }
 
+/** A run to start: the fleet, the task, and how this surface wants it run. */
+export interface LaunchRequest {
+  source: FleetSource | { parsed: Fleet };
+  task: string;
+  title?: string;
+  /** Replaces every LLM agent's base URL, model or key variable (CLI flags, API options). */
+  overrides?: ProviderOverrides;
+  /** Per-session message cap; default the one in Settings. */
+  maxMessages?: number | null;
+  /** Folder the read_file tool may read; default none. */
+  fileRoot?: string | null;
+  idleTimeoutMs?: number;
+  /** Aborting it cancels the run like `stop()`. */
+  signal?: AbortSignal;
+}
+
+/** The fleet a launch runs, after the message cap and provider overrides, with where keys go. */
+export interface PreparedLaunch {
+  fleet: Fleet;
+  /** One line per key variable and the address it is sent to. */
+  keyDestinations: string[];
+}
+
 /**
- * The app's runs: starts them from saved fleets, examples or fleet objects, relays their events to
- * every surface as `run.events` packed per frame, and routes control and human answers.
+ * The app's runs, for every surface (window, browser, CLI, API): starts them from saved fleets,
+ * examples or fleet objects, relays their events to every surface as `run.events` packed per
+ * frame, and routes control and human answers.
  */
 export class RunService {
   private readonly manager: RunManager;
@@ -54,17 +85,56 @@ export class RunService {
   }
 
   start(source: FleetSource, task: string, title?: string): { sessionId: string } {
-    const fleet = withMessageCap(
-      this.resolveFleet(source),
-      this.options.settings.get().maxMessagesPerSession,
-    );
-    for (const provider of fleetProviders(fleet)) {
-      const problem = this.options.checkProvider?.(provider);
-      if (problem) throw new AppError('forbidden', problem);
+    const handle = this.launch({ source, task, ...(title ? { title } : {}) });
+    return { sessionId: handle.sessionId };
+  }
+
+  /**
+   * Resolves and checks what a launch would run without starting it. A key goes only where its
+   * provider in Settings points, unless the caller named the address itself (`overrides.baseUrl`:
+   * a flag the person at the terminal typed); the result lists where every key goes.
+   */
+  prepare(request: LaunchRequest): PreparedLaunch {
+    const cap =
+      request.maxMessages === undefined
+        ? this.options.settings.get().maxMessagesPerSession
+        : request.maxMessages;
+    const base = 'parsed' in request.source ? request.source.parsed : this.resolveFleet(request.source);
+    const fleet = withMessageCap(base, cap);
+    const effective = applyProviderOverrides(fleet, request.overrides ?? {});
+    const providers = fleetProviders(effective);
+    if (request.overrides?.baseUrl === undefined) {
+      for (const provider of providers) {
+        const problem = this.options.checkProvider?.(provider);
+        if (problem) throw new AppError('forbidden', problem);
+      }
     }
+    const keyDestinations = [
+      ...new Set(
+        providers.flatMap((provider) =>
+          provider.apiKeyEnv
+            ? [
+                `key: ${provider.apiKeyEnv} is sent to ${provider.baseUrl ?? `the default endpoint of provider "${provider.id}"`}`,
+              ]
+            : [],
+        ),
+      ),
+    ];
+    return { fleet, keyDestinations };
+  }
+
+  /** Starts a run and returns its handle (events also reach the hub as `run.events`). */
+  launch(request: LaunchRequest, prepared: PreparedLaunch = this.prepare(request)): RunHandle {
     try {
-      const handle = this.manager.start({ fleet, task, ...(title ? { title } : {}) });
-      return { sessionId: handle.sessionId };
+      return this.manager.start({
+        fleet: prepared.fleet,
+        task: request.task,
+        ...(request.title ? { title: request.title } : {}),
+        ...(request.overrides ? { providerOverrides: request.overrides } : {}),
+        ...(request.fileRoot !== undefined ? { fileRoot: request.fileRoot } : {}),
+        ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
     } catch (error) {
       if (error instanceof FleetInvalidError) throw new AppError('invalid-input', error.message);
       throw error;
@@ -112,7 +182,7 @@ export class RunService {
         'This session ran in an earlier launch of Fleetscope; start a new run from its fleet to continue the work.',
       );
     }
-    if (handle.status === 'running' || handle.status === 'paused' || handle.status === 'waiting-for-human') {
+    if (isLiveStatus(handle.status)) {
       throw new AppError('conflict', 'The run is still going; stop it or wait for it to end first.');
     }
     void handle.continueWith(task, context);
@@ -122,10 +192,7 @@ export class RunService {
   active(): Array<{ sessionId: string; status: SessionStatus }> {
     return this.manager
       .list()
-      .filter(
-        (handle) =>
-          handle.status === 'running' || handle.status === 'paused' || handle.status === 'waiting-for-human',
-      )
+      .filter((handle) => isLiveStatus(handle.status))
       .map((handle) => ({ sessionId: handle.sessionId, status: handle.status }));
   }
 

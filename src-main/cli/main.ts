@@ -1,6 +1,7 @@
 import { version } from '../app/version';
 import { EXIT, UsageError, type CliIO } from './command';
 import { COMMANDS } from './commands';
+import { normalizeNegativeValues } from './args';
 
 export function helpText(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
@@ -18,7 +19,7 @@ export function helpText(): string {
 
 /** Runs the CLI with `argv` (without node and the script) and returns the exit code. */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
-  const [name, ...rest] = argv;
+  const [name, ...rest] = normalizeNegativeValues(argv);
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.out(helpText());
     return name === undefined ? EXIT.usage : EXIT.ok;

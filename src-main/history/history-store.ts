@@ -7,7 +7,7 @@ import { FleetStore, type SavedFleet, type SavedFleetSummary } from './fleet-sto
 import { LiveWriter } from './live-writer';
 import { MessageQueries, type MessagePage, type MessagePageQuery } from './message-queries';
 import type { ImportedEvent, ImportedSessionMeta, SessionReader, SessionWriter } from './ports';
-import { HEARTBEAT_MS } from './ownership';
+import { currentProcess, HEARTBEAT_MS } from './ownership';
 import { recoverInterrupted, type RecoveryReport } from './recovery';
 import type { SessionListItem, StoredMessage } from './rows';
 import { SessionQueries, type SessionListQuery, type SessionPage } from './session-queries';
@@ -212,6 +212,11 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
     for (const id of report.sessions) this.writer.forget(id);
     if (report.sessions.length > 0) this.emit({ type: 'sessions-changed', sessionIds: report.sessions });
     return report;
+  }
+
+  /** Live sessions that another process drives (or that name no owner), with their last seq. */
+  sessionsLiveElsewhere(): Array<{ id: string; lastSeq: number }> {
+    return this.sessions.liveElsewhere(currentProcess());
   }
 
   // Saved fleets

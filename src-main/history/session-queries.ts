@@ -1,6 +1,7 @@
 import type { SessionStatus } from '@shared/domain';
 import type { SqliteDatabase } from './database';
 import { HistoryError } from './errors';
+import type { ProcessIdentity } from './ownership';
 import { StatementCache } from './statement-cache';
 import { buildFtsQuery, likePattern } from './fts-query';
 import { toSessionListItem, type SessionListItem, type SessionRow } from './rows';
@@ -36,6 +37,22 @@ export class SessionQueries {
     this.cache = new StatementCache(db);
     this.byId = db.prepare('SELECT * FROM sessions WHERE id = ?');
     this.byPrefix = db.prepare('SELECT id FROM sessions WHERE substr(id, 1, length(?)) = ? LIMIT 2');
+  }
+
+  /** Live sessions not driven by `me` (another process, or no recorded owner), with their last seq. */
+  liveElsewhere(me: ProcessIdentity): Array<{ id: string; lastSeq: number }> {
+    return this.cache
+      .get(
+        `SELECT s.id AS id, (SELECT max(seq) FROM events e WHERE e.session_id = s.id) AS lastSeq
+         FROM sessions s LEFT JOIN session_owners o ON o.session_id = s.id
+         WHERE s.status IN ('running', 'paused', 'waiting-for-human')
+           AND (o.pid IS NULL OR o.pid != ? OR o.host != ?)`,
+      )
+      .all(me.pid, me.host)
+      .map((row) => {
+        const { id, lastSeq } = row as { id: string; lastSeq: number | null };
+        return { id, lastSeq: lastSeq ?? 0 };
+      });
   }
 
   get(id: string): SessionListItem | null {

@@ -1,9 +1,7 @@
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../../app/data-dir';
-import { openHistory } from '../../history';
-import { EXPORT_FORMATS, exportSession, exportToStream, type ExportFormat } from '../../history/export';
-import { TransferError } from '../../history/import';
+import { AppError, EXPORT_FORMATS, TransferError, type ExportFormat } from '../../app';
 import { EXIT, UsageError, type CliCommand } from '../command';
+import { dataDirFrom, withApp } from '../open-app';
 
 function isExportFormat(value: string): value is ExportFormat {
   return (EXPORT_FORMATS as readonly string[]).includes(value);
@@ -29,23 +27,20 @@ export const exportCommand: CliCommand = {
     const format = values.format ?? 'md';
     if (!isExportFormat(format))
       throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}, got "${format}".`);
-    // Read-only use: never mark the app's live sessions as interrupted.
-    const history = openHistory(values['data-dir'] ?? defaultDataDir(io.env), { recover: false });
-    try {
-      const sessionId = history.store.resolveSessionId(sessionArg);
-      if (values.output === undefined) {
-        await exportToStream(history.store, sessionId, format, process.stdout);
+    return withApp(dataDirFrom(values['data-dir'], io), io, async (app) => {
+      try {
+        if (values.output === undefined) {
+          await app.exportTo(sessionArg, format, io.stdout ?? process.stdout);
+          return EXIT.ok;
+        }
+        const result = await app.exportTo(sessionArg, format, values.output);
+        io.err(`Exported ${result.events} events (${result.bytes} bytes) to ${values.output}`);
         return EXIT.ok;
+      } catch (error) {
+        if (!(error instanceof TransferError || error instanceof AppError)) throw error;
+        io.err(`fleetscope export: ${error.message}`);
+        return EXIT.failure;
       }
-      const result = await exportSession(history.store, sessionId, format, values.output);
-      io.err(`Exported ${result.events} events (${result.bytes} bytes) to ${values.output}`);
-      return EXIT.ok;
-    } catch (error) {
-      if (!(error instanceof TransferError)) throw error;
-      io.err(`fleetscope export: ${error.message}`);
-      return EXIT.failure;
-    } finally {
-      history.close();
-    }
+    });
   },
 };

@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../../app/data-dir';
-import { openHistory } from '../../history';
-import { TransferError, importFile } from '../../history/import';
+import { TransferError } from '../../app';
 import { EXIT, UsageError, type CliCommand } from '../command';
+import { dataDirFrom, withApp } from '../open-app';
 
 export const importCommand: CliCommand = {
   name: 'import',
@@ -17,18 +16,16 @@ export const importCommand: CliCommand = {
     });
     const [file, ...extra] = positionals;
     if (file === undefined || extra.length > 0) throw new UsageError('Give exactly one file to import.');
-    // Writing an imported session never touches live ones, so start-up recovery is skipped.
-    const history = openHistory(values['data-dir'] ?? defaultDataDir(io.env), { recover: false });
-    try {
-      const result = await importFile(file, history.store);
-      io.out(`${result.sessionId}\t${result.format}\t${result.messageCount} messages`);
-      return EXIT.ok;
-    } catch (error) {
-      if (!(error instanceof TransferError)) throw error;
-      io.err(`fleetscope import: ${error.message}`);
-      return EXIT.failure;
-    } finally {
-      history.close();
-    }
+    return withApp(dataDirFrom(values['data-dir'], io), io, async (app) => {
+      try {
+        const result = await app.importFile(file);
+        io.out(`${result.sessionId}\t${result.format}\t${result.messageCount} messages`);
+        return EXIT.ok;
+      } catch (error) {
+        if (!(error instanceof TransferError)) throw error;
+        io.err(`fleetscope import: ${error.message}`);
+        return EXIT.failure;
+      }
+    });
   },
 };

@@ -1,5 +1,5 @@
 import type { RunEvent } from '@shared/domain';
-import type { RunSummary } from '../../orchestrator';
+import type { RunSummary } from '../../app';
 import type { CliIO } from '../command';
 
 /** A CliIO that can also write without a newline, for tokens as they arrive. */
@@ -32,12 +32,26 @@ export class JsonView implements View {
 
 const clip = (text: string, length = 160) => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
 
-/** The readable terminal view: who speaks to whom, and their words as they stream in. */
+/** A message whose words are arriving. */
+interface OpenStream {
+  from: string;
+  /** Its words go straight to the terminal (the only message streaming), else by prefixed lines. */
+  inline: boolean;
+  /** Words of a prefixed stream that do not yet end a line. */
+  pending: string;
+  streamedAny: boolean;
+}
+
+/**
+ * The readable terminal view: who speaks to whom, and their words as they stream in. While one
+ * message streams, its words are written as they arrive; when several agents stream at once (a
+ * parallel fan-out), each agent's words are shown as whole lines prefixed with its name, so
+ * concurrent streams never interleave within a line.
+ */
 export class LiveView implements View {
+  /** Text written on the current terminal line by an inline stream. */
   private line = '';
-  /** Id of the message whose words are being written, and whether any arrived yet. */
-  private streaming: string | null = null;
-  private streamedAny = false;
+  private readonly open = new Map<string, OpenStream>();
 
   constructor(private readonly io: StreamingIO) {}
 
@@ -46,26 +60,35 @@ export class LiveView implements View {
       case 'session.started':
         this.print(`Running "${event.payload.fleetName}" (session ${event.sessionId})`);
         break;
-      case 'message.started':
-        this.endStream();
+      case 'message.started': {
+        const { from, to, kind, messageId } = event.payload;
+        // A second stream while one is inline: the inline one continues as prefixed lines.
+        for (const stream of this.open.values()) stream.inline = false;
+        const inline = this.open.size === 0;
         this.print('');
-        this.print(
-          `${event.payload.from} → ${event.payload.to}${event.payload.kind === 'text' ? '' : ` [${event.payload.kind}]`}`,
-        );
-        this.streaming = event.payload.messageId;
-        this.streamedAny = false;
+        this.print(`${from} → ${to}${kind === 'text' ? '' : ` [${kind}]`}`);
+        this.open.set(messageId, { from, inline, pending: '', streamedAny: false });
         break;
-      case 'message.delta':
-        this.streamedAny = true;
-        this.stream(event.payload.text);
+      }
+      case 'message.delta': {
+        const stream = this.open.get(event.payload.messageId);
+        if (!stream) break;
+        stream.streamedAny = true;
+        if (stream.inline) this.streamInline(event.payload.text);
+        else this.streamPrefixed(stream, event.payload.text);
         break;
+      }
       case 'message.completed': {
         const message = event.payload.message;
-        const wasStreamed = this.streaming === message.id && this.streamedAny;
-        this.endStream();
-        if (!wasStreamed && message.content.length > 0 && message.kind !== 'tool')
-          this.print(message.content);
-        if (message.state === 'partial') this.print('(cut off)');
+        const stream = this.open.get(message.id);
+        this.open.delete(message.id);
+        const prefix = stream && !stream.inline ? `${stream.from} │ ` : '';
+        if (stream?.inline) this.endLine();
+        else if (stream && stream.pending.length > 0) this.print(prefix + stream.pending);
+        if (!stream?.streamedAny && message.content.length > 0 && message.kind !== 'tool') {
+          for (const line of message.content.split('\n')) this.print(prefix + line);
+        }
+        if (message.state === 'partial') this.print(`${prefix}(cut off)`);
         break;
       }
       case 'tool.requested':
@@ -86,7 +109,6 @@ export class LiveView implements View {
         this.print(`  ✗ dropped: ${event.payload.reason}`);
         break;
       case 'error':
-        this.endStream();
         this.print(`  ! ${event.payload.message}`);
         break;
       default:
@@ -95,17 +117,22 @@ export class LiveView implements View {
   }
 
   finish(summary: RunSummary): void {
-    this.endStream();
+    for (const stream of this.open.values()) {
+      if (!stream.inline && stream.pending.length > 0) this.print(`${stream.from} │ ${stream.pending}`);
+    }
+    this.open.clear();
     this.print('');
     this.print(summaryLine(summary));
   }
 
+  /** A whole line of its own (an inline stream in progress is ended first). */
   private print(text: string): void {
+    this.endLine();
     this.io.out(text);
   }
 
-  /** Writes tokens at once when the terminal allows it, else line by line. */
-  private stream(text: string): void {
+  /** Tokens at once when the terminal allows it, else line by line. */
+  private streamInline(text: string): void {
     if (this.io.write) {
       this.io.write(text);
       this.line += text;
@@ -116,13 +143,16 @@ export class LiveView implements View {
     for (const part of parts) this.io.out(part);
   }
 
-  private endStream(): void {
-    if (this.io.write) {
-      if (this.line.length > 0) this.io.write('\n');
-    } else if (this.line.length > 0) {
-      this.io.out(this.line);
-    }
+  private streamPrefixed(stream: OpenStream, text: string): void {
+    const parts = (stream.pending + text).split('\n');
+    stream.pending = parts.pop() ?? '';
+    for (const part of parts) this.print(`${stream.from} │ ${part}`);
+  }
+
+  private endLine(): void {
+    if (this.line.length === 0) return;
+    if (this.io.write) this.io.write('\n');
+    else this.io.out(this.line);
     this.line = '';
-    this.streaming = null;
   }
 }

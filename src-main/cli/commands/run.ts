@@ -1,30 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { createInterface, type Interface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { fleetProviders, parseFleet, type Fleet } from '@shared/domain';
-import { defaultDataDir } from '../../app/data-dir';
-import { withMessageCap } from '../../app/run-service';
-import { openHistory } from '../../history';
-import {
-  FleetInvalidError,
-  applyProviderOverrides,
-  createBuiltinTools,
-  startRun,
-  type EventSink,
-  type RunHandle,
-} from '../../orchestrator';
+import type { Fleet } from '@shared/domain';
+import { AppError, loadFleetFile, type FleetscopeApp, type LaunchRequest, type RunHandle } from '../../app';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
+import { dataDirFrom, withApp } from '../open-app';
 import { JsonView, LiveView, type StreamingIO } from './run-view';
-
-/**
- * Where `fleetscope run` stores its events: the same SQLite store the app shows
- * (DATA_DIR/fleetscope.db). It does not recover "interrupted" sessions: the app may be running
- * sessions of its own in the same store right now.
- */
-export function createSink(dataDir: string): { sink: EventSink; close(): void } {
-  const history = openHistory(dataDir, { recover: false });
-  return { sink: history.store, close: () => history.close() };
-}
 
 /** Error codes that mean the model provider failed (exit code 3). */
 const PROVIDER_ERROR_CODES = new Set([
@@ -99,7 +79,7 @@ function parseRunArgs(args: string[], io: CliIO): RunArgs {
     fleetPath,
     task: values.task,
     json: values.json,
-    dataDir: values['data-dir'] ?? defaultDataDir(io.env),
+    dataDir: dataDirFrom(values['data-dir'], io),
   };
   if (values['base-url'] !== undefined) {
     if (!URL.canParse(values['base-url']))
@@ -133,101 +113,76 @@ function parseRunArgs(args: string[], io: CliIO): RunArgs {
   return result;
 }
 
-/** Reads and checks the fleet file; returns an error text naming the field on failure. */
-function loadFleet(path: string): { fleet: Fleet; warnings: string[] } | { error: string } {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    return {
-      error: `Cannot read the fleet file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`,
-    };
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    return { error: `The fleet file ${path} is not valid JSON: ${(error as Error).message}.` };
-  }
-  const parsed = parseFleet(json, { knownTools: createBuiltinTools().names() });
-  if (!parsed.ok) {
-    const lines = parsed.issues.map((issue) => `  ${issue.path}: ${issue.message}`);
-    return { error: `The fleet file ${path} is invalid:\n${lines.join('\n')}` };
-  }
-  return { fleet: parsed.fleet, warnings: parsed.warnings.map((issue) => `${issue.path}: ${issue.message}`) };
-}
-
 async function runFleet(args: string[], io: StreamingIO, options: RunCommandOptions): Promise<number> {
   const parsed = parseRunArgs(args, io);
-  const loaded = loadFleet(parsed.fleetPath);
+  const loaded = loadFleetFile(parsed.fleetPath);
   if ('error' in loaded) {
     io.err(loaded.error);
     return EXIT.usage;
   }
-  const store = createSink(parsed.dataDir);
-  try {
-    return await runAndShow(parsed, loaded.fleet, store.sink, io, options);
-  } finally {
-    store.close();
-  }
+  return withApp(parsed.dataDir, io, (app) => runAndShow(app, parsed, loaded.fleet, io, options));
 }
 
-/**
- * One line per API key variable and the address it is sent to, so a fleet file from elsewhere
- * cannot quietly send a key to a host of its choosing.
- */
-function keyDestinations(fleet: Fleet): string[] {
-  const lines = fleetProviders(fleet).flatMap((provider) =>
-    provider.apiKeyEnv
-      ? [
-          `key: ${provider.apiKeyEnv} is sent to ${provider.baseUrl ?? `the default endpoint of provider "${provider.id}"`}`,
-        ]
-      : [],
-  );
-  return [...new Set(lines)];
+/** What `fleetscope run` asks the app's run service for. */
+function launchRequest(parsed: RunArgs, fleet: Fleet): LaunchRequest {
+  const overrides = {
+    ...(parsed.baseUrl !== undefined ? { baseUrl: parsed.baseUrl } : {}),
+    ...(parsed.model !== undefined ? { model: parsed.model } : {}),
+    ...(parsed.apiKeyEnv !== undefined ? { apiKeyEnv: parsed.apiKeyEnv } : {}),
+  };
+  return {
+    source: { parsed: fleet },
+    task: parsed.task,
+    overrides,
+    // The cap is the command's own flag; the app's Settings cap is for the app's runs.
+    maxMessages: parsed.maxMessages ?? null,
+    fileRoot: parsed.files ?? null,
+    ...(parsed.idleTimeoutMs !== undefined ? { idleTimeoutMs: parsed.idleTimeoutMs } : {}),
+  };
 }
 
 async function runAndShow(
-  parsed: ReturnType<typeof parseRunArgs>,
+  app: FleetscopeApp,
+  parsed: RunArgs,
   fleet: Fleet,
-  sink: EventSink,
   io: StreamingIO,
   options: RunCommandOptions,
 ): Promise<number> {
+  const request = launchRequest(parsed, fleet);
   let handle: RunHandle;
   try {
-    handle = startRun({
-      fleet: withMessageCap(fleet, parsed.maxMessages ?? null),
-      task: parsed.task,
-      sink,
-      env: io.env,
-      fileRoot: parsed.files ?? null,
-      providerOverrides: { baseUrl: parsed.baseUrl, model: parsed.model, apiKeyEnv: parsed.apiKeyEnv },
-      ...(parsed.idleTimeoutMs !== undefined ? { idleTimeoutMs: parsed.idleTimeoutMs } : {}),
-    });
+    const prepared = app.runs.prepare(request);
+    for (const line of prepared.keyDestinations) io.err(line);
+    handle = app.runs.launch(request, prepared);
   } catch (error) {
-    if (error instanceof FleetInvalidError) {
-      io.err(
-        `The fleet cannot run with these options:\n${error.issues.map((issue) => `  ${issue.path}: ${issue.message}`).join('\n')}`,
-      );
+    if (error instanceof AppError && (error.code === 'invalid-input' || error.code === 'forbidden')) {
+      io.err(`The fleet cannot run with these options:\n  ${error.message}`);
       return EXIT.usage;
     }
     throw error;
   }
   for (const warning of handle.warnings) io.err(`warning: ${warning}`);
-  const overrides = { baseUrl: parsed.baseUrl, model: parsed.model, apiKeyEnv: parsed.apiKeyEnv };
-  for (const line of keyDestinations(applyProviderOverrides(fleet, overrides))) io.err(line);
+  return watchRun(handle, parsed.json, io, options);
+}
 
-  const view = parsed.json ? new JsonView(io) : new LiveView(io);
+/** Shows a run's events as they arrive, answers its human questions, and returns the exit code. */
+export async function watchRun(
+  handle: RunHandle,
+  json: boolean,
+  io: StreamingIO,
+  options: RunCommandOptions,
+): Promise<number> {
+  const view = json ? new JsonView(io) : new LiveView(io);
   let lastErrorCode: string | null = null;
   const humans = new HumanPrompter(handle, io, options.input ?? (() => process.stdin));
-  handle.onDidEvent((event) => {
+  const stopListening = handle.onDidEvent((event) => {
     if (event.kind === 'error') lastErrorCode = event.payload.code;
     view.show(event);
     if (event.kind === 'human.requested') humans.ask(event.payload.requestId, event.payload.prompt);
   });
   void io.interrupted.then(() => handle.stop());
   const summary = await handle.done;
+  stopListening();
   humans.close();
   view.finish(summary);
   if (summary.status === 'failed')

@@ -1,9 +1,7 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../../app/data-dir';
-import { openHistory, STORE_FILE, type SessionListItem } from '../../history';
-import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
+import type { SessionListItem } from '../../app';
+import { EXIT, UsageError, type CliCommand } from '../command';
+import { dataDirFrom, hasStore, withApp } from '../open-app';
 
 /** "850ms", "42s", "3m 05s", "2h 14m". */
 export function formatDuration(ms: number): string {
@@ -28,15 +26,6 @@ export function cell(text: string, width: number): string {
   const flat = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   const chars = [...flat];
   return chars.length <= width ? flat : `${chars.slice(0, width - 1).join('')}…`;
-}
-
-/** The data folder: --data-dir, else FLEETSCOPE_DATA_DIR, else the OS default. */
-export function dataDirFrom(dataDirOption: string | undefined, io: CliIO): string {
-  return dataDirOption ?? defaultDataDir(io.env);
-}
-
-export function hasStore(dataDir: string): boolean {
-  return existsSync(join(dataDir, STORE_FILE));
 }
 
 const COLUMNS: Array<{
@@ -108,12 +97,11 @@ export const sessionsCommand: CliCommand = {
       );
       return EXIT.ok;
     }
-    // Read-only use: never mark the desktop app's live runs as interrupted.
-    const history = openHistory(dataDir, { recover: false });
-    try {
-      if (history.movedAsideTo)
-        io.err(`The store was damaged; it was moved to ${history.movedAsideTo} and a new one started.`);
-      const page = history.store.listSessions({ limit, search: values.search });
+    return withApp(dataDir, io, async (app) => {
+      const page = await app.call('sessions.list', {
+        limit,
+        ...(values.search !== undefined ? { search: values.search } : {}),
+      });
       if (values.json) {
         io.out(JSON.stringify(page, null, 2));
       } else if (page.items.length === 0) {
@@ -123,8 +111,6 @@ export const sessionsCommand: CliCommand = {
         io.out(`\nShowing ${page.items.length} of ${page.total} session${page.total === 1 ? '' : 's'}.`);
       }
       return EXIT.ok;
-    } finally {
-      history.close();
-    }
+    });
   },
 };

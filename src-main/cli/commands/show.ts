@@ -1,15 +1,16 @@
 import { parseArgs } from 'node:util';
-import { HistoryError, openHistory, type HistoryStore, type StoredMessage } from '../../history';
+import { AppError, type FleetscopeApp, type StoredMessage } from '../../app';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
-import { formatDuration, formatWhen, hasStore, dataDirFrom } from './sessions';
+import { dataDirFrom, hasStore, withApp } from '../open-app';
+import { formatDuration, formatWhen } from './sessions';
 
 const PAGE = 500;
 
-/** Every message of a session in order, read a page at a time. */
-function* allMessages(store: HistoryStore, sessionId: string): Generator<StoredMessage> {
+/** Every message of a session in order, read a page at a time through the contract. */
+async function* allMessages(app: FleetscopeApp, sessionId: string): AsyncGenerator<StoredMessage> {
   let after = 0;
   for (;;) {
-    const page = store.pageMessages(sessionId, { after: { seq: after }, limit: PAGE });
+    const page = await app.call('sessions.messages', { id: sessionId, after: { seq: after }, limit: PAGE });
     yield* page.items;
     const last = page.items.at(-1);
     if (!page.hasAfter || !last) return;
@@ -17,7 +18,7 @@ function* allMessages(store: HistoryStore, sessionId: string): Generator<StoredM
   }
 }
 
-function printMessage(message: StoredMessage, io: CliIO): void {
+function printMessage(message: StoredMessage, position: number, io: CliIO): void {
   const flags = [
     message.kind,
     message.state !== 'complete' ? message.state : null,
@@ -25,7 +26,7 @@ function printMessage(message: StoredMessage, io: CliIO): void {
   ]
     .filter((flag) => flag !== null)
     .join(', ');
-  io.out(`[+${(message.t / 1000).toFixed(1)}s] ${message.from} -> ${message.to} (${flags})`);
+  io.out(`#${position} [+${(message.t / 1000).toFixed(1)}s] ${message.from} -> ${message.to} (${flags})`);
   for (const line of message.content.split('\n')) io.out(`  ${line}`);
   for (const call of message.toolCalls ?? [])
     io.out(`  > tool call ${call.name}(${call.arguments}) [${call.id}]`);
@@ -38,7 +39,7 @@ function printMessage(message: StoredMessage, io: CliIO): void {
 
 export const showCommand: CliCommand = {
   name: 'show',
-  summary: "Print one session's transcript (id or unique id prefix)",
+  summary: "Print one session's transcript (id or unique id prefix); messages are numbered from 1",
   usage: 'fleetscope show SESSION [--json] [--data-dir DIR]',
   async run(args, io) {
     const { values, positionals } = parseArgs({
@@ -55,19 +56,26 @@ export const showCommand: CliCommand = {
       io.err(`No session with id "${wanted}" (no store in ${dataDir}).`);
       return EXIT.failure;
     }
-    const history = openHistory(dataDir, { recover: false });
-    try {
-      const id = history.store.resolveSessionId(wanted);
-      const session = history.store.getSession(id);
-      if (!session) throw new HistoryError('not-found', `No session with id "${wanted}".`);
+    return withApp(dataDir, io, async (app) => {
+      let session;
+      try {
+        session = await app.call('sessions.get', { id: wanted });
+      } catch (error) {
+        if (error instanceof AppError && (error.code === 'not-found' || error.code === 'invalid-input')) {
+          io.err(error.message);
+          return EXIT.failure;
+        }
+        throw error;
+      }
       const s = session.summary;
       if (values.json) {
-        // Streamed as lines so a 100k-message session is never one huge string.
+        // Streamed as lines (waiting for a slow reader) so a 100k-message session is never one huge string.
         io.out(`{"session":${JSON.stringify(s)},"fleet":${JSON.stringify(session.fleet)},"messages":[`);
         let first = true;
-        for (const message of allMessages(history.store, id)) {
+        for await (const message of allMessages(app, s.id)) {
           io.out(`${first ? '' : ','}${JSON.stringify(message)}`);
           first = false;
+          await io.drained?.();
         }
         io.out(']}');
         return EXIT.ok;
@@ -80,16 +88,12 @@ export const showCommand: CliCommand = {
       );
       if (s.task) io.out(`Task: ${s.task}`);
       io.out('');
-      for (const message of allMessages(history.store, id)) printMessage(message, io);
-      return EXIT.ok;
-    } catch (error) {
-      if (error instanceof HistoryError) {
-        io.err(error.message);
-        return EXIT.failure;
+      let position = 0;
+      for await (const message of allMessages(app, s.id)) {
+        printMessage(message, ++position, io);
+        await io.drained?.();
       }
-      throw error;
-    } finally {
-      history.close();
-    }
+      return EXIT.ok;
+    });
   },
 };
