@@ -1,3 +1,4 @@
+import type { DefaultEdge, Node, NodeProps } from '@vue-flow/core';
 import type { AgentSpec, Fleet, RouteRule, TeamSpec, TerminationSpec } from '@shared/domain';
 
 /** The node standing for the task (the user): where the conversation enters the team. */
@@ -26,13 +27,24 @@ export interface TaskNodeData {
 
 export type CanvasNodeData = AgentNodeData | TaskNodeData;
 
-export interface CanvasNode {
-  id: string;
-  type: 'agent' | 'task';
-  position: Position;
-  data: CanvasNodeData;
-  deletable?: boolean;
+/** Builder elements raise no custom events. */
+type NoCustomEvents = Record<string, never>;
+
+/**
+ * The builder's Vue Flow nodes, one type per node kind. The canvas mapping always sets `type` and
+ * `data`, so they are required here (Vue Flow's `Node` leaves both optional).
+ */
+export interface AgentCanvasNode extends Node<AgentNodeData, NoCustomEvents, 'agent'> {
+  type: 'agent';
+  data: AgentNodeData;
 }
+export interface TaskCanvasNode extends Node<TaskNodeData, NoCustomEvents, 'task'> {
+  type: 'task';
+  data: TaskNodeData;
+}
+export type CanvasNode = AgentCanvasNode | TaskCanvasNode;
+export type AgentCanvasNodeProps = NodeProps<AgentNodeData, NoCustomEvents, 'agent'>;
+export type TaskCanvasNodeProps = NodeProps<TaskNodeData, NoCustomEvents, 'task'>;
 
 export type EdgeKind = 'order' | 'loop' | 'start' | 'route' | 'fallback' | 'handoff' | 'fan-out' | 'fan-in';
 
@@ -43,13 +55,12 @@ export interface CanvasEdgeData {
   rule?: Omit<RouteRule, 'candidates'>;
 }
 
-export interface CanvasEdge {
-  id: string;
-  source: string;
-  target: string;
+/** Builder edges are drawn with Vue Flow's built-in bezier ('default') and smoothstep edges. */
+export type CanvasEdgeType = 'default' | 'smoothstep';
+
+/** A builder edge as Vue Flow holds it; `data` says what the team makes of it. */
+export interface CanvasEdge extends DefaultEdge<CanvasEdgeData, NoCustomEvents, CanvasEdgeType> {
   label?: string;
-  animated?: boolean;
-  type?: string;
   data: CanvasEdgeData;
 }
 

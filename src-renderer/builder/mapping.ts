@@ -2,6 +2,7 @@ import { layeredPositions } from './auto-layout';
 import { USER, type AgentSpec, type Fleet, type RouteRule, type TeamSpec } from '@shared/domain';
 import {
   TASK_NODE_ID,
+  type AgentCanvasNode,
   type AgentNodeData,
   type Canvas,
   type CanvasEdge,
@@ -125,7 +126,7 @@ export function fleetToCanvas(fleet: Fleet): Canvas {
   const names = new Set(fleet.agents.map((agent) => agent.name));
   const order = turnOrder(fleet);
   const seen = new Set<string>();
-  const nodes: CanvasNode[] = fleet.agents.map((agent, index) => {
+  const agentNodes: AgentCanvasNode[] = fleet.agents.map((agent, index) => {
     const saved = fleet.layout[agent.name];
     const turn = order.indexOf(agent.name);
     const data: AgentNodeData = {
@@ -143,23 +144,27 @@ export function fleetToCanvas(fleet: Fleet): Canvas {
   const edges = teamEdges(fleet, names);
   // A fleet with no layout at all (a hand-written file) is laid out along its team's edges.
   const layered =
-    nodes.length > 0 && nodes.every((node) => (node.data as AgentNodeData).autoPlaced)
+    agentNodes.length > 0 && agentNodes.every((node) => node.data.autoPlaced)
       ? layeredPositions(
-          [TASK_NODE_ID, ...nodes.map((node) => node.id)],
+          [TASK_NODE_ID, ...agentNodes.map((node) => node.id)],
           edges.filter((edge) => edge.data.kind !== 'loop'),
         )
       : null;
-  if (layered) for (const node of nodes) node.position = layered[node.id]!;
-  const top = nodes.length === 0 ? 60 : Math.min(...nodes.map((node) => node.position.y));
-  const bottom = nodes.length === 0 ? 60 : Math.max(...nodes.map((node) => node.position.y));
-  const left = nodes.length === 0 ? 220 : Math.min(...nodes.map((node) => node.position.x));
-  nodes.unshift({
-    id: TASK_NODE_ID,
-    type: 'task',
-    position: layered?.[TASK_NODE_ID] ?? { x: left - 200, y: (top + bottom) / 2 },
-    data: { kind: 'task', pattern: fleet.team.pattern },
-    deletable: false,
-  });
+  if (layered) for (const node of agentNodes) node.position = layered[node.id]!;
+  const ys = agentNodes.map((node) => node.position.y);
+  const top = ys.length === 0 ? 60 : Math.min(...ys);
+  const bottom = ys.length === 0 ? 60 : Math.max(...ys);
+  const left = agentNodes.length === 0 ? 220 : Math.min(...agentNodes.map((node) => node.position.x));
+  const nodes: CanvasNode[] = [
+    {
+      id: TASK_NODE_ID,
+      type: 'task',
+      position: layered?.[TASK_NODE_ID] ?? { x: left - 200, y: (top + bottom) / 2 },
+      data: { kind: 'task', pattern: fleet.team.pattern },
+      deletable: false,
+    },
+    ...agentNodes,
+  ];
   const strayLayout = Object.fromEntries(Object.entries(fleet.layout).filter(([name]) => !names.has(name)));
   return {
     nodes,
@@ -220,9 +225,7 @@ function teamFromEdges(canvas: Canvas, agentNames: string[]): TeamSpec {
 
 /** Reads a fleet back from the canvas: agents in node order, positions into `layout`, team from edges. */
 export function canvasToFleet(canvas: Canvas): Fleet {
-  const agentNodes = canvas.nodes.filter(
-    (node): node is CanvasNode & { data: AgentNodeData } => node.data.kind === 'agent',
-  );
+  const agentNodes = canvas.nodes.filter((node): node is AgentCanvasNode => node.type === 'agent');
   const agents = agentNodes.map((node) => node.data.agent);
   const layout: Fleet['layout'] = { ...canvas.meta.strayLayout };
   for (const node of agentNodes) {
