@@ -8,6 +8,7 @@ export type {
 } from './model-client';
 export { ProviderError, redact, type ProviderErrorCode, type PartialOutput } from './provider-error';
 export { OpenAiModelClient, DEFAULT_IDLE_TIMEOUT_MS, type OpenAiClientOptions } from './openai-client';
+export { ReplayModelClient, type ReplayReply, type ReplayResponder } from './replay-client';
 export {
   createModelClientFactory,
   SCRIPTED_PROVIDER,

@@ -1,6 +1,14 @@
 import OpenAI from 'openai';
+import { Stream } from 'openai/streaming';
 import type { ToolCall, TokenUsage } from '@shared/domain';
 import type { ChatMessage, ChatRequest, ChatResult, ChatStreamOptions, ModelClient } from './model-client';
+import {
+  shapeOf,
+  unfinishedStream,
+  wholeCompletion,
+  type ErrorVoice,
+  type WholeCompletion,
+} from './openai-reply';
 import { ProviderError, redact, type PartialOutput } from './provider-error';
 
 export interface OpenAiClientOptions {
@@ -18,6 +26,7 @@ export interface OpenAiClientOptions {
 export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 
 type OpenAiMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+type ChatCompletionChunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 
 function toOpenAiMessage(message: ChatMessage): OpenAiMessage {
   switch (message.role) {
@@ -43,6 +52,25 @@ function toOpenAiMessage(message: ChatMessage): OpenAiMessage {
     case 'tool':
       return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
   }
+}
+
+function toRequestBody(request: ChatRequest): OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming {
+  return {
+    model: request.model,
+    messages: request.messages.map(toOpenAiMessage),
+    stream: true,
+    stream_options: { include_usage: true },
+    ...(request.tools && request.tools.length > 0
+      ? {
+          tools: request.tools.map((tool) => ({
+            type: 'function' as const,
+            function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+          })),
+        }
+      : {}),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
+  };
 }
 
 /** Accumulates streamed tool-call fragments by their index. */
@@ -89,7 +117,10 @@ function untilAborted<T>(signal: AbortSignal, promise: Promise<T>): Promise<T> {
   });
 }
 
-/** A ModelClient over any OpenAI-compatible chat completions endpoint, always streaming. */
+/**
+ * A ModelClient over any OpenAI-compatible chat completions endpoint. It always asks for a stream
+ * and also accepts one whole JSON completion from servers that ignore `stream`.
+ */
 export class OpenAiModelClient implements ModelClient {
   private readonly sdk: OpenAI;
   private readonly idleTimeoutMs: number;
@@ -132,48 +163,48 @@ export class OpenAiModelClient implements ModelClient {
     let finishReason: string | null = null;
     const partial = (): PartialOutput => ({ content, toolCalls: tools.list() });
 
+    let chunks = 0;
+    let choices = 0;
+    let whole: WholeCompletion | null = null;
     armIdleTimer();
     try {
-      const stream = await untilAborted(
+      const response = await untilAborted(
         controller.signal,
-        this.sdk.chat.completions.create(
-          {
-            model: request.model,
-            messages: request.messages.map(toOpenAiMessage),
-            stream: true,
-            stream_options: { include_usage: true },
-            ...(request.tools && request.tools.length > 0
-              ? {
-                  tools: request.tools.map((tool) => ({
-                    type: 'function' as const,
-                    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-                  })),
-                }
-              : {}),
-            ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-            ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
-          },
-          { signal: controller.signal },
-        ),
+        this.sdk.chat.completions.create(toRequestBody(request), { signal: controller.signal }).asResponse(),
       );
-      for await (const chunk of stream) {
-        armIdleTimer();
-        if (chunk.usage)
-          usage = { prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens };
-        const choice = chunk.choices[0];
-        if (!choice) continue;
-        const text = choice.delta?.content;
-        if (text) {
-          content += text;
-          options.onText?.(text);
+      const contentType = response.headers.get('content-type');
+      let sse: Response | null = shapeOf(contentType) === 'event-stream' ? response : null;
+      if (sse === null) {
+        // Not announced as a stream: read it whole and decide from the content type and its first bytes.
+        const body = await response.text();
+        const shape = shapeOf(contentType, body);
+        if (shape === 'event-stream') sse = new Response(body, { headers: response.headers });
+        else whole = wholeCompletion({ shape, contentType, body, status: response.status }, this.voice);
+      }
+      if (sse !== null) {
+        const stream = Stream.fromSSEResponse<ChatCompletionChunk>(sse, controller, this.sdk);
+        for await (const chunk of stream) {
+          armIdleTimer();
+          chunks += 1;
+          if (chunk.usage)
+            usage = { prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens };
+          const choice = chunk.choices?.[0];
+          if (!choice) continue;
+          choices += 1;
+          const text = choice.delta?.content;
+          if (text) {
+            content += text;
+            options.onText?.(text);
+          }
+          for (const delta of choice.delta?.tool_calls ?? []) {
+            const { started, call } = tools.add(delta);
+            if (started) options.onToolCallStarted?.({ index: delta.index, id: call.id, name: call.name });
+          }
+          if (choice.finish_reason) finishReason = choice.finish_reason;
         }
-        for (const delta of choice.delta?.tool_calls ?? []) {
-          const { started, call } = tools.add(delta);
-          if (started) options.onToolCallStarted?.({ index: delta.index, id: call.id, name: call.name });
-        }
-        if (choice.finish_reason) finishReason = choice.finish_reason;
       }
     } catch (error) {
+      if (error instanceof ProviderError) throw error;
       throw this.classify(error, stalled, options.signal, partial());
     } finally {
       clearTimeout(idleTimer);
@@ -181,14 +212,18 @@ export class OpenAiModelClient implements ModelClient {
     }
     // The SDK ends an aborted stream quietly, so an abort shows up here, not as an exception.
     if (stalled || options.signal?.aborted) throw this.classify(null, stalled, options.signal, partial());
-    if (finishReason === null) {
-      throw new ProviderError(
-        'disconnected',
-        `The connection to ${this.label} ended before the model finished its reply.`,
-        partial(),
-      );
-    }
+    if (whole !== null) return this.deliverWhole(whole, options);
+    if (finishReason === null) throw unfinishedStream(chunks, choices, partial(), this.voice);
     return { content, toolCalls: tools.list(), usage, finishReason };
+  }
+
+  /** Hands a whole reply to the listeners as one piece, as a stream of one chunk would. */
+  private deliverWhole(whole: WholeCompletion, options: ChatStreamOptions): ChatResult {
+    if (whole.content.length > 0) options.onText?.(whole.content);
+    whole.toolCalls.forEach((call, index) =>
+      options.onToolCallStarted?.({ index, id: call.id, name: call.name }),
+    );
+    return { ...whole };
   }
 
   private classify(
@@ -269,5 +304,10 @@ export class OpenAiModelClient implements ModelClient {
 
   private clean(text: string): string {
     return redact(text, this.secrets).replace(/\.$/, '');
+  }
+
+  /** How error sentences name the provider and keep its key out of quoted text. */
+  private get voice(): ErrorVoice {
+    return { label: this.label, clean: (text) => this.clean(text) };
   }
 }

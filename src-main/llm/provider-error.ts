@@ -10,6 +10,10 @@ export type ProviderErrorCode =
   | 'stalled'
   | 'disconnected'
   | 'malformed-stream'
+  /** A 2xx answer that is no chat completion at all (a web page, plain text, foreign JSON). */
+  | 'unexpected-response'
+  /** A completion without any choices: the server answered but said nothing. */
+  | 'empty-reply'
   | 'missing-api-key'
   | 'aborted';
 
