@@ -15,11 +15,25 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-/** Ctrl+C or SIGTERM (also when sent to the `fleetscope` / npx wrapper) cancels what is running. */
+/**
+ * Ctrl+C, SIGTERM or SIGHUP cancels what is running. Under `npx fleetscope` / `npm run` the
+ * process a person signals is npm, which passes the signal to a shell that dies without passing it
+ * on: so there, the parent going away counts as the same request (a plain `fleetscope` started in
+ * the background keeps running when its shell exits).
+ */
 const interrupted = new Promise<void>((resolve) => {
   process.once('SIGINT', () => resolve());
   process.once('SIGTERM', () => resolve());
   process.once('SIGHUP', () => resolve());
+  if (process.env.npm_command === 'exec' || process.env.npm_command === 'run-script') {
+    const parent = process.ppid;
+    const watch = setInterval(() => {
+      if (process.ppid === parent) return;
+      clearInterval(watch);
+      resolve();
+    }, 200);
+    watch.unref();
+  }
 });
 
 /** Resolves once everything written to `stream` so far has been taken by the OS. */
