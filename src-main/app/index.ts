@@ -12,6 +12,8 @@ import { APP_NAME } from './data-dir';
 import { Dispatcher, type CallContext, type Handlers } from './dispatcher';
 import { AppError, toAppError } from './errors';
 import { ForeignRunRelay } from './foreign-runs';
+import { createLogger } from './logger';
+import type { Logger } from '@shared/logger';
 import { EventHub } from './event-hub';
 import { FleetCatalog } from './fleet-catalog';
 import { registerAppHandlers } from './handlers-app';
@@ -31,6 +33,8 @@ export { EventHub } from './event-hub';
 export { AppError, toAppError } from './errors';
 export { defaultDataDir, APP_NAME } from './data-dir';
 export type { KeyVault } from './providers';
+export { createLogger, LOG_FILE, type AppLogger } from './logger';
+export type { Logger } from '@shared/logger';
 export type { RunService, LaunchRequest, PreparedLaunch } from './run-service';
 export type { RunHandle, RunSummary, HumanRequest, ProviderOverrides } from '../orchestrator';
 export { createBuiltinTools } from '../orchestrator';
@@ -68,6 +72,8 @@ export interface AppOptions {
   env?: NodeJS.ProcessEnv;
   /** Where API keys are stored (desktop: Electron safeStorage); none means environment variables. */
   keyVault?: KeyVault;
+  /** Where the services log (default: DATA_DIR/fleetscope.log, level from FLEETSCOPE_LOG). */
+  logger?: Logger & { flush?(): void };
   /**
    * Watch the shared store while open (default true): relay runs that other processes drive into
    * this app's views, and mark interrupted the live sessions whose driving process has died.
@@ -84,6 +90,7 @@ export interface FleetscopeApp {
   readonly store: HistoryStore;
   /** Runs of every surface: start, control, answer, continue. */
   readonly runs: RunService;
+  readonly logger: Logger;
   /** Set when a corrupt store was moved aside at start; tell the user where it went. */
   readonly movedAsideTo: string | null;
   /** Resolves when start-up work (sample sessions, clean-up) is done. */
@@ -107,6 +114,19 @@ export interface FleetscopeApp {
   close(): Promise<void>;
 }
 
+/** `read` at most once per `ms` milliseconds (secret values for every log line). */
+function cachedFor<T>(ms: number, read: () => T): () => T {
+  let value: T | undefined;
+  let at = -Infinity;
+  return () => {
+    if (value === undefined || Date.now() - at > ms) {
+      value = read();
+      at = Date.now();
+    }
+    return value;
+  };
+}
+
 /** How often a long-lived surface looks for live sessions whose driving process died, in ms. */
 const ORPHAN_SWEEP_MS = 10_000;
 
@@ -116,7 +136,21 @@ const ORPHAN_SWEEP_MS = 10_000;
  * settings, key checks and event relaying behave the same everywhere.
  */
 export function createApp(options: AppOptions): FleetscopeApp {
-  const history = openHistory(options.dataDir, { nativeBinding: options.nativeBinding });
+  const env = options.env ?? process.env;
+  let secretValues: () => string[] = () => [];
+  const logger =
+    options.logger ?? createLogger({ dataDir: options.dataDir, env, secrets: () => secretValues() });
+  const history = openHistory(options.dataDir, {
+    nativeBinding: options.nativeBinding,
+    onWriteError: (error) =>
+      logger.error('A batch of run events failed to commit; it is retried', { err: error }),
+  });
+  logger.debug('Opened the store', { surface: options.surface, dataDir: options.dataDir });
+  if (history.recovery.sessions.length > 0) {
+    logger.info('Marked sessions whose process had ended as interrupted', {
+      sessions: history.recovery.sessions,
+    });
+  }
   const { store, db } = history;
   const resourcesDir = options.resourcesDir ?? defaultResourcesDir();
   const hub = new EventHub();
@@ -132,8 +166,9 @@ export function createApp(options: AppOptions): FleetscopeApp {
   const providers = new ProviderService({
     dataDir: options.dataDir,
     vault: options.keyVault ?? null,
-    env: options.env ?? process.env,
+    env,
   });
+  secretValues = cachedFor(5_000, () => providers.secretValues());
   const runs = new RunService({
     store,
     hub,
@@ -163,13 +198,13 @@ export function createApp(options: AppOptions): FleetscopeApp {
   const ready = (async () => {
     const retentionDays = settings.get().retentionDays;
     if (retentionDays !== null) store.deleteSessionsOlderThan(retentionDays);
-    if (options.seedSamples !== false) await seedSamples(db, store, join(resourcesDir, 'samples'));
+    if (options.seedSamples !== false) await seedSamples(db, store, join(resourcesDir, 'samples'), logger);
   })();
 
   // Long-lived surfaces share the store with CLI runs and scripts: show their runs live, and notice
   // when one dies (its sessions would otherwise stay "running" until the next start).
   const watchStore = options.watchStore !== false;
-  const onWatchError = (error: unknown) => console.error('Fleetscope: watching the store failed', error);
+  const onWatchError = (error: unknown) => logger.error('Watching the shared store failed', { err: error });
   const relay = watchStore ? new ForeignRunRelay(store, hub, onWatchError) : null;
   const sweep = watchStore
     ? setInterval(() => {
@@ -196,6 +231,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
     db,
     store,
     runs,
+    logger,
     movedAsideTo: history.movedAsideTo,
     ready,
     async call(channel, input) {
@@ -232,6 +268,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
       await runs.dispose();
       stopAnnouncing();
       history.close();
+      logger.flush?.();
     },
   };
 }

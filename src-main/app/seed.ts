@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { HistoryStore } from '../history';
 import type { SqliteDatabase } from '../history/database';
 import { importFile } from '../history/import';
+import { silentLogger, type Logger } from '@shared/logger';
 
 const SEEDED_KEY = 'internal.samplesSeeded';
 
@@ -14,6 +15,7 @@ export async function seedSamples(
   db: SqliteDatabase,
   store: HistoryStore,
   samplesDir: string,
+  logger: Logger = silentLogger,
 ): Promise<number> {
   const seeded = db.prepare('SELECT value FROM settings WHERE key = ?').get(SEEDED_KEY);
   if (seeded || !existsSync(samplesDir)) return 0;
@@ -30,8 +32,9 @@ export async function seedSamples(
     try {
       await importFile(join(samplesDir, file), store);
       imported++;
-    } catch {
+    } catch (error) {
       // A sample that no longer imports is skipped; the sample tests catch it before release.
+      logger.warn('A sample session could not be imported; skipped', { file, err: error });
     }
   }
   markSeeded();
