@@ -51,6 +51,7 @@ if (!app.requestSingleInstanceLock()) {
         detail: `${result.messageCount} messages (${result.format}). It is at the top of the Sessions list.`,
       });
     } catch (error) {
+      fleetscope.logger.warn('A transcript could not be imported from the menu', { path, err: error });
       dialog.showErrorBox(
         'The file could not be imported',
         error instanceof Error ? error.message : String(error),
