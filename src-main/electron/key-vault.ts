@@ -9,7 +9,11 @@ import type { KeyVault } from '../app';
  * folder. Only main reads them; the renderer learns only whether a key is set.
  * Call after `app.whenReady()`: safeStorage is not usable before.
  */
-export function createSafeStorageKeyVault(dataDir: string): KeyVault {
+export function createSafeStorageKeyVault(
+  dataDir: string,
+  /** Told when keys.json cannot be read or a key cannot be decrypted (never the key itself). */
+  onProblem: (message: string, error: unknown) => void = () => undefined,
+): KeyVault {
   const file = join(dataDir, 'keys.json');
   const available = safeStorage.isEncryptionAvailable();
   const backend = process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : null;
@@ -25,7 +29,8 @@ export function createSafeStorageKeyVault(dataDir: string): KeyVault {
     try {
       const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
       return parsed && typeof parsed === 'object' ? (parsed as Record<string, string>) : {};
-    } catch {
+    } catch (error) {
+      onProblem('The stored keys file could not be read; keys are treated as not set', error);
       return {};
     }
   };
@@ -45,7 +50,8 @@ export function createSafeStorageKeyVault(dataDir: string): KeyVault {
       if (!available || cipher === undefined) return undefined;
       try {
         return safeStorage.decryptString(Buffer.from(cipher, 'base64'));
-      } catch {
+      } catch (error) {
+        onProblem(`The stored key of provider ${providerId} could not be decrypted`, error);
         return undefined;
       }
     },

@@ -68,7 +68,9 @@ if (!app.requestSingleInstanceLock()) {
       dataDir: app.getPath('userData'),
       surface: 'desktop',
       nativeBinding: electronSqliteBinding(),
-      keyVault: createSafeStorageKeyVault(app.getPath('userData')),
+      keyVault: createSafeStorageKeyVault(app.getPath('userData'), (message, error) =>
+        fleetscope?.logger.warn(message, { err: error }),
+      ),
       resourcesDir: app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources'),
     });
     if (fleetscope.movedAsideTo) {
