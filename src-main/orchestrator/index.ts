@@ -3,10 +3,12 @@ export type { EventSink } from './sink';
 export {
   startRun,
   RunManager,
+  DEFAULT_KEEP_FINISHED,
   FleetInvalidError,
   applyProviderOverrides,
   type ProviderOverrides,
   type RunDefaults,
+  type RunManagerOptions,
   type RunHandle,
   type RunRequest,
   type RunSummary,

@@ -98,7 +98,8 @@ export type TeamSpec = z.infer<typeof teamSpecSchema>;
 export type TeamPattern = TeamSpec['pattern'];
 
 export type TerminationSpec =
-  | { type: 'max-messages'; max: number }
+  /** Counts chat messages; tool-call requests and tool results too when `countToolEvents` is set. */
+  | { type: 'max-messages'; max: number; countToolEvents?: boolean }
   | { type: 'text-mention'; text: string; sources?: string[] }
   | { type: 'token-budget'; maxTokens: number }
   | { type: 'timeout'; seconds: number }
@@ -111,7 +112,11 @@ export type TerminationSpec =
 
 export const terminationSpecSchema: z.ZodType<TerminationSpec> = z.lazy(() =>
   z.discriminatedUnion('type', [
-    z.object({ type: z.literal('max-messages'), max: z.number().int().positive() }),
+    z.object({
+      type: z.literal('max-messages'),
+      max: z.number().int().positive(),
+      countToolEvents: z.boolean().optional(),
+    }),
     z.object({
       type: z.literal('text-mention'),
       text: z.string().min(1),

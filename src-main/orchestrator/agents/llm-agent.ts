@@ -57,7 +57,9 @@ export class LlmAgent implements Agent {
         ...(result.usage ? { usage: result.usage } : {}),
       });
       const handedOff = await this.runTools(context, request, result.toolCalls);
-      if (handedOff || context.shouldStop()) return;
+      // Even when the run is to stop after this turn, the model answers its tool results first:
+      // a turn is never left half done (cancellation and timeouts abort the call instead).
+      if (handedOff) return;
     }
     context.emit({
       kind: 'error',

@@ -13,7 +13,7 @@ import { ExternalCondition, TimeoutCondition, TokenBudgetCondition } from './run
 export function buildCondition(spec: TerminationSpec): TerminationCondition {
   switch (spec.type) {
     case 'max-messages':
-      return new MaxMessagesCondition(spec.max);
+      return new MaxMessagesCondition(spec.max, spec.countToolEvents ?? false);
     case 'text-mention':
       return new TextMentionCondition(spec.text, spec.sources);
     case 'token-budget':

@@ -1,23 +1,32 @@
 import type { ConditionInput, StopResult, TerminationCondition } from './condition';
 
-/** Fires as soon as any part fires. Every part sees every check so their state stays current. */
+/**
+ * Fires as soon as any part fires, naming every part that fired at that check ("max-messages and
+ * text-mention"). Every part sees every check so their state stays current; once fired, the
+ * result holds until reset.
+ */
 export class AnyCondition implements TerminationCondition {
   readonly label: string;
+  private fired: StopResult | null = null;
 
   constructor(private readonly parts: readonly TerminationCondition[]) {
     this.label = `or(${parts.map((part) => part.label).join(', ')})`;
   }
 
   check(input: ConditionInput): StopResult | null {
-    let first: StopResult | null = null;
-    for (const part of this.parts) {
-      const result = part.check(input);
-      first ??= result;
-    }
-    return first;
+    const results = this.parts.map((part) => part.check(input));
+    if (this.fired !== null) return this.fired;
+    const fired = results.filter((result) => result !== null);
+    if (fired.length === 0) return null;
+    this.fired = {
+      condition: fired.map((result) => result.condition).join(' and '),
+      detail: fired.map((result) => result.detail).join(' '),
+    };
+    return this.fired;
   }
 
   reset(now: number): void {
+    this.fired = null;
     for (const part of this.parts) part.reset(now);
   }
 
@@ -26,7 +35,7 @@ export class AnyCondition implements TerminationCondition {
   }
 }
 
-/** Fires once every part has fired (each may fire at a different message). */
+/** Fires once every part has fired (each may fire at a different check) and names them all. */
 export class AllCondition implements TerminationCondition {
   readonly label: string;
 
@@ -39,7 +48,7 @@ export class AllCondition implements TerminationCondition {
     if (results.some((result) => result === null)) return null;
     const fired = results as StopResult[];
     return {
-      condition: fired.map((result) => result.condition).join('+'),
+      condition: fired.map((result) => result.condition).join(' and '),
       detail: fired.map((result) => result.detail).join(' '),
     };
   }

@@ -2,7 +2,7 @@ import type { Message } from '@shared/domain';
 
 /** Which condition ended a run and a sentence saying why. */
 export interface StopResult {
-  /** The condition's type, e.g. `max-messages`; composites join their fired children. */
+  /** The condition's type, e.g. `max-messages`; composites name every fired part: `max-messages and text-mention`. */
   condition: string;
   detail: string;
 }

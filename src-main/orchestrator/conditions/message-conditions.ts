@@ -1,17 +1,31 @@
+import type { MessageKind } from '@shared/domain';
 import { type ConditionInput, isFrom, LatchingCondition, type StopResult } from './condition';
 
+/** Tool-call requests (`function`) and tool results (`tool`): steps inside a turn, not chat. */
+const TOOL_EVENT_KINDS: ReadonlySet<MessageKind> = new Set(['function', 'tool']);
+
+/**
+ * Counts chat messages (the task and what agents say); tool-call requests and tool results count
+ * only with `countToolEvents`. The runtime checks at turn ends, so a turn that crosses the limit
+ * finishes first and the count can end above `max`.
+ */
 export class MaxMessagesCondition extends LatchingCondition {
   readonly label = 'max-messages';
   private count = 0;
 
-  constructor(private readonly max: number) {
+  constructor(
+    private readonly max: number,
+    private readonly countToolEvents = false,
+  ) {
     super();
   }
 
   protected evaluate({ messages }: ConditionInput): StopResult | null {
-    this.count += messages.length;
+    for (const message of messages)
+      if (this.countToolEvents || !TOOL_EVENT_KINDS.has(message.kind)) this.count += 1;
     if (this.count < this.max) return null;
-    return { condition: this.label, detail: `The run reached its limit of ${this.max} messages.` };
+    const what = this.countToolEvents ? 'messages (tool calls and results included)' : 'messages';
+    return { condition: this.label, detail: `The run reached its limit of ${this.max} ${what}.` };
   }
 
   protected restart(): void {

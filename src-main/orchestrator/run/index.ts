@@ -1,5 +1,11 @@
 export { startRun, FleetInvalidError } from './run-session';
-export { RunManager, type RunDefaults, type RunRequest } from './run-manager';
+export {
+  RunManager,
+  DEFAULT_KEEP_FINISHED,
+  type RunDefaults,
+  type RunManagerOptions,
+  type RunRequest,
+} from './run-manager';
 export type { ProviderOverrides, RunHandle, RunSummary, StartRunOptions } from './run-types';
 export type { HumanRequest } from './human-desk';
 export { applyProviderOverrides } from './overrides';

@@ -9,14 +9,16 @@ import {
 import { createModelClientFactory, ProviderError } from '../../llm';
 import { AgentFailure, TurnAborted } from '../agents';
 import { EventRecorder } from '../runtime/recorder';
+import { SecretMasker } from '../runtime/secret-masker';
 import { newId } from '../runtime/ids';
 import { SessionState } from '../runtime/session-state';
 import { createBuiltinTools } from '../tools';
 import { HumanDesk, type HumanRequest } from './human-desk';
 import { applyProviderOverrides } from './overrides';
 import { RunCancelled, RunControl } from './run-control';
+import { secretsInUse } from './secrets';
 import type { RunHandle, RunSummary, StartRunOptions } from './run-types';
-import { TeamRunner, type RuntimeServices } from './team-runner';
+import { RESUME, TeamRunner, type RuntimeServices, type TeamTask } from './team-runner';
 
 /** The fleet has errors the runtime cannot run with; each names its field. */
 export class FleetInvalidError extends Error {
@@ -46,6 +48,7 @@ class RunSession implements RunHandle {
   private control: RunControl;
   private runner: TeamRunner | null = null;
   private lastOutputId: string | null = null;
+  private released = false;
 
   constructor(private readonly options: StartRunOptions) {
     this.fleet = applyProviderOverrides(options.fleet, options.providerOverrides);
@@ -55,7 +58,9 @@ class RunSession implements RunHandle {
     if (errors.length > 0) throw new FleetInvalidError(errors);
     this.warnings = issues.map((issue) => `${issue.path}: ${issue.message}`);
     this.sessionId = options.sessionId ?? newId('ses');
-    this.recorder = new EventRecorder(this.sessionId, options.sink);
+    this.recorder = new EventRecorder(this.sessionId, options.sink, {
+      masker: new SecretMasker(secretsInUse(this.fleet, options.env ?? process.env, options.secrets ?? [])),
+    });
     this.session = new SessionState(this.recorder);
     this.control = this.newControl(options.startPaused ?? false);
     this.humans = new HumanDesk(this.recorder, (waiting) =>
@@ -74,7 +79,7 @@ class RunSession implements RunHandle {
           ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
         }),
     };
-    options.signal?.addEventListener('abort', () => this.stop(), { once: true });
+    this.watchSignal();
     this.done = this.execute(options.task, null);
   }
 
@@ -111,13 +116,16 @@ class RunSession implements RunHandle {
     return this.humans.list();
   }
 
-  continueWith(task: string, context: Record<string, string> = {}): Promise<RunSummary> {
+  continueWith(task = '', context: Record<string, string> = {}): Promise<RunSummary> {
     if (!this.isFinal())
       return Promise.reject(new Error('The run has not finished yet; stop it or wait for it first.'));
+    if (this.released)
+      return Promise.reject(new Error('The run was released from memory; start a new run to go on.'));
     // Claimed at once, so a second continuation in the same tick is refused rather than run twice.
     this.currentStatus = 'running';
     this.control = this.newControl(false);
     this.services.control = this.control;
+    this.watchSignal();
     this.done = this.execute(task, context);
     return this.done;
   }
@@ -125,6 +133,21 @@ class RunSession implements RunHandle {
   onDidEvent(listener: (event: RunEvent) => void): () => void {
     return this.recorder.onDidEvent(listener);
   }
+
+  release(): void {
+    if (!this.isFinal() || this.released) return;
+    this.released = true;
+    this.runner = null;
+    this.recorder.clearListeners();
+    this.options.signal?.removeEventListener('abort', this.onSignalAbort);
+  }
+
+  /** While the run goes, the caller's signal cancels it; a finished run lets go of the signal. */
+  private watchSignal(): void {
+    this.options.signal?.addEventListener('abort', this.onSignalAbort, { once: true });
+  }
+
+  private readonly onSignalAbort = () => this.stop();
 
   private isFinal(): boolean {
     return FINAL_STATUSES.includes(this.currentStatus);
@@ -153,6 +176,8 @@ class RunSession implements RunHandle {
         stopReason: 'error',
         detail: `The session could not be recorded: ${reason}`,
       });
+    } finally {
+      this.options.signal?.removeEventListener('abort', this.onSignalAbort);
     }
   }
 
@@ -198,6 +223,15 @@ class RunSession implements RunHandle {
     };
   }
 
+  /** The task message to send, or RESUME for a continuation that brings no new task. */
+  private teamTask(task: string, continuation: Record<string, string> | null): TeamTask | typeof RESUME {
+    const contextLines = Object.entries(continuation ?? {}).map(([key, value]) => `${key}: ${value}`);
+    const parts = [task.trim().length > 0 ? task : '', contextLines.join('\n')].filter((part) => part !== '');
+    if (continuation !== null && parts.length === 0) return RESUME;
+    // A continuation's task replies to where the conversation ended.
+    return { content: parts.join('\n\n'), parentId: this.lastOutputId };
+  }
+
   private async runTeam(task: string, continuation: Record<string, string> | null): Promise<Ending> {
     try {
       this.runner ??= new TeamRunner({
@@ -207,10 +241,7 @@ class RunSession implements RunHandle {
         session: this.session,
         services: this.services,
       });
-      const contextLines = Object.entries(continuation ?? {}).map(([key, value]) => `${key}: ${value}`);
-      const content = contextLines.length > 0 ? `${task}\n\n${contextLines.join('\n')}` : task;
-      const outcome = await this.runner.run({ content, parentId: this.lastOutputId }, this.control.signal);
-      // A continuation's task replies to where the conversation ended.
+      const outcome = await this.runner.run(this.teamTask(task, continuation), this.control.signal);
       this.lastOutputId = outcome.output?.id ?? outcome.last?.id ?? this.lastOutputId;
       const status = outcome.stop.condition === 'external' ? 'stopped' : 'completed';
       return { status, stopReason: outcome.stop.condition, detail: outcome.stop.detail };

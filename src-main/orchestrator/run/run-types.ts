@@ -20,6 +20,12 @@ export interface StartRunOptions {
   providerOverrides?: ProviderOverrides;
   /** Where `apiKeyEnv` names are looked up (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * More values to mask in everything the run records and relays (e.g. keys from a vault). The
+   * keys the fleet's providers read from `env` are masked without being listed here; values
+   * shorter than 8 characters are ignored.
+   */
+  secrets?: readonly string[];
   /** Folder the read_file tool may read; null (default) disables it. */
   fileRoot?: string | null;
   /** Aborting it cancels the run like `stop()`. */
@@ -73,7 +79,16 @@ export interface RunHandle {
   /** Answers a human-input request; false when no such request is open. */
   answer(requestId: string, text: string): boolean;
   pendingHumanRequests(): HumanRequest[];
-  /** Continues a finished run with a new task; rejects while the run is still going. */
-  continueWith(task: string, context?: Record<string, string>): Promise<RunSummary>;
+  /**
+   * Continues a finished run; rejects while the run is still going. With a task (or context) the
+   * owner sends it as a new task message; without one (empty or blank) the conversation resumes
+   * where it stopped: the next speaker goes on and no task message is sent.
+   */
+  continueWith(task?: string, context?: Record<string, string>): Promise<RunSummary>;
   onDidEvent(listener: (event: RunEvent) => void): () => void;
+  /**
+   * Lets go of a finished run's conversation and listeners; it can no longer be continued (its
+   * session stays in the store). Ignored while the run is going.
+   */
+  release(): void;
 }

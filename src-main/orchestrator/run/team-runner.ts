@@ -40,6 +40,9 @@ export interface TeamTask {
   kind?: MessageKind;
 }
 
+/** Continue the conversation where it stopped: no task message, the next speaker goes on. */
+export const RESUME = 'resume';
+
 export interface TeamOutcome {
   stop: StopResult;
   /** The last message addressed to the owner, if any. */
@@ -51,8 +54,11 @@ export interface TeamOutcome {
 const EXTERNAL_STOP: StopResult = { condition: 'external', detail: 'The run was asked to stop.' };
 
 /**
- * Runs one team: sends the task, asks the pattern for rounds, runs each round's speakers
- * concurrently and checks the termination condition after every message.
+ * Runs one team: sends the task, asks the pattern for rounds and runs each round's speakers
+ * concurrently. The termination condition is checked after the task and at the end of every
+ * turn, with the messages that turn produced: a turn (tool calls and their results included) is
+ * never cut in half by a message-based condition. Time-based conditions and cancellation still
+ * cut a turn short.
  */
 export class TeamRunner {
   private readonly bus: MessageBus;
@@ -61,6 +67,8 @@ export class TeamRunner {
   private readonly condition: TerminationCondition;
   private readonly history: Message[] = [];
   private recent: Message[] = [];
+  /** Messages completed since the last termination check. */
+  private unchecked: Message[] = [];
   private stop: StopResult | null = null;
   private output: Message | null = null;
   private lastSpeaker: string | null = null;
@@ -107,6 +115,8 @@ export class TeamRunner {
             candidates: decision.candidates.map((name) => this.bus.qualify(name)),
           },
         }),
+      onSelectorFailure: (failure) =>
+        session.recorder.emit(null, { kind: 'error', payload: { ...failure, messageId: null } }),
     });
   }
 
@@ -115,38 +125,47 @@ export class TeamRunner {
   }
 
   /**
-   * Runs until a condition fires or the pattern is done. `signal` is the enclosing turn's
-   * signal for nested teams. Throws RunCancelled, TurnAborted (enclosing turn cut short) or
-   * AgentFailure.
+   * Runs until a condition fires or the pattern is done. `task` is RESUME to go on with the
+   * conversation as it stands (the pattern keeps its place; one that had finished starts over).
+   * `signal` is the enclosing turn's signal for nested teams. Throws RunCancelled, TurnAborted
+   * (enclosing turn cut short) or AgentFailure.
    */
-  async run(task: TeamTask, signal: AbortSignal): Promise<TeamOutcome> {
+  async run(task: TeamTask | typeof RESUME, signal: AbortSignal): Promise<TeamOutcome> {
     const control = this.options.services.control;
     this.stop = null;
     this.output = null;
     this.recent = [];
+    this.unchecked = [];
     this.condition.reset(Date.now());
-    this.pattern.reset();
+    const resuming = task === RESUME;
+    if (!resuming) this.pattern.reset();
     const timer = new ConditionTimer(() => this.checkTimers());
     this.timer = timer;
     try {
-      this.bus.send(this.options.owner, {
-        to: this.pattern.taskReceiver(),
-        kind: task.kind ?? 'task',
-        content: task.content,
-        parentId: task.parentId,
-      });
+      if (!resuming) {
+        this.bus.send(this.options.owner, {
+          to: this.pattern.taskReceiver(),
+          kind: task.kind ?? 'task',
+          content: task.content,
+          parentId: task.parentId,
+        });
+        this.checkTurn();
+      }
       timer.schedule(this.condition.wakeAt());
+      let firstRound = true;
       while (this.stop === null) {
         await control.beforeRound(() => this.stop !== null || signal.aborted);
         if (signal.aborted && !control.isCancelled) throw new TurnAborted();
         if (this.stop === null && control.externalStop) this.stop = this.check([], true) ?? EXTERNAL_STOP;
         if (this.stop !== null) break;
-        const plan = await this.pattern.next({
-          recent: this.recent,
-          history: this.history,
-          lastSpeaker: this.lastSpeaker,
-          signal,
-        });
+        const state = { recent: this.recent, history: this.history, lastSpeaker: this.lastSpeaker, signal };
+        let plan = await this.pattern.next(state);
+        if (plan.type === 'done' && resuming && firstRound) {
+          // Resuming a team whose pattern had run its course (a finished pipeline): go round again.
+          this.pattern.reset();
+          plan = await this.pattern.next(state);
+        }
+        firstRound = false;
         if (plan.type === 'done') {
           this.stop = plan.stop;
           break;
@@ -171,6 +190,7 @@ export class TeamRunner {
         speakers.map(async (speaker) => {
           try {
             await this.runTurn(speaker, abort.signal);
+            this.checkTurn();
           } catch (error) {
             abort.abort();
             throw error;
@@ -236,9 +256,16 @@ export class TeamRunner {
   private onMessage(message: Message): void {
     this.history.push(message);
     this.recent.push(message);
+    this.unchecked.push(message);
     if (message.to === this.options.owner) this.output = message;
-    if (this.stop !== null) return;
-    const result = this.check([message], this.options.services.control.externalStop);
+  }
+
+  /** A boundary no turn is halfway through: check the condition with what was said since the last check. */
+  private checkTurn(): void {
+    const messages = this.unchecked;
+    this.unchecked = [];
+    if (this.stop !== null || messages.length === 0) return;
+    const result = this.check(messages, this.options.services.control.externalStop);
     if (result !== null) this.stop = result;
   }
 

@@ -12,6 +12,8 @@ export interface PatternServices {
   memberName(address: string): string | null;
   models: ModelClientFactory;
   onDecision(decision: RoutingDecision): void;
+  /** A recoverable failure of the selector model (the fallback speaks instead). */
+  onSelectorFailure(failure: { code: string; message: string }): void;
 }
 
 export function buildPattern(fleet: Fleet, services: PatternServices): TeamPattern {
@@ -34,6 +36,7 @@ export function buildPattern(fleet: Fleet, services: PatternServices): TeamPatte
         model,
         memberName: services.memberName,
         onDecision: services.onDecision,
+        onModelFailure: services.onSelectorFailure,
       });
     }
     case 'swarm':

@@ -19,6 +19,8 @@ export interface SelectorOptions {
   /** Member name of an envelope address, or null for the owner and strangers. */
   memberName(address: string): string | null;
   onDecision(decision: RoutingDecision): void;
+  /** The selector model failed; the run goes on with the fallback speaker. */
+  onModelFailure(failure: { code: string; message: string }): void;
 }
 
 function ruleMatches(rule: RouteRule, message: Message, sender: string | null): boolean {
@@ -145,7 +147,16 @@ export class SelectorPattern implements TeamPattern {
     } catch (error) {
       if (error instanceof ProviderError && error.code === 'aborted') throw new TurnAborted();
       const detail = error instanceof Error ? error.message : String(error);
-      return this.fallback(candidates, state.lastSpeaker, `${why}; the selector model failed (${detail})`);
+      const decision = this.fallback(
+        candidates,
+        state.lastSpeaker,
+        `${why}; the selector model failed (${detail})`,
+      );
+      this.options.onModelFailure({
+        code: 'selector-failed',
+        message: `The selector model failed, so ${decision.chosen} speaks next instead: ${detail}`,
+      });
+      return decision;
     }
   }
 }

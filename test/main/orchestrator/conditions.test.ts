@@ -107,7 +107,7 @@ describe('AND / OR algebra', () => {
     expect(condition.check(input([message({ content: 'APPROVED' })]))).toBeNull();
     expect(condition.check(input([message({})]))).toBeNull();
     const result = condition.check(input([message({})]));
-    expect(result?.condition).toBe('text-mention+max-messages');
+    expect(result?.condition).toBe('text-mention and max-messages');
     expect(result?.detail).toContain('APPROVED');
   });
 
@@ -127,7 +127,7 @@ describe('AND / OR algebra', () => {
     });
     expect(condition.check(input([message({ from: 'judge', content: 'thinking' })]))).toBeNull();
     expect(condition.check(input([message({ from: 'alice', content: 'VERDICT?' })]))?.condition).toBe(
-      'source-match+text-mention',
+      'source-match and text-mention',
     );
     const other = buildCondition({
       type: 'or',
@@ -158,7 +158,9 @@ describe('AND / OR algebra', () => {
     condition.reset(Date.now());
     expect(condition.check(input([message({})]))).toBeNull();
     expect(condition.check(input([message({})]))).toBeNull();
-    expect(condition.check(input([message({ content: 'X' })]))?.condition).toBe('text-mention+max-messages');
+    expect(condition.check(input([message({ content: 'X' })]))?.condition).toBe(
+      'text-mention and max-messages',
+    );
   });
 
   it('composites report the earliest wake time of their timed parts', () => {

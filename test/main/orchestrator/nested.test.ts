@@ -1,26 +1,20 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { FleetInput } from '@shared/domain';
-import { fleet, llm, ofKind, run, scripted, transcript } from '../../helpers/fleet-builders';
-import { startOpenAiStub, type OpenAiStub } from '../../helpers/openai-stub';
-import { agentOf, promptTexts } from '../../helpers/stub-agents';
+import { ReplayModelClient } from '../../../src-main/llm';
+import { fleet, ofKind, run as startFleetRun, scripted, transcript } from '../../helpers/fleet-builders';
+import { promptOf, replayLlm as llm, speakerOf } from './replay-helpers';
 
-let stub: OpenAiStub;
-beforeAll(async () => {
-  stub = await startOpenAiStub();
-});
-afterAll(() => stub.close());
+// Nesting is about scopes, threads and outcomes; models answer from a replay client (no HTTP).
+let model: ReplayModelClient;
 beforeEach(() => {
-  stub.requests.length = 0;
-  stub.respondWith((request) => ({ type: 'text', content: `${agentOf(request)} reviewed` }));
+  model = new ReplayModelClient((request) => ({ type: 'text', content: `${speakerOf(request)} reviewed` }));
 });
+const run: typeof startFleetRun = (options) => startFleetRun({ models: model.asFactory(), ...options });
 
 const reviewTeam = (): FleetInput => ({
   version: 1,
   name: 'review',
-  agents: [
-    { name: 'coder', type: 'llm', provider: { id: 'custom', baseUrl: stub.baseUrl, model: 'm' } },
-    { name: 'critic', type: 'llm', provider: { id: 'custom', baseUrl: stub.baseUrl, model: 'm' } },
-  ],
+  agents: [llm('coder'), llm('critic')],
   team: { pattern: 'sequential' },
 });
 
@@ -31,7 +25,7 @@ describe('a team used as an agent', () => {
         agents: [
           scripted('lead', ['Please build a parser']),
           { name: 'squad', type: 'team', fleet: reviewTeam() },
-          llm('boss', stub.baseUrl),
+          llm('boss'),
         ],
         team: { pattern: 'sequential' },
       }),
@@ -50,7 +44,7 @@ describe('a team used as an agent', () => {
     ]);
     const result = ofKind(events, 'message.completed')[5]?.payload.message;
     expect(result).toMatchObject({ kind: 'result', meta: { nestedStop: 'team-finished' } });
-    expect(promptTexts(stub.chatRequests()[2]!)).toContain('squad: critic reviewed');
+    expect(promptOf(model.requests[2])).toContain('squad: critic reviewed');
     const threads = new Set(
       ofKind(events, 'message.completed').map((event) => event.payload.message.threadId),
     );
@@ -89,9 +83,12 @@ describe('a team used as an agent', () => {
   });
 
   it('a failure inside the nested team fails the whole run', async () => {
-    stub.respondWith(() => ({ type: 'error', status: 500 }));
+    model.respondWith(() => ({
+      type: 'error',
+      code: 'server-error',
+      message: 'provider "custom" had a server error (500).',
+    }));
     const { handle } = run({
-      maxRetries: 0,
       fleet: fleet({
         agents: [{ name: 'squad', type: 'team', fleet: reviewTeam() }],
         team: { pattern: 'sequential' },
@@ -104,16 +101,15 @@ describe('a team used as an agent', () => {
   });
 
   it('cancelling aborts the nested team too', async () => {
-    stub.respondWith(() => ({ type: 'stall' }));
-    const { handle } = run({
-      idleTimeoutMs: 10_000,
+    model.respondWith(() => ({ type: 'hang', content: 'thinking' }));
+    const { handle, events } = run({
       fleet: fleet({
         agents: [{ name: 'squad', type: 'team', fleet: reviewTeam() }],
         team: { pattern: 'sequential' },
       }),
       task: 'go',
     });
-    await stub.waitForChatRequests(1);
+    await expect.poll(() => ofKind(events, 'message.delta').length).toBeGreaterThan(0);
     handle.stop();
     expect(await handle.done).toMatchObject({ status: 'stopped', stopReason: 'cancelled' });
   });

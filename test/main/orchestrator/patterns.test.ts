@@ -1,23 +1,28 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fleet, llm, ofKind, run, scripted, transcript } from '../../helpers/fleet-builders';
-import { startOpenAiStub, type OpenAiStub } from '../../helpers/openai-stub';
-import { agentOf, promptTexts, toolNames } from '../../helpers/stub-agents';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ReplayModelClient } from '../../../src-main/llm';
+import { fleet, ofKind, run as startFleetRun, scripted, transcript } from '../../helpers/fleet-builders';
+import {
+  isSelectorQuestion,
+  promptOf,
+  REPLAY_SELECTOR,
+  replayLlm as llm,
+  speakerOf,
+  toolsOf,
+} from './replay-helpers';
 
-let stub: OpenAiStub;
-beforeAll(async () => {
-  stub = await startOpenAiStub();
-});
-afterAll(() => stub.close());
+// Team patterns are about who speaks when; the model's HTTP transport is tested against the stub
+// server elsewhere (llm-agent, faults, run-control), so these runs get canned replies.
+let model: ReplayModelClient;
 beforeEach(() => {
-  stub.requests.length = 0;
-  stub.respondWith((request) => ({ type: 'text', content: `${agentOf(request)} speaking` }));
+  model = new ReplayModelClient((request) => ({ type: 'text', content: `${speakerOf(request)} speaking` }));
 });
+const run: typeof startFleetRun = (options) => startFleetRun({ models: model.asFactory(), ...options });
 
 describe('sequential pipeline', () => {
   it('passes each reply to the next agent and the last one answers the user', async () => {
     const { handle, events } = run({
       fleet: fleet({
-        agents: [llm('writer', stub.baseUrl), llm('reviewer', stub.baseUrl), llm('editor', stub.baseUrl)],
+        agents: [llm('writer'), llm('reviewer'), llm('editor')],
         team: { pattern: 'sequential' },
       }),
       task: 'Write a haiku',
@@ -30,15 +35,15 @@ describe('sequential pipeline', () => {
       'reviewer>editor: reviewer speaking',
       'editor>user: editor speaking',
     ]);
-    const reviewerPrompt = promptTexts(stub.chatRequests()[1]!);
+    const reviewerPrompt = promptOf(model.requests[1]);
     expect(reviewerPrompt).toContain('writer: writer speaking');
     expect(reviewerPrompt.join('\n')).not.toContain('Write a haiku');
   });
 
   it('streams every reply as deltas between message.started and message.completed', async () => {
-    stub.respondWith(() => ({ type: 'text', content: 'a fairly long streamed reply', chunkSize: 3 }));
+    model.respondWith(() => ({ type: 'text', content: 'a fairly long streamed reply', chunkSize: 3 }));
     const { handle, events } = run({
-      fleet: fleet({ agents: [llm('solo', stub.baseUrl)], team: { pattern: 'sequential' } }),
+      fleet: fleet({ agents: [llm('solo')], team: { pattern: 'sequential' } }),
       task: 'go',
     });
     await handle.done;
@@ -66,7 +71,7 @@ describe('round-robin group chat', () => {
   it('cycles speakers in order, each seeing the whole conversation', async () => {
     const { handle, events } = run({
       fleet: fleet({
-        agents: [llm('ann', stub.baseUrl), llm('ben', stub.baseUrl), llm('cat', stub.baseUrl)],
+        agents: [llm('ann'), llm('ben'), llm('cat')],
         team: { pattern: 'round-robin' },
         termination: { type: 'max-messages', max: 6 },
       }),
@@ -74,27 +79,27 @@ describe('round-robin group chat', () => {
     });
     const summary = await handle.done;
     expect(summary.stopReason).toBe('max-messages');
-    expect(stub.chatRequests().map(agentOf)).toEqual(['ann', 'ben', 'cat', 'ann', 'ben']);
+    expect(model.requests.map(speakerOf)).toEqual(['ann', 'ben', 'cat', 'ann', 'ben']);
     expect(
       transcript(events)
         .slice(1)
         .every((line) => line.includes('>*:')),
     ).toBe(true);
-    const annSecond = stub.chatRequests()[3]!.body?.messages ?? [];
+    const annSecond = model.requests[3]?.messages ?? [];
     expect(annSecond.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user', 'user']);
   });
 
   it('follows a custom order', async () => {
     const { handle } = run({
       fleet: fleet({
-        agents: [llm('ann', stub.baseUrl), llm('ben', stub.baseUrl)],
+        agents: [llm('ann'), llm('ben')],
         team: { pattern: 'round-robin', order: ['ben', 'ann'] },
         termination: { type: 'max-messages', max: 4 },
       }),
       task: 'Discuss',
     });
     await handle.done;
-    expect(stub.chatRequests().map(agentOf)).toEqual(['ben', 'ann', 'ben']);
+    expect(model.requests.map(speakerOf)).toEqual(['ben', 'ann', 'ben']);
   });
 });
 
@@ -129,24 +134,24 @@ describe('selector', () => {
   });
 
   it('lets the selector model pick from the descriptions', async () => {
-    stub.respondWith((request) => {
-      const prompt = promptTexts(request).join('\n');
-      if (prompt.includes('Who speaks next?')) return { type: 'text', content: 'poet' };
-      return { type: 'text', content: `${agentOf(request)} here` };
-    });
+    model.respondWith((request) =>
+      isSelectorQuestion(request)
+        ? { type: 'text', content: 'poet' }
+        : { type: 'text', content: `${speakerOf(request)} here` },
+    );
     const { handle, events } = run({
       fleet: fleet({
         agents: [
-          llm('poet', stub.baseUrl, { description: 'writes verse' }),
-          llm('critic', stub.baseUrl, { description: 'judges verse' }),
+          llm('poet', { description: 'writes verse' }),
+          llm('critic', { description: 'judges verse' }),
         ],
-        team: { pattern: 'selector', selector: { id: 'custom', baseUrl: stub.baseUrl, model: 'stub-model' } },
+        team: { pattern: 'selector', selector: REPLAY_SELECTOR },
         termination: { type: 'max-messages', max: 2 },
       }),
       task: 'A poem please',
     });
     await handle.done;
-    const selectorPrompt = promptTexts(stub.chatRequests()[0]!).join('\n');
+    const selectorPrompt = promptOf(model.requests[0]).join('\n');
     expect(selectorPrompt).toContain('- poet: writes verse');
     expect(selectorPrompt).toContain('- critic: judges verse');
     const [decision] = ofKind(events, 'routing.decision');
@@ -156,21 +161,16 @@ describe('selector', () => {
   });
 
   it('falls back when the selector model fails or names nobody', async () => {
-    stub.enqueue({ type: 'text', content: 'nobody in particular' });
-    stub.respondWith((request) => {
-      const prompt = promptTexts(request).join('\n');
-      if (prompt.includes('Who speaks next?')) return { type: 'error', status: 500 };
-      return { type: 'text', content: `${agentOf(request)} here` };
-    });
+    model.enqueue({ type: 'text', content: 'nobody in particular' });
+    model.respondWith((request) =>
+      isSelectorQuestion(request)
+        ? { type: 'error', code: 'server-error', message: 'provider "custom" had a server error (500).' }
+        : { type: 'text', content: `${speakerOf(request)} here` },
+    );
     const { handle, events } = run({
-      maxRetries: 0,
       fleet: fleet({
-        agents: [llm('poet', stub.baseUrl), llm('critic', stub.baseUrl)],
-        team: {
-          pattern: 'selector',
-          selector: { id: 'custom', baseUrl: stub.baseUrl, model: 'stub-model' },
-          fallback: 'critic',
-        },
+        agents: [llm('poet'), llm('critic')],
+        team: { pattern: 'selector', selector: REPLAY_SELECTOR, fallback: 'critic' },
         termination: { type: 'max-messages', max: 3 },
       }),
       task: 'A poem please',
@@ -183,13 +183,44 @@ describe('selector', () => {
     expect(reasons[1]?.reason).toContain('the selector model failed');
     expect(reasons[1]?.chosen).toBe('critic');
   });
+  it('records every selector model failure as a recoverable error event and goes on with the fallback', async () => {
+    model.respondWith((request) =>
+      isSelectorQuestion(request)
+        ? {
+            type: 'error',
+            code: 'connection',
+            message: 'Could not reach provider "custom": connection refused.',
+          }
+        : { type: 'text', content: `${speakerOf(request)} here` },
+    );
+    const { handle, events } = run({
+      fleet: fleet({
+        agents: [llm('poet'), llm('critic')],
+        team: { pattern: 'selector', selector: REPLAY_SELECTOR },
+        termination: { type: 'max-messages', max: 3 },
+      }),
+      task: 'A poem please',
+    });
+    const summary = await handle.done;
+    expect(summary).toMatchObject({ status: 'completed', stopReason: 'max-messages' });
+    const errors = ofKind(events, 'error').map((event) => event.payload);
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toEqual({
+      code: 'selector-failed',
+      message:
+        'The selector model failed, so poet speaks next instead: Could not reach provider "custom": connection refused.',
+      messageId: null,
+    });
+    expect(errors[1]?.message).toContain('so critic speaks next instead');
+    expect(transcript(events).slice(1)).toEqual(['poet>*: poet here', 'critic>*: critic here']);
+  });
 });
 
 describe('swarm', () => {
   it('offers transfer tools, hands off on a call and ends on a handoff to the user', async () => {
-    stub.respondWith((request) => {
-      const agent = agentOf(request);
-      const hasSpoken = (request.body?.messages ?? []).some((message) => message.role === 'assistant');
+    model.respondWith((request) => {
+      const agent = speakerOf(request);
+      const hasSpoken = request.messages.some((message) => message.role === 'assistant');
       if (agent === 'triage')
         return { type: 'tools', calls: [{ name: 'transfer_to_billing', arguments: '{}' }] };
       if (agent === 'billing' && !hasSpoken) {
@@ -199,7 +230,7 @@ describe('swarm', () => {
     });
     const { handle, events } = run({
       fleet: fleet({
-        agents: [llm('triage', stub.baseUrl), llm('billing', stub.baseUrl)],
+        agents: [llm('triage'), llm('billing')],
         team: { pattern: 'swarm', start: 'triage', handoffs: { triage: ['billing'], billing: ['user'] } },
         termination: {
           type: 'or',
@@ -213,8 +244,8 @@ describe('swarm', () => {
     });
     const summary = await handle.done;
     expect(summary.stopReason).toBe('handoff');
-    expect(toolNames(stub.chatRequests()[0]!)).toEqual(['transfer_to_billing']);
-    expect(toolNames(stub.chatRequests()[1]!)).toEqual(['transfer_to_user']);
+    expect(toolsOf(model.requests[0])).toEqual(['transfer_to_billing']);
+    expect(toolsOf(model.requests[1])).toEqual(['transfer_to_user']);
     expect(ofKind(events, 'handoff').map((event) => `${event.payload.from}->${event.payload.to}`)).toEqual([
       'triage->billing',
       'billing->user',
@@ -254,34 +285,29 @@ describe('parallel fan-out / fan-in', () => {
     let openGate: (allInFlight: boolean) => void = () => undefined;
     const gate = new Promise<boolean>((resolve) => (openGate = resolve));
     const fallback = setTimeout(() => openGate(false), 5_000);
-    stub.respondWith(async (request) => {
-      const agent = agentOf(request);
+    model.respondWith(async (request) => {
+      const agent = speakerOf(request);
       if (agent === 'summary') return { type: 'text', content: 'combined' };
       workers.add(agent);
       if (workers.size === 3) openGate(true);
       await gate;
-      return { type: 'text', content: `${agent} finding`, chunkSize: 2, delayMs: 15 };
+      return { type: 'text', content: `${agent} finding`, chunkSize: 2 };
     });
     const { handle, events } = run({
       fleet: fleet({
-        agents: [
-          llm('web', stub.baseUrl),
-          llm('papers', stub.baseUrl),
-          llm('code', stub.baseUrl),
-          llm('summary', stub.baseUrl),
-        ],
+        agents: [llm('web'), llm('papers'), llm('code'), llm('summary')],
         team: { pattern: 'parallel', workers: ['web', 'papers', 'code'], aggregator: 'summary' },
       }),
       task: 'Research agents',
     });
     const summary = await handle.done;
     expect(summary.stopReason).toBe('team-finished');
-    const requests = stub.chatRequests();
-    expect(requests.slice(0, 3).map(agentOf).sort()).toEqual(['code', 'papers', 'web']);
+    const requests = model.requests;
+    expect(requests.slice(0, 3).map(speakerOf).sort()).toEqual(['code', 'papers', 'web']);
     clearTimeout(fallback);
     // All three worker requests were in flight together: the gate opened before any was answered.
     await expect(gate).resolves.toBe(true);
-    const aggregatorPrompt = promptTexts(requests[3]!);
+    const aggregatorPrompt = promptOf(requests[3]);
     expect(aggregatorPrompt).toEqual(
       expect.arrayContaining([
         'Research agents',

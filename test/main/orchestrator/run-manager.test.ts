@@ -1,3 +1,6 @@
+import { getEventListeners } from 'node:events';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '@shared/domain';
 import { MemorySink, RunManager } from '../../../src-main/orchestrator';
@@ -35,5 +38,67 @@ describe('RunManager', () => {
     const manager = new RunManager({ sink: new MemorySink(), env: {} });
     const broken = fleet({ agents: [{ name: 'gpt', type: 'llm' }], team: { pattern: 'sequential' } });
     expect(() => manager.start({ fleet: broken, task: 'x' })).toThrow(/agents\[0\]\.provider/);
+  });
+});
+
+describe('RunManager releases finished runs', () => {
+  const quick = fleet({
+    agents: [scripted('a', ['hello'])],
+    team: { pattern: 'sequential' },
+  });
+
+  it('keeps only the most recently finished runs; older ones are forgotten and cannot continue', async () => {
+    const manager = new RunManager({ sink: new MemorySink(), env: {} }, { keepFinished: 2 });
+    const handles = [];
+    for (const task of ['one', 'two', 'three', 'four']) {
+      const handle = manager.start({ fleet: quick, task });
+      await handle.done;
+      handles.push(handle);
+    }
+    const ids = handles.map((handle) => handle.sessionId);
+    expect(ids.map((id) => manager.get(id) !== undefined)).toEqual([false, false, true, true]);
+    expect(manager.list().map((handle) => handle.sessionId)).toEqual(ids.slice(2));
+    await expect(handles[0]!.continueWith('more')).rejects.toThrow(/released/);
+
+    // Continuing a kept run makes it the most recently finished one when it ends again.
+    const seen: RunEvent[] = [];
+    manager.onDidEvent((event) => seen.push(event));
+    await handles[2]!.continueWith('again');
+    expect(seen.some((event) => event.kind === 'session.continued')).toBe(true);
+    await manager.start({ fleet: quick, task: 'five' }).done;
+    expect(manager.get(ids[2]!)).toBe(handles[2]);
+    expect(manager.get(ids[3]!)).toBeUndefined();
+  });
+
+  it('never releases a run that is still going', async () => {
+    const manager = new RunManager({ sink: new MemorySink(), env: {} }, { keepFinished: 0 });
+    const long = manager.start({ fleet: chatter, task: 'long', startPaused: true });
+    await manager.start({ fleet: quick, task: 'short' }).done;
+    expect(manager.list()).toEqual([long]);
+    long.stop();
+    await long.done;
+    expect(manager.list()).toEqual([]);
+  });
+
+  it('a finished run lets go of the signal it was started with', async () => {
+    const shutdown = new AbortController();
+    const manager = new RunManager({ sink: new MemorySink(), env: {}, signal: shutdown.signal });
+    for (let index = 0; index < 3; index += 1) await manager.start({ fleet: quick, task: 'go' }).done;
+    expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('a released run can be garbage collected', async () => {
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
+    const manager = new RunManager({ sink: new MemorySink(), env: {} }, { keepFinished: 0 });
+    const released = await (async () => {
+      const handle = manager.start({ fleet: quick, task: 'go' });
+      await handle.done;
+      return new WeakRef(handle);
+    })();
+    // Let the finished run's pending callbacks settle before collecting.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collectGarbage();
+    expect(released.deref()).toBeUndefined();
   });
 });
