@@ -72,10 +72,12 @@ export class FleetCatalog {
     return { summary: summarize(saved.id, parsed, false, saved.updatedAt), fleet: saved.fleet, parsed };
   }
 
+  /** Saves a new fleet (no id) or replaces the saved fleet `id`, which must exist. */
   save(input: unknown, id?: string): FleetSummary {
     if (id?.startsWith(EXAMPLE_PREFIX)) {
       throw new AppError('read-only', 'Examples cannot be changed; duplicate the fleet to edit it.');
     }
+    if (id !== undefined) this.requireSaved(id);
     const parsed = this.parse(input);
     const saved = this.store.saveFleet(input as FleetInput, id);
     return summarize(saved.id, parsed, false, saved.updatedAt);
@@ -83,7 +85,12 @@ export class FleetCatalog {
 
   delete(id: string): boolean {
     if (id.startsWith(EXAMPLE_PREFIX)) throw new AppError('read-only', 'Examples cannot be deleted.');
+    this.requireSaved(id);
     return this.store.deleteFleet(id);
+  }
+
+  private requireSaved(id: string): void {
+    if (!this.store.getFleet(id)) throw new AppError('not-found', `No saved fleet with id "${id}".`);
   }
 
   /** Validates a fleet or throws AppError invalid-input listing every problem by field. */

@@ -6,6 +6,7 @@ import type { HistoryStore } from '../history';
 import { exportSession } from '../history/export';
 import { importFile } from '../history/import';
 import type { Handlers } from './dispatcher';
+import { AppError } from './errors';
 import type { EventHub } from './event-hub';
 import { trackTask } from './task-progress';
 
@@ -22,6 +23,7 @@ type SessionHandlers = Pick<
   | 'sessions.delete'
   | 'sessions.export'
   | 'sessions.importData'
+  | 'sessions.watch'
 >;
 
 const EXTENSIONS: Record<ExportFormat, string> = { md: 'md', json: 'json', html: 'html', otlp: 'otlp.json' };
@@ -45,15 +47,18 @@ export function registerSessionHandlers(deps: {
   env: NodeJS.ProcessEnv;
 }): SessionHandlers {
   const { store, hub } = deps;
+  /** Every channel that names a session answers not-found for one that was never stored. */
+  const requireSession = (id: string) => {
+    const found = store.getSession(id);
+    if (!found) throw new AppError('not-found', `No session with id "${id}".`);
+    return found;
+  };
   return {
     'sessions.list': (query) => store.listSessions(query),
-    'sessions.get': ({ id }) => {
-      const found = store.getSession(store.resolveSessionId(id));
-      if (!found) throw new Error('unreachable: resolved id has no session');
-      return found;
-    },
+    'sessions.get': ({ id }) => requireSession(store.resolveSessionId(id)),
     'sessions.messages': ({ id, ...query }) => store.pageMessages(id, query),
     'sessions.events': ({ id, afterSeq, limit }) => {
+      requireSession(id);
       store.flush();
       const max = limit ?? 5000;
       const events = [...store.iterateEvents(id, afterSeq, afterSeq + max)];
@@ -69,8 +74,8 @@ export function registerSessionHandlers(deps: {
       return { deleted: true };
     },
     'sessions.export': async ({ id, format, taskId }) => {
-      const found = store.getSession(id);
-      const fileName = exportFileName(found?.summary.title ?? 'session', id, format);
+      const found = requireSession(id);
+      const fileName = exportFileName(found.summary.title, id, format);
       const folder = join(deps.dataDir, 'exports');
       mkdirSync(folder, { recursive: true });
       const path = join(folder, fileName);
@@ -92,6 +97,13 @@ export function registerSessionHandlers(deps: {
         task.finish(1, 1);
         rmSync(folder, { recursive: true, force: true });
       }
+    },
+    'sessions.watch': ({ ids }, { client }) => {
+      if (!client) throw new AppError('unavailable', 'This surface receives no live events to choose from.');
+      const unique = [...new Set(ids)];
+      for (const id of unique) requireSession(id);
+      client.watch(unique);
+      return { ids: client.watching };
     },
   };
 }

@@ -1,7 +1,13 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { KeyStorage, ProviderId, ProviderInfo, ProviderTestResult } from '@shared/contract';
+import {
+  httpUrlSchema,
+  type KeyStorage,
+  type ProviderId,
+  type ProviderInfo,
+  type ProviderTestResult,
+} from '@shared/contract';
 import { AppError } from './errors';
 import { PROVIDER_PRESETS, presetFor } from './provider-presets';
 
@@ -24,11 +30,12 @@ export interface KeyVault {
   delete(providerId: string): void;
 }
 
-const savedSchema = z.record(
-  z.string(),
-  z.object({ baseUrl: z.string(), defaultModel: z.string(), apiKeyEnv: z.string().nullable() }),
-);
-type SavedConfig = z.infer<typeof savedSchema>;
+const savedEntrySchema = z.object({
+  baseUrl: httpUrlSchema,
+  defaultModel: z.string(),
+  apiKeyEnv: z.string().nullable(),
+});
+type SavedConfig = Record<string, z.infer<typeof savedEntrySchema>>;
 
 export interface ProviderServiceOptions {
   dataDir: string;
@@ -232,6 +239,14 @@ export class ProviderService {
       .join(', ')}. Change the agent's base URL, or the provider's address in Settings > Providers.`;
   }
 
+  /** The values of every key this service can send (vault or environment), for masking. */
+  secretValues(): string[] {
+    return PROVIDER_PRESETS.flatMap((preset) => {
+      const key = this.key(preset.id, this.info(preset.id).apiKeyEnv);
+      return key ? [key] : [];
+    });
+  }
+
   private key(id: ProviderId, apiKeyEnv: string | null): string | undefined {
     const vault = this.options.vault;
     if (vault?.available && vault.has(id)) return vault.get(id);
@@ -254,14 +269,25 @@ export class ProviderService {
     return result;
   }
 
+  /**
+   * The saved settings. An entry that no longer passes the checks (say, a base URL with another
+   * scheme than http or https, saved by an older version) is ignored: its preset's defaults apply.
+   */
   private readSaved(): SavedConfig {
     if (!existsSync(this.file)) return {};
+    let raw: unknown;
     try {
-      const parsed = savedSchema.safeParse(JSON.parse(readFileSync(this.file, 'utf8')));
-      return parsed.success ? parsed.data : {};
+      raw = JSON.parse(readFileSync(this.file, 'utf8'));
     } catch {
       return {};
     }
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {};
+    const saved: SavedConfig = {};
+    for (const preset of PROVIDER_PRESETS) {
+      const entry = savedEntrySchema.safeParse((raw as Record<string, unknown>)[preset.id]);
+      if (entry.success) saved[preset.id] = entry.data;
+    }
+    return saved;
   }
 
   private writeSaved(saved: SavedConfig): void {

@@ -2,6 +2,7 @@ import type { Result } from '@shared/contract';
 import { Emitter } from './emitter';
 import { Sequencer } from './sequencer';
 import type { Bridge, ConnectionState, PreloadApi } from './types';
+import { WatchSet } from './watch-set';
 
 /** Bridge over the desktop preload. IPC cannot drop messages, so it is always online. */
 export function createIpcBridge(api: PreloadApi): Bridge {
@@ -11,21 +12,23 @@ export function createIpcBridge(api: PreloadApi): Bridge {
   const unsubscribe = api.onEvents((batch) => {
     for (const event of batch) {
       if (!sequencer.accept(event)) {
-        sequencer.reset(event.seq);
         resync.fire();
-        events.fire(event);
+        sequencer.restartAt(event);
       }
     }
   });
+  const call: Bridge['call'] = async (channel, input) => {
+    const method = api.calls[channel];
+    if (!method)
+      return { ok: false, error: { code: 'unknown-channel', message: `No such channel: ${channel}` } };
+    return (await method(input)) as Result<never>;
+  };
+  const watched = new WatchSet((ids) => void call('sessions.watch', { ids }));
   return {
     surface: 'desktop',
     connection: 'online' satisfies ConnectionState,
-    async call(channel, input) {
-      const method = api.calls[channel];
-      if (!method)
-        return { ok: false, error: { code: 'unknown-channel', message: `No such channel: ${channel}` } };
-      return (await method(input)) as Result<never>;
-    },
+    call,
+    watchSession: (sessionId) => watched.add(sessionId),
     onDidReceiveEvent: (listener) => events.on(listener),
     onDidRequireResync: (listener) => resync.on(listener),
     onDidChangeConnection: () => () => undefined,

@@ -11,6 +11,12 @@ export interface Bridge {
   /** Fired when events were missed beyond repair: views must reload what they show. */
   onDidRequireResync(listener: () => void): () => void;
   onDidChangeConnection(listener: (state: ConnectionState) => void): () => void;
+  /**
+   * Receive live `run.events` of this session until the returned function is called: a session
+   * view watches its session when it opens and releases it when it closes. Other events (store
+   * changes, progress) arrive whatever is watched.
+   */
+  watchSession(sessionId: string): () => void;
   readonly connection: ConnectionState;
   dispose(): void;
 }

@@ -3,6 +3,7 @@ import { WS_PATH } from '@shared/contract';
 import { Emitter } from './emitter';
 import { Sequencer } from './sequencer';
 import type { Bridge, ConnectionState } from './types';
+import { WatchSet } from './watch-set';
 
 /** The subset of the WebSocket API the bridge uses (the browser's, or `ws` in tests). */
 export interface SocketLike {
@@ -31,8 +32,9 @@ type Pending = { frame: string; resolve: (result: Result<never>) => void };
 
 /**
  * Bridge over the web host's WebSocket. Reconnects with backoff; on every (re)connect it says
- * hello with the last applied seq, so the host replays what was missed; duplicates are dropped
- * and a host that cannot replay (restarted, or too far behind) triggers a resync.
+ * hello with the last applied seq and the watched sessions, so the host replays what was missed
+ * (run events of those sessions included); duplicates are dropped and a host that cannot replay
+ * (restarted, or too far behind) triggers a resync.
  */
 export function createWsBridge(options: WsBridgeOptions): Bridge {
   const createSocket = options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
@@ -102,7 +104,8 @@ export function createWsBridge(options: WsBridgeOptions): Bridge {
     setState('connecting');
     const current = createSocket(options.url);
     socket = current;
-    current.onopen = () => current.send(JSON.stringify({ type: 'hello', epoch, lastSeq: sequencer.lastSeq }));
+    current.onopen = () =>
+      current.send(JSON.stringify({ type: 'hello', epoch, lastSeq: sequencer.lastSeq, watch: watched.ids }));
     current.onmessage = (message) => {
       try {
         handleFrame(JSON.parse(String(message.data)) as ServerFrame);
@@ -127,6 +130,17 @@ export function createWsBridge(options: WsBridgeOptions): Bridge {
       delay = Math.min(maxDelay, delay * 2);
     };
   };
+  const call: Bridge['call'] = (channel, input) =>
+    new Promise((resolve) => {
+      const frame = JSON.stringify({ type: 'call', id: nextId++, channel, payload: input });
+      const pending: Pending = { frame, resolve: resolve as Pending['resolve'] };
+      if (state === 'online' && socket?.readyState === OPEN) sendPending(pending);
+      else queued.push(pending);
+    });
+  // While offline the next hello carries the set, so only a connected socket needs the call.
+  const watched = new WatchSet((ids) => {
+    if (state === 'online') void call('sessions.watch', { ids });
+  });
   connect();
 
   return {
@@ -134,14 +148,8 @@ export function createWsBridge(options: WsBridgeOptions): Bridge {
     get connection() {
       return state;
     },
-    call(channel, input) {
-      return new Promise((resolve) => {
-        const frame = JSON.stringify({ type: 'call', id: nextId++, channel, payload: input });
-        const pending: Pending = { frame, resolve: resolve as Pending['resolve'] };
-        if (state === 'online' && socket?.readyState === OPEN) sendPending(pending);
-        else queued.push(pending);
-      });
-    },
+    call,
+    watchSession: (sessionId) => watched.add(sessionId),
     onDidReceiveEvent: (listener) => events.on(listener),
     onDidRequireResync: (listener) => resync.on(listener),
     onDidChangeConnection: (listener) => connection.on(listener),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RunEvent } from '../domain';
+import { runEventListSchema } from './session-views';
 
 /** Events flow from main to the renderer. Each is delivered with a hub-wide sequence number. */
 export const eventChannels = {
@@ -7,14 +7,23 @@ export const eventChannels = {
   ping: z.object({ n: z.number().int().nonnegative(), at: z.number() }),
   /** Something in the store changed; views showing `topic` should refresh. */
   'store.changed': z.object({ topic: z.string(), id: z.string().optional() }),
-  /** A run's events since the last batch (coalesced per frame), in seq order. */
-  'run.events': z.object({ sessionId: z.string(), events: z.custom<RunEvent[]>() }),
+  /**
+   * A run's events since the last batch (coalesced per frame), in seq order. Each client receives
+   * them only for the sessions it watches (`sessions.watch`); everything else goes to every client.
+   */
+  'run.events': z.object({ sessionId: z.string(), events: runEventListSchema }),
+  /**
+   * Hub seqs `fromSeq` through this event's seq were addressed to other clients (run events of
+   * sessions this one does not watch). Nothing to apply: it only keeps the gap check exact. The
+   * bridges consume it; views never see it.
+   */
+  'events.skipped': z.object({ fromSeq: z.number().int().positive() }),
   /** Progress of a long task (import, export); `total` is null when unknown. */
   'task.progress': z.object({
     taskId: z.string(),
     label: z.string(),
-    done: z.number(),
-    total: z.number().nullable(),
+    done: z.number().nonnegative(),
+    total: z.number().nonnegative().nullable(),
     finished: z.boolean(),
   }),
 } as const;

@@ -1,5 +1,17 @@
 import { z } from 'zod';
+import { fleetSchema, type FleetInput } from '../domain';
 import { command, query } from './define';
+import { idSchema, jsonObjectSchema } from './fields';
+
+/**
+ * A fleet file as a caller sends it: any JSON object. Deliberately not the fleet schema: the
+ * handlers run the fleet validator, which names every problem by field (and `fleets.validate`
+ * returns them as its answer rather than as an error).
+ */
+export const fleetFileInputSchema: z.ZodType<Record<string, unknown>> = jsonObjectSchema;
+
+/** A stored fleet file as written (defaults not filled in); it passed the fleet schema when saved. */
+export const fleetFileSchema: z.ZodType<FleetInput> = fleetSchema;
 
 export const fleetSummarySchema = z.object({
   id: z.string(),
@@ -24,22 +36,22 @@ export const fleetChannels = {
     'Saved fleets and the shipped examples.',
   ),
   'fleets.get': query(
-    z.object({ id: z.string().min(1).max(200) }).strict(),
-    z.object({ summary: fleetSummarySchema, fleet: z.unknown() }),
-    'One fleet file.',
+    z.object({ id: idSchema }).strict(),
+    z.object({ summary: fleetSummarySchema, fleet: fleetFileSchema }),
+    'One fleet file, as written (defaults not filled in).',
   ),
   'fleets.save': command(
-    z.object({ id: z.string().min(1).max(200).optional(), fleet: z.unknown() }).strict(),
+    z.object({ id: idSchema.optional(), fleet: fleetFileInputSchema }).strict(),
     fleetSummarySchema,
-    'Save a fleet (validated first).',
+    'Save a fleet (validated first): a new one without an id, or replace the saved fleet with that id.',
   ),
   'fleets.delete': command(
-    z.object({ id: z.string().min(1).max(200) }).strict(),
+    z.object({ id: idSchema }).strict(),
     z.object({ deleted: z.boolean() }),
     'Delete a saved fleet.',
   ),
   'fleets.validate': query(
-    z.object({ fleet: z.unknown() }).strict(),
+    z.object({ fleet: fleetFileInputSchema }).strict(),
     z.object({ errors: z.array(fleetIssueSchema), warnings: z.array(fleetIssueSchema) }),
     'Check a fleet without saving it.',
   ),

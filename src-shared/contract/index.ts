@@ -6,6 +6,8 @@ import { fleetChannels } from './fleets';
 import { providerChannels } from './providers';
 
 export * from './define';
+export * from './fields';
+export * from './session-views';
 export * from './app';
 export * from './events';
 export * from './wire';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { command, query } from './define';
+import { httpUrlSchema, LIMITS } from './fields';
 
 /** Provider presets the settings page offers; `scripted` is built in and always present. */
 export const PROVIDER_IDS = [
@@ -15,13 +16,16 @@ export const PROVIDER_IDS = [
 ] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
 
-const envName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name (A-Z, 0-9, _)');
+const envName = z
+  .string()
+  .max(LIMITS.name)
+  .regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name (A-Z, 0-9, _)');
 
 /** One provider as the renderer sees it. The key itself never leaves main: only `keySet`. */
 export const providerInfoSchema = z.object({
   id: z.enum(PROVIDER_IDS),
   label: z.string(),
-  baseUrl: z.string(),
+  baseUrl: httpUrlSchema,
   defaultModel: z.string(),
   /** Environment variable the runtime reads the key from (browser/CLI), null when none is needed. */
   apiKeyEnv: z.string().nullable(),
@@ -75,8 +79,8 @@ export const providerChannels = {
     z
       .object({
         id: providerId,
-        baseUrl: z.url().max(2000),
-        defaultModel: z.string().max(300),
+        baseUrl: httpUrlSchema,
+        defaultModel: z.string().max(LIMITS.name),
         apiKeyEnv: envName.nullable(),
       })
       .strict(),
@@ -89,7 +93,7 @@ export const providerChannels = {
     'Store (or, with an empty key, remove) an API key. Write-only: it is never read back.',
   ),
   'providers.test': command(
-    z.object({ id: providerId, baseUrl: z.url().max(2000).optional() }).strict(),
+    z.object({ id: providerId, baseUrl: httpUrlSchema.optional() }).strict(),
     providerTestResultSchema,
     'List the models of a provider (GET {baseUrl}/models) with its key, or say why that failed.',
   ),

@@ -1,14 +1,19 @@
 import { z } from 'zod';
 import { sessionStatusSchema } from '../domain';
 import { command, query } from './define';
+import { idSchema, LIMITS } from './fields';
+import { fleetFileInputSchema } from './fleets';
 
-const sessionId = z.string().min(1).max(200);
+const sessionId = idSchema;
 
-/** Which fleet to run: a saved one, a shipped example, or a fleet object (validated by the runtime). */
+/**
+ * Which fleet to run: a saved one, a shipped example, or a fleet file's JSON object (checked
+ * field by field by the fleet validator, which names every problem).
+ */
 export const fleetSourceSchema = z.union([
-  z.object({ fleetId: z.string().min(1).max(200) }).strict(),
-  z.object({ example: z.string().min(1).max(200) }).strict(),
-  z.object({ fleet: z.unknown() }).strict(),
+  z.object({ fleetId: idSchema }).strict(),
+  z.object({ example: idSchema }).strict(),
+  z.object({ fleet: fleetFileInputSchema }).strict(),
 ]);
 export type FleetSource = z.infer<typeof fleetSourceSchema>;
 
@@ -21,8 +26,8 @@ export const runChannels = {
     z
       .object({
         source: fleetSourceSchema,
-        task: z.string().trim().min(1).max(100_000),
-        title: z.string().max(300).optional(),
+        task: z.string().trim().min(1).max(LIMITS.text),
+        title: z.string().max(LIMITS.title).optional(),
       })
       .strict(),
     z.object({ sessionId: z.string() }),
@@ -34,7 +39,7 @@ export const runChannels = {
     'Pause, resume, step one round, or stop a run.',
   ),
   'runs.answer': command(
-    z.object({ sessionId, requestId: z.string().min(1).max(200), text: z.string().max(100_000) }).strict(),
+    z.object({ sessionId, requestId: idSchema, text: z.string().max(LIMITS.text) }).strict(),
     activeRunSchema,
     'Answer a human agent that is waiting.',
   ),
@@ -42,8 +47,8 @@ export const runChannels = {
     z
       .object({
         sessionId,
-        task: z.string().trim().min(1).max(100_000),
-        context: z.record(z.string().max(200), z.string().max(10_000)).default({}),
+        task: z.string().trim().min(1).max(LIMITS.text),
+        context: z.record(z.string().max(LIMITS.id), z.string().max(10_000)).default({}),
       })
       .strict(),
     z.object({ sessionId: z.string() }),

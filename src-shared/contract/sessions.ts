@@ -1,15 +1,9 @@
 import { z } from 'zod';
-import {
-  messageSchema,
-  runEventSchema,
-  sessionStatusSchema,
-  sessionSummarySchema,
-  type RunEvent,
-  type ViewState,
-} from '../domain';
+import { messageSchema, sessionStatusSchema, sessionSummarySchema } from '../domain';
 import { command, query } from './define';
-
-const id = z.string().min(1).max(200);
+import { idSchema as id, LIMITS } from './fields';
+import { fleetFileSchema } from './fleets';
+import { runEventListSchema, sessionEdgeStatsSchema, viewStateSchema } from './session-views';
 
 export const sessionListItemSchema = sessionSummarySchema.extend({ durationMs: z.number().nonnegative() });
 export type SessionListItem = z.infer<typeof sessionListItemSchema>;
@@ -22,48 +16,17 @@ export const storedMessageSchema = messageSchema.extend({
 });
 export type StoredMessage = z.infer<typeof storedMessageSchema>;
 
-/** One agent's completed messages up to a seq (from `sessions.edges`). */
-export interface AgentEdgeStats {
-  name: string;
-  /** Completed (not dropped) messages it sent. */
-  messages: number;
-  /** Prompt plus completion tokens of those messages. */
-  tokens: number;
-  /** Seq of the last message it sent or that was addressed to it by name; 0 when none. */
-  lastSeq: number;
-}
-
-/** Messages along one (kind, from, to) edge up to a seq. Handoffs are messages of kind handoff. */
-export interface EdgeCount {
-  from: string;
-  to: string;
-  kind: 'message' | 'handoff';
-  count: number;
-  lastSeq: number;
-}
-
-/**
- * Graph totals computed in SQL over the materialized messages, so a long session's first draw
- * shows edges and counts before its event log is in the renderer. Routing decisions are events,
- * not messages, so routing edges are not here (they appear once the log has loaded).
- */
-export interface SessionEdgeStats {
-  seq: number;
-  agents: AgentEdgeStats[];
-  edges: EdgeCount[];
-}
-
 export const sessionListQuerySchema = z
   .object({
     limit: z.number().int().min(1).max(500).optional(),
     offset: z.number().int().min(0).optional(),
-    status: z.array(sessionStatusSchema).optional(),
-    fleetName: z.string().max(200).optional(),
+    status: z.array(sessionStatusSchema).max(20).optional(),
+    fleetName: z.string().max(LIMITS.id).optional(),
     /** Created at or after / before, epoch milliseconds. */
     from: z.number().optional(),
     to: z.number().optional(),
-    tag: z.string().max(100).optional(),
-    search: z.string().max(500).optional(),
+    tag: z.string().max(LIMITS.tag).optional(),
+    search: z.string().max(LIMITS.search).optional(),
   })
   .strict();
 
@@ -79,8 +42,6 @@ export type ExportFormat = z.infer<typeof exportFormatSchema>;
 /** The largest file the app accepts through `sessions.importData` (the CLI has no limit). */
 export const MAX_IMPORT_BYTES = 48 * 1024 * 1024;
 
-const runEventArray = z.array(runEventSchema) as unknown as z.ZodType<RunEvent[]>;
-
 export const sessionChannels = {
   'sessions.list': query(
     sessionListQuerySchema,
@@ -89,8 +50,8 @@ export const sessionChannels = {
   ),
   'sessions.get': query(
     z.object({ id }).strict(),
-    z.object({ summary: sessionListItemSchema, fleet: z.unknown().nullable() }),
-    'One session and the fleet snapshot it ran with.',
+    z.object({ summary: sessionListItemSchema, fleet: fleetFileSchema.nullable() }),
+    'One session (by id or a unique id prefix) and the fleet snapshot it ran with (null for imports).',
   ),
   'sessions.messages': query(
     z
@@ -100,8 +61,8 @@ export const sessionChannels = {
         before: cursorSchema.optional(),
         from: z.enum(['start', 'end']).optional(),
         limit: z.number().int().min(1).max(1000).optional(),
-        threadId: z.string().max(200).optional(),
-        agent: z.string().max(200).optional(),
+        threadId: z.string().max(LIMITS.id).optional(),
+        agent: z.string().max(LIMITS.id).optional(),
       })
       .strict(),
     z.object({ items: z.array(storedMessageSchema), hasBefore: z.boolean(), hasAfter: z.boolean() }),
@@ -115,26 +76,26 @@ export const sessionChannels = {
         limit: z.number().int().min(1).max(20_000).optional(),
       })
       .strict(),
-    z.object({ events: runEventArray, lastSeq: z.number().int() }),
+    z.object({ events: runEventListSchema, lastSeq: z.number().int().nonnegative() }),
     "A slice of a session's event log, for replay and for healing gaps.",
   ),
   'sessions.seek': query(
     z.object({ id, seq: z.number().int().min(0) }).strict(),
-    z.custom<ViewState>(),
+    viewStateSchema,
     'The folded view state at a seq (nearest checkpoint plus a short fold).',
   ),
   'sessions.edges': query(
     z.object({ id, seq: z.number().int().min(0).optional() }).strict(),
-    z.custom<SessionEdgeStats>(),
+    sessionEdgeStatsSchema,
     'Who addressed whom and how much each agent said, up to a seq (default: the end), from the stored messages.',
   ),
   'sessions.rename': command(
-    z.object({ id, title: z.string().trim().min(1).max(300) }).strict(),
+    z.object({ id, title: z.string().trim().min(1).max(LIMITS.title) }).strict(),
     sessionListItemSchema,
     'Rename a session.',
   ),
   'sessions.tag': command(
-    z.object({ id, tags: z.array(z.string().trim().min(1).max(60)).max(50) }).strict(),
+    z.object({ id, tags: z.array(z.string().trim().min(1).max(LIMITS.tag)).max(LIMITS.tags) }).strict(),
     sessionListItemSchema,
     "Replace a session's tags.",
   ),
@@ -144,20 +105,27 @@ export const sessionChannels = {
     'Delete a session.',
   ),
   'sessions.export': command(
-    z.object({ id, format: exportFormatSchema, taskId: z.string().max(100).optional() }).strict(),
+    z.object({ id, format: exportFormatSchema, taskId: z.string().max(LIMITS.id).optional() }).strict(),
     z.object({ path: z.string(), bytes: z.number().int(), fileName: z.string() }),
     "Export a session into the data folder's exports/ (progress as task.progress events).",
   ),
   'sessions.importData': command(
     z
       .object({
-        fileName: z.string().min(1).max(300),
+        fileName: z.string().min(1).max(LIMITS.title),
         content: z.string().max(MAX_IMPORT_BYTES),
-        taskId: z.string().max(100).optional(),
+        taskId: z.string().max(LIMITS.id).optional(),
       })
       .strict(),
     z.object({ sessionId: z.string(), format: z.string(), messageCount: z.number().int() }),
     'Import a transcript (our JSON, AutoGen, OpenAI messages); the format is detected.',
     { maxBytes: MAX_IMPORT_BYTES + 64 * 1024 },
+  ),
+  'sessions.watch': command(
+    z.object({ ids: z.array(id).max(LIMITS.watched) }).strict(),
+    z.object({ ids: z.array(z.string()) }),
+    'Set the sessions whose live run.events this client receives (replaces the previous set; an ' +
+      'empty list stops them). Open views watch their session; lists rely on store.changed. ' +
+      'Every id must name a stored session (not-found otherwise, and the set stays as it was).',
   ),
 } as const;

@@ -5,10 +5,11 @@ import type { Delivered } from './events';
 export type ClientFrame =
   | { type: 'call'; id: number; channel: string; payload: unknown }
   /**
-   * Sent on every (re)connect: the host launch it last heard from (`epoch`, null at first) and the
-   * last event it applied.
+   * Sent on every (re)connect: the host launch it last heard from (`epoch`, null at first), the
+   * last event it applied, and the sessions it watches (as `sessions.watch` sets them), so the
+   * replay of missed events already carries their run events.
    */
-  | { type: 'hello'; epoch: string | null; lastSeq: number };
+  | { type: 'hello'; epoch: string | null; lastSeq: number; watch?: string[] };
 
 export type ServerFrame =
   | { type: 'result'; id: number; result: Result<unknown> }

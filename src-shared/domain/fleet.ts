@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { messageKindSchema, MESSAGE_KINDS } from './message';
+import { httpUrlSchema } from './url';
 
 export const FLEET_FILE_VERSION = 1;
 
@@ -12,7 +13,7 @@ export const agentNameSchema = z
 export const providerRefSchema = z.object({
   /** Preset id: scripted, openai, azure, ollama, lmstudio, vllm, llamacpp, openrouter, custom. */
   id: z.string().min(1),
-  baseUrl: z.url().optional(),
+  baseUrl: httpUrlSchema.optional(),
   /** Name of the environment variable holding the API key. The key itself never appears in a fleet. */
   apiKeyEnv: z
     .string()

@@ -4,3 +4,4 @@ export * from './event';
 export * from './fleet';
 export * from './fold';
 export * from './fleet-validate';
+export * from './url';

@@ -49,7 +49,11 @@ export const MESSAGE_STATES = ['streaming', 'partial', 'complete'] as const;
 export const messageStateSchema = z.enum(MESSAGE_STATES);
 export type MessageState = z.infer<typeof messageStateSchema>;
 
-export const metaSchema = z.record(z.string(), z.unknown());
+/**
+ * Free key/values a message carries (such as thoughts): JSON values. Typed as plain records so
+ * producers (runtime, importers) need not spell out JSON types; the schema checks them.
+ */
+export const metaSchema: z.ZodType<Record<string, unknown>> = z.record(z.string(), z.json());
 
 /** What an agent hands to the runtime. `from`, ids and thread are filled in by the runtime. */
 export const draftSchema = z.object({

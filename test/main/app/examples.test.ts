@@ -2,13 +2,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelName, Input, Output, Result } from '@shared/contract';
 import { createApp, type FleetscopeApp } from '../../../src-main/app';
+import { dispatchChecked } from '../../helpers/checked-dispatch';
 import { makeTempDir } from '../../helpers/temp-dir';
 
 describe('the shipped example fleets, through the contract', () => {
   const temp = makeTempDir();
   let app: FleetscopeApp;
   async function call<C extends ChannelName>(channel: C, input: Input<C>): Promise<Output<C>> {
-    const result = (await app.dispatcher.dispatch(channel, input, { surface: 'cli' })) as Result<Output<C>>;
+    const result = (await dispatchChecked(app.dispatcher, channel, input, { surface: 'cli' })) as Result<
+      Output<C>
+    >;
     if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
     return result.value;
   }

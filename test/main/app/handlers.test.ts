@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChannelName, Delivered, Input, Output, Result } from '@shared/contract';
+import type { ChannelName, Delivered, Input, Output } from '@shared/contract';
 import type { FleetInput, RunEvent } from '@shared/domain';
 import { createApp, type FleetscopeApp } from '../../../src-main/app';
+import { callChecked, failChecked } from '../../helpers/checked-dispatch';
 import { makeTempDir } from '../../helpers/temp-dir';
 
 const debate: FleetInput = {
@@ -32,16 +33,11 @@ describe('the app handlers over a real store and runtime', () => {
   let app: FleetscopeApp;
   let events: Delivered[];
 
-  async function call<C extends ChannelName>(channel: C, input: Input<C>): Promise<Output<C>> {
-    const result = (await app.dispatcher.dispatch(channel, input, { surface: 'cli' })) as Result<Output<C>>;
-    if (!result.ok) throw new Error(`${channel}: ${result.error.code}: ${result.error.message}`);
-    return result.value;
-  }
-  async function fail(channel: ChannelName, input: unknown): Promise<{ code: string; message: string }> {
-    const result = await app.dispatcher.dispatch(channel, input, { surface: 'cli' });
-    if (result.ok) throw new Error(`${channel} unexpectedly succeeded`);
-    return result.error;
-  }
+  // Every answer is checked against the channel's output schema (or the error shape).
+  const call = <C extends ChannelName>(channel: C, input: Input<C>): Promise<Output<C>> =>
+    callChecked(app.dispatcher, channel, input, { surface: 'cli' });
+  const fail = (channel: ChannelName, input: unknown) =>
+    failChecked(app.dispatcher, channel, input, { surface: 'cli' });
   async function runToEnd(fleet: FleetInput, task: string): Promise<string> {
     const { sessionId } = await call('runs.start', { source: { fleet }, task });
     await expect

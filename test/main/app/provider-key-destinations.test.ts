@@ -5,6 +5,7 @@ import type { ChannelName, Input, Output, Result } from '@shared/contract';
 import type { FleetInput } from '@shared/domain';
 import { createApp, type FleetscopeApp, type KeyVault } from '../../../src-main/app';
 import { startOpenAiStub, type OpenAiStub } from '../../helpers/openai-stub';
+import { dispatchChecked } from '../../helpers/checked-dispatch';
 import { makeTempDir } from '../../helpers/temp-dir';
 
 const SECRET = 'sk-test-DESTINATION-9d8c7b6a';
@@ -36,7 +37,9 @@ describe('where a provider key may go', () => {
   let elsewhere: OpenAiStub;
 
   async function dispatch<C extends ChannelName>(channel: C, input: Input<C>): Promise<Result<Output<C>>> {
-    return (await app.dispatcher.dispatch(channel, input, { surface: 'desktop' })) as Result<Output<C>>;
+    return (await dispatchChecked(app.dispatcher, channel, input, { surface: 'desktop' })) as Result<
+      Output<C>
+    >;
   }
   async function call<C extends ChannelName>(channel: C, input: Input<C>): Promise<Output<C>> {
     const result = await dispatch(channel, input);

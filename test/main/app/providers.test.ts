@@ -6,6 +6,7 @@ import type { FleetInput } from '@shared/domain';
 import { createApp, type FleetscopeApp, type KeyVault } from '../../../src-main/app';
 import { ProviderService } from '../../../src-main/app/providers';
 import { startOpenAiStub, type OpenAiStub } from '../../helpers/openai-stub';
+import { dispatchChecked } from '../../helpers/checked-dispatch';
 import { makeTempDir } from '../../helpers/temp-dir';
 
 const SECRET = 'sk-test-SECRET-4f1d9c2b7a0e';
@@ -37,7 +38,7 @@ describe('providers over the contract', () => {
     input: Input<C>,
     surface: 'desktop' | 'browser' = 'desktop',
   ): Promise<Output<C>> {
-    const result = (await app.dispatcher.dispatch(channel, input, { surface })) as Result<Output<C>>;
+    const result = (await dispatchChecked(app.dispatcher, channel, input, { surface })) as Result<Output<C>>;
     replies.push(result);
     if (!result.ok) throw new Error(`${channel}: ${result.error.code}: ${result.error.message}`);
     return result.value;

@@ -3,6 +3,7 @@ import type { ChannelName, Input, Output, Result } from '@shared/contract';
 import type { FleetInput } from '@shared/domain';
 import { createApp, type FleetscopeApp } from '../../../src-main/app';
 import { applyStatsEvent, edgeKey, emptyStats, type GraphStats } from '../../../src-renderer/graph/stats';
+import { dispatchChecked } from '../../helpers/checked-dispatch';
 import { makeTempDir } from '../../helpers/temp-dir';
 
 const trio: FleetInput = {
@@ -32,7 +33,7 @@ describe('sessions.edges', () => {
   let app: FleetscopeApp;
 
   async function dispatch<C extends ChannelName>(channel: C, input: Input<C>): Promise<Result<Output<C>>> {
-    return (await app.dispatcher.dispatch(channel, input, { surface: 'cli' })) as Result<Output<C>>;
+    return (await dispatchChecked(app.dispatcher, channel, input, { surface: 'cli' })) as Result<Output<C>>;
   }
   async function call<C extends ChannelName>(channel: C, input: Input<C>): Promise<Output<C>> {
     const result = await dispatch(channel, input);

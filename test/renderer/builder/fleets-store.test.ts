@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
+import type { SessionListItem } from '@shared/contract';
 import { setBridge } from '../../../src-renderer/bridge/current';
 import { useFleetsStore } from '../../../src-renderer/stores/fleets';
 import { createFakeBridge } from '../../helpers/fake-bridge';
@@ -15,7 +16,26 @@ function backend() {
   const fake = createFakeBridge((channel, input) => {
     if (channel === 'sessions.get') {
       const id = (input as { id: string }).id;
-      return { ok: true, value: { summary: {} as never, fleet: id === 'imported' ? null : snapshot } };
+      const summary: SessionListItem = {
+        id,
+        title: 'A debate',
+        task: 'Tea or coffee?',
+        fleetName: 'Debate',
+        status: 'completed',
+        stopReason: 'done',
+        createdAt: 1,
+        updatedAt: 2,
+        endedAt: 2,
+        messageCount: 1,
+        tokens: 0,
+        parentSessionId: null,
+        forkSeq: null,
+        tags: [],
+        source: id === 'imported' ? 'openai' : 'fleetscope',
+        readOnly: id === 'imported',
+        durationMs: 1,
+      };
+      return { ok: true, value: { summary, fleet: id === 'imported' ? null : snapshot } };
     }
     if (channel === 'fleets.save') {
       return {

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import {
+  agentStatusSchema,
+  messageSchema,
+  runEventSchema,
+  sessionStatusSchema,
+  type RunEvent,
+  type ViewState,
+} from '../domain';
+
+const count = z.number().int().nonnegative();
+
+/**
+ * A session's events in seq order. The cast only restates the domain's RunEvent type (the
+ * intersection of header and body); the runtime schema is the full event schema.
+ */
+export const runEventListSchema = z.array(runEventSchema) as unknown as z.ZodType<RunEvent[]>;
+
+export const viewCountersSchema = z.object({
+  events: count,
+  messages: count,
+  promptTokens: count,
+  completionTokens: count,
+  toolCalls: count,
+  toolResults: count,
+  handoffs: count,
+  errors: count,
+  dropped: count,
+});
+
+/** The folded view of a session at one seq (see `ViewState` in the domain's fold). */
+export const viewStateSchema = z.object({
+  seq: count,
+  t: z.number().nonnegative(),
+  status: sessionStatusSchema.nullable(),
+  stopReason: z.string().nullable(),
+  agents: z.record(z.string(), agentStatusSchema),
+  messages: z.record(z.string(), messageSchema),
+  order: z.array(z.string()),
+  pendingHuman: z
+    .object({ requestId: z.string(), prompt: z.string(), agent: z.string().nullable() })
+    .nullable(),
+  counters: viewCountersSchema,
+}) satisfies z.ZodType<ViewState>;
+
+/** One agent's completed messages up to a seq (from `sessions.edges`). */
+export const agentEdgeStatsSchema = z.object({
+  name: z.string(),
+  /** Completed (not dropped) messages it sent. */
+  messages: count,
+  /** Prompt plus completion tokens of those messages. */
+  tokens: count,
+  /** Seq of the last message it sent or that was addressed to it by name; 0 when none. */
+  lastSeq: count,
+});
+export type AgentEdgeStats = z.infer<typeof agentEdgeStatsSchema>;
+
+/** Messages along one (kind, from, to) edge up to a seq. Handoffs are messages of kind handoff. */
+export const edgeCountSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  kind: z.enum(['message', 'handoff']),
+  count,
+  lastSeq: count,
+});
+export type EdgeCount = z.infer<typeof edgeCountSchema>;
+
+/**
+ * Graph totals computed in SQL over the materialized messages, so a long session's first draw
+ * shows edges and counts before its event log is in the renderer. Routing decisions are events,
+ * not messages, so routing edges are not here (they appear once the log has loaded).
+ */
+export const sessionEdgeStatsSchema = z.object({
+  seq: count,
+  agents: z.array(agentEdgeStatsSchema),
+  edges: z.array(edgeCountSchema),
+});
+export type SessionEdgeStats = z.infer<typeof sessionEdgeStatsSchema>;
