@@ -64,6 +64,9 @@ export class Dispatcher {
     }
     const limit = 'maxBytes' in spec && typeof spec.maxBytes === 'number' ? spec.maxBytes : MAX_PAYLOAD_BYTES;
     const size = approximateSize(payload);
+    if (size === Number.POSITIVE_INFINITY) {
+      return fail('invalid-input', 'Payload is not plain data (it cannot be written as JSON)');
+    }
     if (size > limit) {
       return fail('too-large', `Payload of ${size} bytes exceeds the ${limit}-byte limit`);
     }

@@ -1,14 +1,43 @@
-import type { BrowserWindow } from 'electron';
 import { CHANNEL_NAMES, type Result } from '@shared/contract';
 import type { FleetscopeApp } from '../app';
 import { forwardInBatches } from '../app/event-batcher';
+import { EventClient } from '../app/event-client';
 import { EVENTS_CHANNEL } from './ipc-names';
 import { isTrustedSender, type FrameLike } from './sender-check';
 
 /** What an invoke handler reads from Electron's IpcMainInvokeEvent. */
 export interface InvokeEventLike {
   readonly senderFrame: FrameLike | null;
+  /** The calling window's web contents; its id names the window's event client. */
+  readonly sender?: { readonly id: number };
 }
+
+/** The slice of a BrowserWindow that events are forwarded to. */
+export interface WindowLike {
+  isDestroyed(): boolean;
+  readonly webContents: { readonly id: number; send(channel: string, ...args: unknown[]): void };
+}
+
+/**
+ * One event client per window (by web contents id): the sessions whose live run events that
+ * window watches (`sessions.watch`). Created by whichever comes first, the window's event
+ * forwarding or its first call; dropped when the forwarding stops.
+ */
+export class WindowClients {
+  private readonly clients = new Map<number, EventClient>();
+
+  of(webContentsId: number): EventClient {
+    let client = this.clients.get(webContentsId);
+    if (!client) this.clients.set(webContentsId, (client = new EventClient()));
+    return client;
+  }
+
+  forget(webContentsId: number): void {
+    this.clients.delete(webContentsId);
+  }
+}
+
+const windowClients = new WindowClients();
 
 export type InvokeListener = (event: InvokeEventLike, payload: unknown) => unknown;
 
@@ -36,19 +65,37 @@ export function registerIpcHandlers(
   app: Pick<FleetscopeApp, 'dispatcher'>,
   ipcMain: IpcMainLike,
   rendererUrl: string,
+  clients: WindowClients = windowClients,
 ): () => void {
   for (const channel of CHANNEL_NAMES) {
     ipcMain.handle(channel, (event, payload) => {
       if (!isTrustedSender(event.senderFrame, rendererUrl)) return UNTRUSTED_SENDER_RESULT;
-      return app.dispatcher.dispatch(channel, payload, { surface: 'desktop' });
+      const client = event.sender ? clients.of(event.sender.id) : undefined;
+      return app.dispatcher.dispatch(channel, payload, { surface: 'desktop', client });
     });
   }
   return () => CHANNEL_NAMES.forEach((channel) => ipcMain.removeHandler(channel));
 }
 
-/** Forwards hub events to a window, coalesced per frame, in seq order. */
-export function forwardEvents(app: FleetscopeApp, window: BrowserWindow): () => void {
-  return forwardInBatches(app.hub, (events) => {
-    if (!window.isDestroyed()) window.webContents.send(EVENTS_CHANNEL, events);
-  });
+/**
+ * Forwards hub events to a window, coalesced per frame, in seq order; run events only of the
+ * sessions the window watches.
+ */
+export function forwardEvents(
+  app: Pick<FleetscopeApp, 'hub'>,
+  window: WindowLike,
+  clients: WindowClients = windowClients,
+): () => void {
+  const id = window.webContents.id;
+  const stop = forwardInBatches(
+    app.hub,
+    (events) => {
+      if (!window.isDestroyed()) window.webContents.send(EVENTS_CHANNEL, events);
+    },
+    { client: clients.of(id) },
+  );
+  return () => {
+    stop();
+    clients.forget(id);
+  };
 }

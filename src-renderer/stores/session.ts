@@ -40,8 +40,14 @@ export const useSessionStore = defineStore('session', () => {
     return currentLog(state);
   }
 
+  /** Live run events reach this window only for the session it shows (see sessions.watch). */
+  let unwatch: (() => void) | null = null;
+
   async function open(id: string): Promise<void> {
     const generation = ++state.openGeneration;
+    const previous = unwatch;
+    unwatch = bridge.watchSession(id);
+    previous?.();
     state.sessionId.value = id;
     state.timeline = markRaw(new Timeline());
     live.clear();
@@ -85,6 +91,8 @@ export const useSessionStore = defineStore('session', () => {
   }
 
   function close(): void {
+    unwatch?.();
+    unwatch = null;
     state.openGeneration += 1;
     state.sessionId.value = null;
     state.display.value = null;
