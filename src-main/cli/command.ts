@@ -10,7 +10,7 @@ export interface CliIO {
   /** Resolves when the user interrupts (Ctrl+C, SIGTERM); long-running commands wait on it. */
   interrupted: Promise<void>;
   /** Where raw output (exports) goes; default process.stdout. */
-  stdout?: Writable;
+  rawOut?: Writable;
   /** Resolves once written output has been taken by a slow reader (a pipe); absent in tests. */
   drained?(): Promise<void>;
 }

@@ -48,7 +48,7 @@ const code = await runCli(process.argv.slice(2), {
   write: (text) => void process.stdout.write(text),
   env: process.env,
   interrupted,
-  stdout: process.stdout,
+  rawOut: process.stdout,
   drained: () => drained(process.stdout),
 });
 process.exitCode = code;

@@ -109,7 +109,7 @@ export const useSessionStore = defineStore('session', () => {
       if (failure?.kind === 'error') toasts.push(`${failure.agent ?? 'Run'}: ${failure.payload.message}`);
     } else if (
       event.channel === 'store.changed' &&
-      event.payload.topic === 'sessions' &&
+      event.payload.topic === 'session' &&
       event.payload.id === state.sessionId.value &&
       state.sessionId.value
     ) {

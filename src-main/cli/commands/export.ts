@@ -30,7 +30,7 @@ export const exportCommand: CliCommand = {
     return withApp(dataDirFrom(values['data-dir'], io), io, async (app) => {
       try {
         if (values.output === undefined) {
-          await app.exportTo(sessionArg, format, io.stdout ?? process.stdout);
+          await app.exportTo(sessionArg, format, io.rawOut ?? process.stdout);
           return EXIT.ok;
         }
         const result = await app.exportTo(sessionArg, format, values.output);
