@@ -42,6 +42,8 @@ class RunSession implements RunHandle {
   private currentStatus: SessionStatus = 'running';
   private readonly fleet: Fleet;
   private readonly recorder: EventRecorder;
+  /** Masks the keys in use in everything the run hands out (events, summaries, open questions). */
+  private readonly masker: SecretMasker;
   private readonly session: SessionState;
   private readonly humans: HumanDesk;
   private readonly services: RuntimeServices;
@@ -58,9 +60,10 @@ class RunSession implements RunHandle {
     if (errors.length > 0) throw new FleetInvalidError(errors);
     this.warnings = issues.map((issue) => `${issue.path}: ${issue.message}`);
     this.sessionId = options.sessionId ?? newId('ses');
-    this.recorder = new EventRecorder(this.sessionId, options.sink, {
-      masker: new SecretMasker(secretsInUse(this.fleet, options.env ?? process.env, options.secrets ?? [])),
-    });
+    this.masker = new SecretMasker(
+      secretsInUse(this.fleet, options.env ?? process.env, options.secrets ?? []),
+    );
+    this.recorder = new EventRecorder(this.sessionId, options.sink, { masker: this.masker });
     this.session = new SessionState(this.recorder);
     this.control = this.newControl(options.startPaused ?? false);
     this.humans = new HumanDesk(this.recorder, (waiting) =>
@@ -113,7 +116,7 @@ class RunSession implements RunHandle {
   }
 
   pendingHumanRequests(): HumanRequest[] {
-    return this.humans.list();
+    return this.humans.list().map((request) => ({ ...request, prompt: this.masker.mask(request.prompt) }));
   }
 
   continueWith(task = '', context: Record<string, string> = {}): Promise<RunSummary> {
@@ -213,6 +216,7 @@ class RunSession implements RunHandle {
     return {
       sessionId: this.sessionId,
       ...ending,
+      detail: this.masker.mask(ending.detail),
       messageCount: this.session.messageCount,
       tokens: {
         prompt: this.session.tokens.prompt,

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { RunEvent } from '@shared/domain';
 import { startRun } from '../../../src-main/orchestrator';
 import { SecretMasker } from '../../../src-main/orchestrator/runtime/secret-masker';
-import { fleet, ofKind } from '../../helpers/fleet-builders';
+import { fleet, ofKind, scripted } from '../../helpers/fleet-builders';
 import { startOpenAiStub, type OpenAiStub } from '../../helpers/openai-stub';
 import { openTempHistory } from '../../helpers/temp-store';
 
@@ -136,6 +136,37 @@ describe('keys a model server echoes back are masked before they are recorded or
     expect(ofKind(events, 'message.completed').at(-1)?.payload.message.content).toBe(
       'The short value is short.',
     );
+  });
+});
+
+describe('what the run hands out besides events is masked too', () => {
+  it('the summary of a run that failed with an error quoting a key', async () => {
+    stub.enqueue({
+      type: 'raw',
+      contentType: 'application/json',
+      body: JSON.stringify({ error: { message: `token ${VAULT_KEY} is not valid here` } }),
+    });
+    const { summary, events } = await runStored([], [VAULT_KEY]);
+    expect(summary.status).toBe('failed');
+    expect(summary.detail).toContain('token [masked secret] is not valid here');
+    expect(JSON.stringify(events)).not.toContain(VAULT_KEY);
+  });
+
+  it('the open question a person is asked', async () => {
+    const handle = startRun({
+      fleet: fleet({
+        agents: [scripted('bot', [`Shall I use ${VAULT_KEY}?`]), { name: 'me', type: 'human' }],
+        team: { pattern: 'sequential' },
+      }),
+      task: 'deploy',
+      sink: history.store,
+      env: {},
+      secrets: [VAULT_KEY],
+    });
+    await expect.poll(() => handle.pendingHumanRequests().length).toBe(1);
+    expect(handle.pendingHumanRequests()[0]?.prompt).toBe('bot: Shall I use [masked secret]?');
+    handle.stop();
+    await handle.done;
   });
 });
 
