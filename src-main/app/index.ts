@@ -22,6 +22,7 @@ import { registerProviderHandlers } from './handlers-providers';
 import { ProviderService, type KeyVault } from './providers';
 import { createBuiltinTools } from '../orchestrator/tools';
 import { registerRunHandlers } from './handlers-runs';
+import { registerBranchHandlers } from './handlers-branches';
 import { registerSessionHandlers } from './handlers-sessions';
 import { RunService } from './run-service';
 import { seedSamples } from './seed';
@@ -176,6 +177,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
     catalog,
     env: providers.runEnv(),
     checkProvider: (provider) => providers.keyDestinationProblem(provider),
+    secrets: () => secretValues(),
   });
   const toolRegistry = createBuiltinTools();
   const tools = toolRegistry
@@ -186,6 +188,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
     ...registerAppHandlers({ info, settings, hub }),
     ...registerSessionHandlers({ store, hub, dataDir: options.dataDir, env: providers.runEnv() }),
     ...registerRunHandlers(runs),
+    ...registerBranchHandlers(),
     ...registerFleetHandlers(catalog),
     ...registerProviderHandlers({
       providers,

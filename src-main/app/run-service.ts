@@ -32,6 +32,8 @@ export interface RunServiceOptions {
   env?: NodeJS.ProcessEnv;
   /** Why an agent's provider may not use its key (see ProviderService.keyDestinationProblem). */
   checkProvider?: (provider: ProviderRef) => string | null;
+  /** Key values to mask in everything a run records or relays (vault keys included). */
+  secrets?: () => string[];
 }
 
 /** Adds the user's per-session message cap (Settings) to a fleet's own termination. */
@@ -129,6 +131,7 @@ export class RunService {
       return this.manager.start({
         fleet: prepared.fleet,
         task: request.task,
+        ...(this.options.secrets ? { secrets: this.options.secrets() } : {}),
         ...(request.title ? { title: request.title } : {}),
         ...(request.overrides ? { providerOverrides: request.overrides } : {}),
         ...(request.fileRoot !== undefined ? { fileRoot: request.fileRoot } : {}),

@@ -17,6 +17,8 @@ const PROVIDER_ERROR_CODES = new Set([
   'disconnected',
   'malformed-stream',
   'missing-api-key',
+  'unexpected-response',
+  'empty-reply',
 ]);
 
 export interface RunCommandOptions {
