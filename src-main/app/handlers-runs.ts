@@ -1,9 +1,10 @@
 import type { Handlers } from './dispatcher';
+import { AppError } from './errors';
 import type { RunService } from './run-service';
 
 type RunHandlers = Pick<
   Handlers,
-  'runs.start' | 'runs.control' | 'runs.answer' | 'runs.continue' | 'runs.active'
+  'runs.start' | 'runs.control' | 'runs.answer' | 'runs.continue' | 'runs.active' | 'runs.resumeCheck'
 >;
 
 export function registerRunHandlers(runs: RunService): RunHandlers {
@@ -13,5 +14,8 @@ export function registerRunHandlers(runs: RunService): RunHandlers {
     'runs.answer': ({ sessionId, requestId, text }) => runs.answer(sessionId, requestId, text),
     'runs.continue': ({ sessionId, task, context }) => runs.continue(sessionId, task, context),
     'runs.active': () => runs.active(),
+    'runs.resumeCheck': () => {
+      throw new AppError('unavailable', 'Checking whether a session can be continued is not available yet.');
+    },
   };
 }

@@ -4,6 +4,7 @@ import { sessionChannels } from './sessions';
 import { runChannels } from './runs';
 import { fleetChannels } from './fleets';
 import { providerChannels } from './providers';
+import { branchChannels } from './branches';
 
 export * from './define';
 export * from './fields';
@@ -15,6 +16,8 @@ export * from './sessions';
 export * from './runs';
 export * from './fleets';
 export * from './providers';
+export * from './lineage';
+export * from './branches';
 
 /** The one declaration of every request/response channel, compiled by both sides. */
 export const contract = {
@@ -23,6 +26,7 @@ export const contract = {
   ...runChannels,
   ...fleetChannels,
   ...providerChannels,
+  ...branchChannels,
 } as const;
 
 export type Contract = typeof contract;

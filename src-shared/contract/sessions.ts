@@ -3,9 +3,19 @@ import { messageSchema, sessionStatusSchema, sessionSummarySchema } from '../dom
 import { command, query } from './define';
 import { idSchema as id, LIMITS } from './fields';
 import { fleetFileSchema } from './fleets';
+import { familyCountsSchema, forkOfSchema } from './lineage';
 import { runEventListSchema, sessionEdgeStatsSchema, viewStateSchema } from './session-views';
 
-export const sessionListItemSchema = sessionSummarySchema.extend({ durationMs: z.number().nonnegative() });
+export const sessionListItemSchema = sessionSummarySchema.extend({
+  durationMs: z.number().nonnegative(),
+  /**
+   * The session this one was forked from and the message number it keeps up to; null for a
+   * session that is not a fork. The store always answers it (optional only for older callers).
+   */
+  forkOf: forkOfSchema.nullable().optional(),
+  /** Its family's root and size, and how many forks it has. Always answered by the store. */
+  family: familyCountsSchema.optional(),
+});
 export type SessionListItem = z.infer<typeof sessionListItemSchema>;
 
 export const storedMessageSchema = messageSchema.extend({
