@@ -6,7 +6,13 @@ import { HistoryError } from './errors';
 import { FleetStore, type SavedFleet, type SavedFleetSummary } from './fleet-store';
 import { LiveWriter } from './live-writer';
 import { MessageQueries, type MessagePage, type MessagePageQuery } from './message-queries';
-import type { ImportedEvent, ImportedSessionMeta, SessionReader, SessionWriter } from './ports';
+import type {
+  ImportedEvent,
+  ImportedSessionMeta,
+  ImportInProgress,
+  SessionReader,
+  SessionWriter,
+} from './ports';
 import { currentProcess, HEARTBEAT_MS } from './ownership';
 import { recoverInterrupted, type RecoveryReport } from './recovery';
 import type { SessionListItem, StoredMessage } from './rows';
@@ -117,6 +123,10 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
 
   importSession(meta: ImportedSessionMeta, events: Iterable<ImportedEvent>): string {
     return this.writer.importSession(meta, events);
+  }
+
+  beginImport(meta: ImportedSessionMeta): ImportInProgress {
+    return this.writer.beginImport(meta);
   }
 
   // Queries

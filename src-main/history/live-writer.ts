@@ -4,7 +4,8 @@ import type { SqliteDatabase } from './database';
 import { HistoryError } from './errors';
 import { Materializer, type SessionTally } from './materializer';
 import type { MessageQueries } from './message-queries';
-import type { ImportedEvent, ImportedSessionMeta } from './ports';
+import { deleteSessionRows } from './maintenance';
+import type { ImportedEvent, ImportedSessionMeta, ImportInProgress } from './ports';
 import { OwnerRecords } from './ownership';
 
 /** Kinds committed as soon as they arrive: completions and status changes must survive a crash. */
@@ -194,6 +195,78 @@ export class LiveWriter {
     })();
     this.options.onDidCommit([id]);
     return id;
+  }
+
+  /**
+   * Starts an import written batch by batch (see ImportInProgress). The session row is written at
+   * once as read-only and running, owned by this process; `finish` gives it its final status.
+   * Only `finish` announces it (onDidCommit), so views do not refresh on every batch.
+   */
+  beginImport(meta: ImportedSessionMeta): ImportInProgress {
+    this.commit();
+    const id = randomUUID();
+    const tally = this.newTally(id, meta.createdAt, 'running', emptyView());
+    let seq = 0;
+    let stopped = false;
+    let state: 'open' | 'failed' | 'finished' | 'aborted' = 'open';
+    this.db.transaction(() => {
+      this.insertSession.run({
+        id,
+        title: meta.title,
+        task: meta.task,
+        fleetName: meta.fleetName,
+        status: 'running',
+        createdAt: meta.createdAt,
+        endedAt: null,
+        tags: JSON.stringify(meta.tags),
+        source: meta.source,
+        readOnly: 1,
+      });
+      this.recordOwner(tally);
+    })();
+    const whileOpen = <T>(write: () => T): T => {
+      if (state !== 'open') throw new HistoryError('invalid-input', `The import of ${id} is ${state}.`);
+      try {
+        return this.db.transaction(write)();
+      } catch (error) {
+        // The in-memory tally no longer matches the disk: the only way on is abort().
+        state = 'failed';
+        throw error;
+      }
+    };
+    return {
+      sessionId: id,
+      append: (events) =>
+        whileOpen(() => {
+          for (const imported of events) {
+            seq += 1;
+            const event = { ...imported, sessionId: id, seq } as RunEvent;
+            this.materializer.apply(tally, event);
+            if (event.kind === 'session.stopped') stopped = true;
+          }
+          this.materializer.finishCommit(tally);
+        }),
+      finish: () => {
+        whileOpen(() => {
+          this.materializer.closeOpenMessages(tally);
+          if (!stopped || !FINAL_STATUSES.includes(tally.status)) {
+            tally.status = 'completed';
+            tally.endedAt = meta.createdAt + Math.round(tally.lastT);
+          }
+          this.materializer.finishCommit(tally);
+          this.recordOwner(tally);
+        });
+        state = 'finished';
+        this.options.onDidCommit([id]);
+        return id;
+      },
+      abort: () => {
+        if (state === 'finished' || state === 'aborted') return;
+        state = 'aborted';
+        if (this.owned.delete(id)) this.owners.release(id);
+        deleteSessionRows(this.db, id);
+      },
+    };
   }
 
   dispose(): void {

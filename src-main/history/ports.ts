@@ -20,7 +20,25 @@ export interface ImportedSessionMeta {
   tags: string[];
 }
 
-/** What import needs from the store: writes a whole session atomically, or nothing. */
+/**
+ * An imported session being written in several transactions, so the event loop can answer other
+ * requests between them. Until `finish` the session is read-only and live (owned by this process,
+ * so a crash leaves it interrupted, never silently complete). After any failure, call `abort`.
+ */
+export interface ImportInProgress {
+  readonly sessionId: string;
+  /** Writes the next events, in order, in one transaction. */
+  append(events: readonly ImportedEvent[]): void;
+  /** Closes open messages, settles status and counters, announces the session; returns its id. */
+  finish(): string;
+  /** Deletes everything written so far. Safe to call more than once. */
+  abort(): void;
+}
+
+/** What import needs from the store. */
 export interface SessionWriter {
+  /** Writes a whole session atomically (one transaction), or nothing; returns its new id. */
   importSession(meta: ImportedSessionMeta, events: Iterable<ImportedEvent>): string;
+  /** Starts a session written batch by batch (see ImportInProgress). */
+  beginImport(meta: ImportedSessionMeta): ImportInProgress;
 }

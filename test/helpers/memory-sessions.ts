@@ -2,6 +2,7 @@ import type { EventBody, FleetInput, RunEvent, SessionSummary } from '@shared/do
 import type {
   ImportedEvent,
   ImportedSessionMeta,
+  ImportInProgress,
   SessionReader,
   SessionWriter,
 } from '../../src-main/history/ports';
@@ -28,6 +29,26 @@ export class MemorySessions implements SessionReader, SessionWriter {
     for (const event of events) stored.push({ ...event, sessionId: id, seq: stored.length + 1 } as RunEvent);
     this.sessions.set(id, { ...fold(id, meta, stored), events: stored });
     return id;
+  }
+
+  /** Batches are buffered and the session appears only on finish (the store writes as it goes). */
+  beginImport(meta: ImportedSessionMeta): ImportInProgress {
+    const id = `session-${this.next++}`;
+    const stored: RunEvent[] = [];
+    return {
+      sessionId: id,
+      append: (events) => {
+        for (const event of events)
+          stored.push({ ...event, sessionId: id, seq: stored.length + 1 } as RunEvent);
+      },
+      finish: () => {
+        this.sessions.set(id, { ...fold(id, meta, stored), events: stored });
+        return id;
+      },
+      abort: () => {
+        stored.length = 0;
+      },
+    };
   }
 
   /** Adds a session as the runtime would have written it (for export tests). */
