@@ -1,18 +1,21 @@
 import { statSync } from 'node:fs';
-import type { ImportedEvent, ImportedSessionMeta, SessionWriter } from '../ports';
-import { importAutogenTaskResult, importAutogenTeamState } from './autogen';
-import { buildImportedEvents, inferFleet } from './build-events';
-import type { ForeignConversation } from './conversation';
-import { detectFormat, type ImportFormat } from './detect';
-import { FLEETSCOPE_FORMAT, eventsFromArray, fleetscopeMeta, parseExportedEvent } from './fleetscope-json';
-import { JsonCursor, type JsonValue } from './json-cursor';
-import { JsonTokenReader } from './json-tokens';
-import { importOpenAiMessages } from './openai';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { ImportInProgress, SessionWriter } from '../ports';
+import type { ImportFormat } from './detect';
+import { DEFAULT_IMPORT_LIMITS, formatBytes, type ImportLimits } from './limits';
 import { TransferError, ioError } from './transfer-error';
+import { FIRST_BATCH_EVENTS, nextBatchEvents } from './write-pacing';
+import type { ParseReport } from './worker/protocol';
+import { ParseWorker } from './worker/worker-client';
 
 export interface ImportOptions {
-  /** Bytes read so far and the file size. */
+  /**
+   * Progress in bytes of the file: the first half while the file is read and checked, the
+   * second while its events are written. Ends with (total, total).
+   */
   onProgress?: (done: number, total: number) => void;
+  /** Overrides of the default limits (tests, the CLI). */
+  limits?: Partial<ImportLimits>;
 }
 
 export interface ImportResult {
@@ -21,24 +24,62 @@ export interface ImportResult {
   messageCount: number;
 }
 
-interface ImportPlan {
-  format: ImportFormat;
-  meta: ImportedSessionMeta;
-  events: Iterable<ImportedEvent>;
-  counter: { messages: number };
-}
-
 /**
- * Imports one file as a new read-only session. The format is detected; our own export is
- * streamed event by event, other formats are small and read whole. Events reach
- * `SessionWriter.importSession` lazily, and any bad input (even late in a huge file) throws from
- * inside that call, so the store's transaction keeps nothing. Errors are `TransferError`s.
+ * Imports one file as a new read-only session. The file is parsed, checked and converted on a
+ * worker thread (see worker/run-parse-job.ts) under `ImportLimits`; nothing is written unless the
+ * whole file is valid. Then the converted events come over in batches sized to take a few
+ * milliseconds to write (see write-pacing.ts), each in its own transaction with a turn of the
+ * event loop between them, so the process keeps answering. If writing fails, what was written is
+ * deleted. Errors are `TransferError`s.
  */
 export async function importFile(
   path: string,
   writer: SessionWriter,
   options: ImportOptions = {},
 ): Promise<ImportResult> {
+  const limits: ImportLimits = { ...DEFAULT_IMPORT_LIMITS, ...options.limits };
+  const stats = statFile(path, limits);
+  const total = stats.size;
+  const progress = (done: number) => options.onProgress?.(Math.min(total, Math.round(done)), total);
+  const worker = await ParseWorker.start({ path, fileTime: Math.round(stats.mtimeMs), limits });
+  let session: ImportInProgress | null = null;
+  try {
+    let report = await worker.next();
+    while (report.type === 'read') {
+      progress(report.bytes / 2);
+      report = await worker.next();
+    }
+    const planned = expect(report, 'planned');
+    session = writer.beginImport(planned.meta);
+    let written = 0;
+    let batchEvents = FIRST_BATCH_EVENTS;
+    worker.pull(batchEvents);
+    for (;;) {
+      const batch = expect(await worker.next(), 'batch');
+      // Ask for the next batch first: the worker converts it while this one is written.
+      if (!batch.last) worker.pull(batchEvents);
+      if (batch.events.length > 0) {
+        const started = performance.now();
+        session.append(batch.events);
+        batchEvents = nextBatchEvents(batchEvents, batch.events.length, performance.now() - started);
+      }
+      written += batch.events.length;
+      progress(total / 2 + (total / 2) * (written / Math.max(1, planned.eventCount)));
+      if (batch.last) break;
+      await nextTurn();
+    }
+    const sessionId = session.finish();
+    options.onProgress?.(total, total);
+    return { sessionId, format: planned.format, messageCount: planned.messageCount };
+  } catch (error) {
+    session?.abort();
+    throw error;
+  } finally {
+    await worker.close();
+  }
+}
+
+function statFile(path: string, limits: ImportLimits) {
   let stats;
   try {
     stats = statSync(path);
@@ -48,107 +89,24 @@ export async function importFile(
   }
   if (!stats.isFile()) throw new TransferError('invalid-input', `${path} is not a file.`);
   if (stats.size === 0) throw new TransferError('invalid-input', `${path} is empty (0 bytes at offset 0).`);
-  const total = stats.size;
-  const reader = new JsonTokenReader(path, (done) => options.onProgress?.(done, total));
-  try {
-    const plan = planImport(new JsonCursor(reader), Math.round(stats.mtimeMs));
-    const sessionId = writer.importSession(plan.meta, plan.events);
-    options.onProgress?.(total, total);
-    return { sessionId, format: plan.format, messageCount: plan.counter.messages };
-  } finally {
-    reader.close();
-  }
-}
-
-function planImport(cursor: JsonCursor, fileTime: number): ImportPlan {
-  const first = cursor.peek();
-  if (first === null)
-    throw new TransferError('invalid-input', 'The file holds only whitespace: expected a JSON document.');
-  if (first.name === 'startObject') return planFromObject(cursor, fileTime);
-  if (first.name !== 'startArray') {
+  if (stats.size > limits.maxFileBytes) {
     throw new TransferError(
-      'invalid-input',
-      'Invalid file at $: expected an object or an array at the top level.',
+      'too-large',
+      `${path} is ${formatBytes(stats.size)}; the largest file an import accepts is ${formatBytes(limits.maxFileBytes)}.`,
     );
   }
-  const value = cursor.readValue('$');
-  cursor.expectEnd();
-  return planFromValue(value, fileTime);
+  return stats;
 }
 
-/**
- * Walks the top-level object key by key. When `events` arrives after a fleetscope header and
- * session, the rest of the file is streamed; otherwise the whole document is read and detected.
- */
-function planFromObject(cursor: JsonCursor, fileTime: number): ImportPlan {
-  const header: Record<string, JsonValue> = {};
-  const keys = cursor.keys('$');
-  for (let step = keys.next(); !step.done; step = keys.next()) {
-    const key = step.value;
-    if (key === 'events' && header.format === FLEETSCOPE_FORMAT && header.session !== undefined) {
-      const counter = { messages: 0 };
-      const meta = fleetscopeMeta(header);
-      return { format: 'fleetscope-json', meta, events: streamRest(cursor, keys, counter), counter };
-    }
-    header[key] = cursor.readValue(`$.${key}`);
+/** The report the protocol allows next, or the worker's failure as an error. */
+function expect<T extends 'planned' | 'batch'>(
+  report: ParseReport,
+  type: T,
+): Extract<ParseReport, { type: T }> {
+  if (report.type === type) return report as Extract<ParseReport, { type: T }>;
+  if (report.type === 'failed') {
+    if (report.code === 'internal') throw new Error(`The import failed: ${report.message}`);
+    throw new TransferError(report.code, report.message);
   }
-  cursor.expectEnd();
-  return planFromValue(header, fileTime);
-}
-
-function* streamRest(
-  cursor: JsonCursor,
-  keys: Generator<string>,
-  counter: { messages: number },
-): Generator<ImportedEvent> {
-  for (const index of cursor.items('$.events')) {
-    const event = parseExportedEvent(cursor.readValue(`$.events[${index}]`), index);
-    if (event.kind === 'message.completed') counter.messages++;
-    yield event;
-  }
-  // Later keys (a materialized `messages` list, extensions) are derived data: checked, not kept.
-  for (let step = keys.next(); !step.done; step = keys.next()) cursor.skipValue(`$.${step.value}`);
-  cursor.expectEnd();
-}
-
-function planFromValue(value: JsonValue, fileTime: number): ImportPlan {
-  const format = detectFormat(value);
-  if (format === 'fleetscope-json') {
-    const header = value as Record<string, JsonValue>;
-    const counter = { messages: 0 };
-    return { format, meta: fleetscopeMeta(header), events: eventsFromArray(header.events, counter), counter };
-  }
-  const conversation = convert(format, value, fileTime);
-  const fleet = inferFleet(conversation, FLEET_NAMES[format], format);
-  const meta: ImportedSessionMeta = {
-    title: conversation.title,
-    task: conversation.task,
-    fleetName: fleet.name,
-    source: format,
-    createdAt: conversation.createdAt,
-    tags: ['imported'],
-  };
-  const counter = { messages: conversation.messages.length };
-  return { format, meta, events: buildImportedEvents(conversation, fleet), counter };
-}
-
-const FLEET_NAMES: Record<Exclude<ImportFormat, 'fleetscope-json'>, string> = {
-  'autogen-taskresult': 'Imported AutoGen team',
-  'autogen-teamstate': 'Imported AutoGen team',
-  'openai-messages': 'Imported OpenAI conversation',
-};
-
-function convert(
-  format: Exclude<ImportFormat, 'fleetscope-json'>,
-  value: JsonValue,
-  fileTime: number,
-): ForeignConversation {
-  switch (format) {
-    case 'autogen-taskresult':
-      return importAutogenTaskResult(value, fileTime);
-    case 'autogen-teamstate':
-      return importAutogenTeamState(value, fileTime);
-    case 'openai-messages':
-      return importOpenAiMessages(value, fileTime);
-  }
+  throw new Error(`The import's parsing thread sent '${report.type}' where '${type}' was due.`);
 }

@@ -1,16 +1,30 @@
 import type { JsonToken, JsonTokenReader } from './json-tokens';
+import { formatBytes } from './limits';
 import { TransferError } from './transfer-error';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
+/** Estimated heap bytes per assembled value: a slot in its parent, plus the value itself. */
+const SLOT_BYTES = 8;
+const CONTAINER_BYTES = 56;
+const STRING_HEADER_BYTES = 16;
+const NUMBER_BYTES = 16;
+
 /**
  * A pull cursor over a token stream: walk an object's keys or an array's items one at a time,
- * and assemble (or skip) only the values the caller wants. Nothing else is kept in memory.
+ * and assemble (or skip) only the values the caller wants. Assembled values count against
+ * `maxHeldBytes` (an estimate of their heap size) until the caller says it let them go
+ * (`release`), so a document read whole cannot grow without bound, however dense its JSON.
  */
 export class JsonCursor {
   private lookahead: JsonToken | null | undefined;
+  /** Estimated bytes assembled since the last release. */
+  private held = 0;
 
-  constructor(private readonly reader: JsonTokenReader) {}
+  constructor(
+    private readonly reader: JsonTokenReader,
+    private readonly maxHeldBytes: number,
+  ) {}
 
   get bytesRead(): number {
     return this.reader.bytesRead;
@@ -25,6 +39,11 @@ export class JsonCursor {
     const token = this.peek();
     this.lookahead = undefined;
     return token;
+  }
+
+  /** The caller dropped every value it assembled so far (one event is done). */
+  release(): void {
+    this.held = 0;
   }
 
   /** Consumes `{` and yields each key; the caller must read or skip the value before the next. */
@@ -50,13 +69,14 @@ export class JsonCursor {
     }
   }
 
-  /** Assembles the next complete value. Iterative, so deep nesting cannot overflow the stack. */
+  /** Assembles the next complete value. Iterative; nesting is already capped by the reader. */
   readValue(path: string): JsonValue {
     const stack: Array<{ container: JsonValue[] | Record<string, JsonValue>; key: string | null }> = [];
     let key: string | null = null;
     for (;;) {
       const token = this.take();
       if (token === null) throw unexpected(token, path);
+      this.count(path, token);
       let value: JsonValue;
       switch (token.name) {
         case 'keyValue':
@@ -76,11 +96,7 @@ export class JsonCursor {
           break;
         }
         case 'stringValue':
-          value = token.value;
-          break;
         case 'numberValue':
-          value = Number(token.value);
-          break;
         case 'trueValue':
         case 'falseValue':
           value = token.value;
@@ -113,6 +129,35 @@ export class JsonCursor {
     if (token !== null) throw unexpected(token, '$');
   }
 
+  private count(path: string, token: JsonToken): void {
+    switch (token.name) {
+      case 'startObject':
+      case 'startArray':
+        this.held += SLOT_BYTES + CONTAINER_BYTES;
+        break;
+      case 'stringValue':
+        this.held += SLOT_BYTES + STRING_HEADER_BYTES + token.value.length;
+        break;
+      case 'numberValue':
+        this.held += SLOT_BYTES + NUMBER_BYTES;
+        break;
+      case 'trueValue':
+      case 'falseValue':
+      case 'nullValue':
+        this.held += SLOT_BYTES;
+        break;
+      case 'keyValue':
+      case 'endObject':
+      case 'endArray':
+        return;
+    }
+    if (this.held <= this.maxHeldBytes) return;
+    throw new TransferError(
+      'too-large',
+      `The JSON at ${path} is too large to read whole: it needs more than ${formatBytes(this.maxHeldBytes)} of memory (reached at byte ${token.offset}). Only a Fleetscope export is read event by event; other files must stay under this limit.`,
+    );
+  }
+
   private expect(name: 'startObject' | 'startArray', path: string): void {
     const token = this.take();
     if (token?.name !== name)
@@ -131,19 +176,21 @@ function describe(token: JsonToken | null): string {
     case 'endArray':
       return 'the end of a container';
     case 'keyValue':
-      return `the key "${token.value}"`;
+      return `the key "${token.value.slice(0, 80)}"`;
     case 'stringValue':
       return 'a string';
     case 'numberValue':
       return 'a number';
     case 'nullValue':
       return 'null';
-    default:
+    case 'trueValue':
+    case 'falseValue':
       return 'a boolean';
   }
 }
 
 function unexpected(token: JsonToken | null, path: string, wanted?: string): TransferError {
   const what = wanted ? `expected ${wanted} but found ${describe(token)}` : `unexpected ${describe(token)}`;
-  return new TransferError('invalid-input', `Invalid file at ${path}: ${what}.`);
+  const at = token === null ? '' : ` (byte ${token.offset})`;
+  return new TransferError('invalid-input', `Invalid file at ${path}${at}: ${what}.`);
 }

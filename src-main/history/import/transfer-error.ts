@@ -1,5 +1,9 @@
-/** Why an import or export failed; callers branch on the code and show the message as is. */
-export type TransferErrorCode = 'invalid-input' | 'io-error' | 'not-found';
+/**
+ * Why an import or export failed; callers branch on the code and show the message as is.
+ * `too-large`: the input is over one of the import limits; `unavailable`: the import's parsing
+ * thread could not run.
+ */
+export type TransferErrorCode = 'invalid-input' | 'io-error' | 'not-found' | 'too-large' | 'unavailable';
 
 /**
  * The one error import and export throw. The message is a sentence a person understands and, for

@@ -72,13 +72,12 @@ describe('JSON export then import gives an identical session', () => {
     expect(copy && withoutSession(copy.events)).toEqual(original && withoutSession(original.events));
   });
 
-  it('keeps a 100 MB message', { timeout: 120_000 }, async () => {
+  it('keeps a 12-million-character message', { timeout: 120_000 }, async () => {
     const unit = 'Ab9 ✓ ünï 🚀 "q" \\ \n';
-    const big = unit.repeat(Math.ceil((100 * 1024 * 1024) / Buffer.byteLength(unit)));
+    const big = unit.repeat(Math.floor(12_000_000 / unit.length));
     const store = new MemorySessions();
     const id = store.addSession({}, [...sampleEvents(3, (i) => (i === 1 ? big : `small ${i}`))]);
-    const { copy, path } = await roundTrip(store, id, 'big.json');
-    expect(statSync(path).size).toBeGreaterThan(100 * 1024 * 1024);
+    const { copy } = await roundTrip(store, id, 'big.json');
     const message = copy?.events.find(
       (e) => e.kind === 'message.completed' && e.payload.message.id === 'msg-1',
     );
@@ -86,6 +85,24 @@ describe('JSON export then import gives an identical session', () => {
     expect(content.length).toBe(big.length);
     expect(content === big).toBe(true);
   });
+
+  it(
+    'exports a 100 MB message, and import refuses it by its string limit without a crash',
+    { timeout: 120_000 },
+    async () => {
+      const unit = 'Ab9 ✓ ünï 🚀 "q" \\ \n';
+      const big = unit.repeat(Math.ceil((100 * 1024 * 1024) / Buffer.byteLength(unit)));
+      const store = new MemorySessions();
+      const id = store.addSession({}, [...sampleEvents(3, (i) => (i === 1 ? big : `small ${i}`))]);
+      const path = join(dir, 'huge.json');
+      await exportSession(store, id, 'json', path);
+      expect(statSync(path).size).toBeGreaterThan(100 * 1024 * 1024);
+      const error = await importFile(path, store).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: 'too-large' });
+      expect((error as Error).message).toMatch(/is longer than 16,777,216 characters/);
+      expect(store.sessions.size).toBe(1);
+    },
+  );
 
   it('never writes secrets: key-like fleet fields and apiKeyEnv values are removed', async () => {
     const secret = 'sk-live-0123456789abcdef';

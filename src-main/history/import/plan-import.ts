@@ -1,0 +1,164 @@
+import type { ImportedEvent, ImportedSessionMeta } from '../ports';
+import { importAutogenTaskResult, importAutogenTeamState } from './autogen';
+import { buildImportedEvents, inferFleet } from './build-events';
+import type { ForeignConversation } from './conversation';
+import { detectFormat, type ImportFormat } from './detect';
+import { FLEETSCOPE_FORMAT, eventsFromArray, fleetscopeMeta, parseExportedEvent } from './fleetscope-json';
+import { JsonCursor, type JsonValue } from './json-cursor';
+import { JsonTokenReader } from './json-tokens';
+import type { ImportLimits } from './limits';
+import { importOpenAiMessages } from './openai';
+import { TransferError } from './transfer-error';
+
+export interface ImportPlan {
+  format: ImportFormat;
+  meta: ImportedSessionMeta;
+  /** Lazy and single-use: bad input late in the file throws from the iteration. */
+  events: Iterable<ImportedEvent>;
+  /** Messages seen so far; final once `events` is exhausted. */
+  counter: { messages: number };
+}
+
+export interface OpenedPlan {
+  plan: ImportPlan;
+  /** Closes the file (also closed on its own at the end of the input or on an error). */
+  close(): void;
+}
+
+/**
+ * Reads a file far enough to know its format and session header, and returns its events as a
+ * lazy iterable. Our own export is streamed event by event when `events` follows the header;
+ * other formats are read whole (bounded by `maxHeldBytes`). Message and event counts are
+ * checked against the limits as events are produced. Errors are `TransferError`s.
+ */
+export function openImportPlan(
+  path: string,
+  fileTime: number,
+  limits: ImportLimits,
+  onBytesRead?: (bytes: number) => void,
+): OpenedPlan {
+  const reader = new JsonTokenReader(path, limits, onBytesRead);
+  try {
+    const plan = planFrom(new JsonCursor(reader, limits.maxHeldBytes), fileTime);
+    return { plan: { ...plan, events: limitCounts(plan.events, limits) }, close: () => reader.close() };
+  } catch (error) {
+    reader.close();
+    throw error;
+  }
+}
+
+function planFrom(cursor: JsonCursor, fileTime: number): ImportPlan {
+  const first = cursor.peek();
+  if (first === null)
+    throw new TransferError('invalid-input', 'The file holds only whitespace: expected a JSON document.');
+  if (first.name === 'startObject') return planFromObject(cursor, fileTime);
+  if (first.name !== 'startArray') {
+    throw new TransferError(
+      'invalid-input',
+      'Invalid file at $: expected an object or an array at the top level.',
+    );
+  }
+  const value = cursor.readValue('$');
+  cursor.expectEnd();
+  return planFromValue(value, fileTime);
+}
+
+/**
+ * Walks the top-level object key by key. When `events` arrives after a fleetscope header and
+ * session, the rest of the file is streamed; otherwise the whole document is read and detected.
+ */
+function planFromObject(cursor: JsonCursor, fileTime: number): ImportPlan {
+  const header: Record<string, JsonValue> = {};
+  const keys = cursor.keys('$');
+  for (let step = keys.next(); !step.done; step = keys.next()) {
+    const key = step.value;
+    if (key === 'events' && header.format === FLEETSCOPE_FORMAT && header.session !== undefined) {
+      const counter = { messages: 0 };
+      const meta = fleetscopeMeta(header);
+      return { format: 'fleetscope-json', meta, events: streamRest(cursor, keys, counter), counter };
+    }
+    header[key] = cursor.readValue(`$.${key}`);
+  }
+  cursor.expectEnd();
+  return planFromValue(header, fileTime);
+}
+
+function* streamRest(
+  cursor: JsonCursor,
+  keys: Generator<string>,
+  counter: { messages: number },
+): Generator<ImportedEvent> {
+  // The header read so far is small and already turned into meta: it no longer counts.
+  cursor.release();
+  for (const index of cursor.items('$.events')) {
+    const event = parseExportedEvent(cursor.readValue(`$.events[${index}]`), index);
+    cursor.release();
+    if (event.kind === 'message.completed') counter.messages++;
+    yield event;
+  }
+  // Later keys (a materialized `messages` list, extensions) are derived data: checked, not kept.
+  for (let step = keys.next(); !step.done; step = keys.next()) cursor.skipValue(`$.${step.value}`);
+  cursor.expectEnd();
+}
+
+function planFromValue(value: JsonValue, fileTime: number): ImportPlan {
+  const format = detectFormat(value);
+  if (format === 'fleetscope-json') {
+    const header = value as Record<string, JsonValue>;
+    const counter = { messages: 0 };
+    return { format, meta: fleetscopeMeta(header), events: eventsFromArray(header.events, counter), counter };
+  }
+  const conversation = convert(format, value, fileTime);
+  const fleet = inferFleet(conversation, FLEET_NAMES[format], format);
+  const meta: ImportedSessionMeta = {
+    title: conversation.title,
+    task: conversation.task,
+    fleetName: fleet.name,
+    source: format,
+    createdAt: conversation.createdAt,
+    tags: ['imported'],
+  };
+  const counter = { messages: conversation.messages.length };
+  return { format, meta, events: buildImportedEvents(conversation, fleet), counter };
+}
+
+function* limitCounts(events: Iterable<ImportedEvent>, limits: ImportLimits): Generator<ImportedEvent> {
+  let count = 0;
+  let messages = 0;
+  for (const event of events) {
+    if (++count > limits.maxEvents) {
+      throw new TransferError(
+        'too-large',
+        `The file holds more than ${limits.maxEvents.toLocaleString('en-US')} events, the most one session may import.`,
+      );
+    }
+    if (event.kind === 'message.completed' && ++messages > limits.maxMessages) {
+      throw new TransferError(
+        'too-large',
+        `The file holds more than ${limits.maxMessages.toLocaleString('en-US')} messages, the most one session may import.`,
+      );
+    }
+    yield event;
+  }
+}
+
+const FLEET_NAMES: Record<Exclude<ImportFormat, 'fleetscope-json'>, string> = {
+  'autogen-taskresult': 'Imported AutoGen team',
+  'autogen-teamstate': 'Imported AutoGen team',
+  'openai-messages': 'Imported OpenAI conversation',
+};
+
+function convert(
+  format: Exclude<ImportFormat, 'fleetscope-json'>,
+  value: JsonValue,
+  fileTime: number,
+): ForeignConversation {
+  switch (format) {
+    case 'autogen-taskresult':
+      return importAutogenTaskResult(value, fileTime);
+    case 'autogen-teamstate':
+      return importAutogenTeamState(value, fileTime);
+    case 'openai-messages':
+      return importOpenAiMessages(value, fileTime);
+  }
+}
