@@ -1,0 +1,290 @@
+import {
+  BROADCAST,
+  USER,
+  type FleetInput,
+  type Message,
+  type RunEvent,
+  type SessionStatus,
+} from '@shared/domain';
+import {
+  SPAN_KIND,
+  attributes,
+  spanIdFor,
+  traceIdFor,
+  unixNano,
+  type OtlpEvent,
+  type OtlpSpan,
+} from './otlp-span';
+
+/** `gen_ai.provider.name` when the agent's provider is not recorded (an imported transcript). */
+const OTHER_PROVIDER = '_OTHER';
+const NOT_AGENTS = new Set([USER, BROADCAST, 'system']);
+
+/** The session facts the root span carries; events may update status and stop reason. */
+export interface OtlpSessionInfo {
+  id: string;
+  /** Epoch milliseconds; event times are offsets from it. */
+  createdAt: number;
+  fleetName: string;
+  title: string;
+  status: SessionStatus;
+  stopReason: string | null;
+  source: string;
+}
+
+interface PendingTool {
+  t: number;
+  name: string;
+  arguments: string;
+  messageId: string;
+  agent: string | null;
+}
+
+/**
+ * The session-to-spans mapping of the OTLP export (OpenTelemetry GenAI semantic conventions),
+ * one event at a time, so the file export and the live export share it: one trace per session; a
+ * root `invoke_agent {fleet}` span; a `chat {model}` span per agent turn (each completed agent
+ * message); an `execute_tool {name}` span per tool call, parented to the turn that asked for it.
+ * Handoffs and errors are events on the root span. Ids are derived from the session id, so the
+ * same session always maps to the same trace.
+ */
+export class OtlpSpanMapper {
+  readonly traceId: string;
+  readonly rootSpanId: string;
+  private models: Map<string, { provider: string; model: string }>;
+  private readonly startedAt = new Map<string, number>();
+  /** The runtime records usage as its own event just before the message completes. */
+  private readonly usageOf = new Map<string, { prompt: number; completion: number }>();
+  private readonly turns = new Set<string>();
+  private readonly tools = new Map<string, PendingTool>();
+  private rootEvents: OtlpEvent[] = [];
+  private endT = 0;
+  private readonly session: OtlpSessionInfo;
+
+  constructor(session: OtlpSessionInfo, fleet: FleetInput | null) {
+    this.session = { ...session };
+    this.traceId = traceIdFor(session.id);
+    this.rootSpanId = spanIdFor(session.id, 'session');
+    this.models = modelsOf(fleet);
+  }
+
+  /** The span this event completes, if any. */
+  push(event: RunEvent): OtlpSpan | null {
+    this.endT = Math.max(this.endT, event.t);
+    switch (event.kind) {
+      case 'session.started':
+        this.models = modelsOf(event.payload.fleet);
+        return null;
+      case 'message.started':
+        this.startedAt.set(event.payload.messageId, event.t);
+        return null;
+      case 'message.completed':
+        return this.turnSpan(event.payload.message, event.t);
+      case 'usage':
+        this.usageOf.set(event.payload.messageId, event.payload.usage);
+        return null;
+      case 'tool.requested': {
+        const { callId, name, messageId } = event.payload;
+        this.tools.set(callId, {
+          t: event.t,
+          name,
+          arguments: event.payload.arguments,
+          messageId,
+          agent: event.agent,
+        });
+        return null;
+      }
+      case 'tool.executed':
+        return this.toolSpan(event.payload, event.t, event.agent);
+      case 'handoff':
+        this.rootEvents.push({
+          name: 'fleetscope.handoff',
+          timeUnixNano: this.at(event.t),
+          attributes: attributes({
+            'fleetscope.handoff.from': event.payload.from,
+            'fleetscope.handoff.to': event.payload.to,
+          }),
+        });
+        return null;
+      case 'error':
+        this.rootEvents.push({
+          name: 'exception',
+          timeUnixNano: this.at(event.t),
+          attributes: attributes({
+            'exception.type': event.payload.code,
+            'exception.message': event.payload.message,
+          }),
+        });
+        return null;
+      case 'session.stopped':
+        this.session.status = event.payload.status;
+        this.session.stopReason = event.payload.stopReason;
+        return null;
+      case 'session.status':
+        this.session.status = event.payload.status;
+        return null;
+      default:
+        return null;
+    }
+  }
+
+  /** Tool calls that never got a result, as error spans ending at the last event; forgets them. */
+  unfinishedTools(): OtlpSpan[] {
+    const spans: OtlpSpan[] = [];
+    for (const [callId, request] of this.tools) {
+      spans.push(
+        this.span(`tool:${callId}`, this.turnParent(request.messageId), {
+          name: `execute_tool ${request.name}`,
+          kind: SPAN_KIND.internal,
+          startTimeUnixNano: this.at(request.t),
+          endTimeUnixNano: this.at(this.endT),
+          attributes: this.toolAttributes(request.name, callId, request.arguments, undefined, request.agent),
+          events: [],
+          status: { code: 2, message: 'The tool call never completed.' },
+        }),
+      );
+    }
+    this.tools.clear();
+    return spans;
+  }
+
+  /** The root span as of the last event: the whole session so far, with its handoffs and errors. */
+  rootSpan(): OtlpSpan {
+    const { session } = this;
+    return {
+      traceId: this.traceId,
+      spanId: this.rootSpanId,
+      name: `invoke_agent ${session.fleetName}`,
+      kind: SPAN_KIND.internal,
+      startTimeUnixNano: this.at(0),
+      endTimeUnixNano: this.at(this.endT),
+      attributes: attributes({
+        'gen_ai.operation.name': 'invoke_agent',
+        'gen_ai.agent.name': session.fleetName,
+        'gen_ai.conversation.id': session.id,
+        'fleetscope.session.title': session.title,
+        'fleetscope.session.status': session.status,
+        'fleetscope.session.stop_reason': session.stopReason ?? undefined,
+        'fleetscope.session.source': session.source,
+      }),
+      events: [...this.rootEvents],
+      status:
+        session.status === 'failed' ? { code: 2, message: session.stopReason ?? 'failed' } : { code: 1 },
+    };
+  }
+
+  private at(t: number): string {
+    return unixNano(this.session.createdAt + t);
+  }
+
+  private span(
+    key: string,
+    parent: string,
+    fields: Omit<OtlpSpan, 'traceId' | 'spanId' | 'parentSpanId'>,
+  ): OtlpSpan {
+    return {
+      traceId: this.traceId,
+      spanId: spanIdFor(this.session.id, key),
+      parentSpanId: parent,
+      ...fields,
+    };
+  }
+
+  private turnParent(messageId: string): string {
+    return this.turns.has(messageId) ? spanIdFor(this.session.id, `message:${messageId}`) : this.rootSpanId;
+  }
+
+  private turnSpan(message: Message, t: number): OtlpSpan | null {
+    const start = this.startedAt.get(message.id) ?? t;
+    this.startedAt.delete(message.id);
+    const usage = message.usage ?? this.usageOf.get(message.id);
+    this.usageOf.delete(message.id);
+    if (!isAgentTurn(message)) return null;
+    this.turns.add(message.id);
+    const model = this.models.get(message.from);
+    return this.span(`message:${message.id}`, this.rootSpanId, {
+      name: model?.model ? `chat ${model.model}` : 'chat',
+      kind: SPAN_KIND.client,
+      startTimeUnixNano: this.at(start),
+      endTimeUnixNano: this.at(Math.max(start, t)),
+      attributes: attributes({
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': model?.provider ?? OTHER_PROVIDER,
+        'gen_ai.system': model?.provider ?? OTHER_PROVIDER,
+        'gen_ai.request.model': model?.model,
+        'gen_ai.agent.name': message.from,
+        'gen_ai.conversation.id': this.session.id,
+        'gen_ai.usage.input_tokens': usage?.prompt,
+        'gen_ai.usage.output_tokens': usage?.completion,
+        'gen_ai.output.messages': JSON.stringify([outputMessage(message)]),
+        'fleetscope.message.id': message.id,
+        'fleetscope.message.to': message.to,
+        'fleetscope.message.kind': message.kind,
+        'fleetscope.thread.id': message.threadId,
+      }),
+      events: [],
+      status: { code: message.kind === 'error' ? 2 : 0 },
+    });
+  }
+
+  private toolSpan(
+    executed: { callId: string; name: string; result: string; isError: boolean },
+    t: number,
+    agent: string | null,
+  ): OtlpSpan {
+    const { callId, name, result, isError } = executed;
+    const request = this.tools.get(callId);
+    this.tools.delete(callId);
+    return this.span(`tool:${callId}`, request ? this.turnParent(request.messageId) : this.rootSpanId, {
+      name: `execute_tool ${name}`,
+      kind: SPAN_KIND.internal,
+      startTimeUnixNano: this.at(request?.t ?? t),
+      endTimeUnixNano: this.at(t),
+      attributes: this.toolAttributes(name, callId, request?.arguments, result, request?.agent ?? agent),
+      events: [],
+      status: isError ? { code: 2, message: 'The tool reported an error.' } : { code: 0 },
+    });
+  }
+
+  private toolAttributes(
+    name: string,
+    callId: string,
+    args: string | undefined,
+    result: string | undefined,
+    agent: string | null,
+  ) {
+    return attributes({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': name,
+      'gen_ai.tool.call.id': callId,
+      'gen_ai.tool.type': 'function',
+      'gen_ai.tool.call.arguments': args,
+      'gen_ai.tool.call.result': result,
+      'gen_ai.agent.name': agent ?? undefined,
+      'gen_ai.conversation.id': this.session.id,
+    });
+  }
+}
+
+function modelsOf(fleet: FleetInput | null): Map<string, { provider: string; model: string }> {
+  const models = new Map<string, { provider: string; model: string }>();
+  for (const agent of fleet?.agents ?? []) {
+    if (agent.provider) models.set(agent.name, { provider: agent.provider.id, model: agent.provider.model });
+  }
+  return models;
+}
+
+/** An agent turn is a message an agent produced; tool outputs and user or system text are not. */
+function isAgentTurn(message: Message): boolean {
+  return !NOT_AGENTS.has(message.from) && message.kind !== 'tool' && message.kind !== 'system';
+}
+
+/** `gen_ai.output.messages` item (role, parts, finish_reason) for one agent message. */
+function outputMessage(message: Message): Record<string, unknown> {
+  const parts: Array<Record<string, unknown>> = [];
+  if (message.content) parts.push({ type: 'text', content: message.content });
+  for (const call of message.toolCalls ?? []) {
+    parts.push({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
+  }
+  return { role: 'assistant', parts, finish_reason: message.toolCalls?.length ? 'tool_call' : 'stop' };
+}
