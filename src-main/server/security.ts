@@ -49,8 +49,11 @@ function cookieToken(request: IncomingMessage, port: number): string | null {
   return null;
 }
 
+/** Why a request was refused. */
+export type RefusalReason = 'Missing token' | 'Wrong token' | 'Host not allowed' | 'Origin not allowed';
+
 export type AccessVerdict =
-  { ok: true; viaQuery: boolean } | { ok: false; status: 401 | 403; reason: string };
+  { ok: true; viaQuery: boolean } | { ok: false; status: 401 | 403; reason: RefusalReason };
 
 /**
  * Decides whether a request may proceed: the Host must be this loopback host (no DNS rebinding),

@@ -9,6 +9,7 @@ import type { FleetscopeApp } from '../app';
 import { resolveStaticPath, sendFile } from './static-files';
 import { BASE_HEADERS, checkAccess, contentSecurityPolicy, tokenCookie } from './security';
 import { bindSocket } from './socket-binding';
+import { isPageNavigation, REFUSAL_PAGE_CSP, refusalPage } from './refusal-page';
 
 /** Where exported sessions are downloaded from: /exports/<file name>. */
 export const EXPORTS_PREFIX = '/exports/';
@@ -47,7 +48,17 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return refuse(response, 405, 'Method not allowed');
     const verdict = checkAccess(request, url, port, token);
-    if (!verdict.ok) return refuse(response, verdict.status, verdict.reason);
+    if (!verdict.ok) {
+      // A person opening the address gets a page that says how to get in; same status codes.
+      if (!isPageNavigation(request)) return refuse(response, verdict.status, verdict.reason);
+      response.writeHead(verdict.status, {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'no-store',
+        ...BASE_HEADERS,
+        'Content-Security-Policy': REFUSAL_PAGE_CSP,
+      });
+      return response.end(refusalPage(verdict.status, verdict.reason, port));
+    }
     if (url.pathname.startsWith(EXPORTS_PREFIX)) {
       // Exported sessions, as downloads (never rendered: an HTML export is untrusted content).
       const name = url.pathname.slice(EXPORTS_PREFIX.length);

@@ -14,6 +14,8 @@ export interface ViewCounters {
   handoffs: number;
   errors: number;
   dropped: number;
+  /** Parts of an ingested trace kept but not mapped (`span.unmapped`); absent until the first. */
+  unmapped?: { spans: number; attributes: number };
 }
 
 /**
@@ -173,6 +175,12 @@ export function applyEvent(state: ViewState, event: RunEvent): void {
     case 'message.dropped':
       state.counters.dropped += 1;
       break;
+    case 'span.unmapped': {
+      const unmapped = (state.counters.unmapped ??= { spans: 0, attributes: 0 });
+      if (!event.payload.partly) unmapped.spans += 1;
+      else unmapped.attributes += Object.keys(event.payload.attributes).length + event.payload.events.length;
+      break;
+    }
     case 'routing.decision':
     case 'termination.check':
       break;

@@ -128,6 +128,7 @@ function renderEvent(event: RunEvent, shownResults: Set<string>): string | null 
     case 'routing.decision':
     case 'termination.check':
     case 'usage':
+    case 'span.unmapped':
       return null;
     default:
       return assertNever(event);
