@@ -26,6 +26,7 @@ export const viewCountersSchema = z.object({
   handoffs: count,
   errors: count,
   dropped: count,
+  unmapped: z.object({ spans: count, attributes: count }).optional(),
 });
 
 /** The folded view of a session at one seq (see `ViewState` in the domain's fold). */

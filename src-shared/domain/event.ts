@@ -81,6 +81,22 @@ export const eventBodySchema = z.discriminatedUnion('kind', [
     z.object({ condition: z.string(), fired: z.boolean(), reason: z.string().nullable() }),
   ),
   event('usage', z.object({ messageId: z.string(), usage: tokenUsageSchema })),
+  /**
+   * Part of an ingested trace that has no Fleetscope meaning, kept rather than dropped: a span
+   * that maps to nothing (an HTTP call, a chain step), or the attributes and events left over on
+   * a span that did map (`partly`). The session header counts them.
+   */
+  event(
+    'span.unmapped',
+    z.object({
+      /** The span's id (16 hex digits); empty for a resource's attributes. */
+      spanId: z.string(),
+      name: z.string(),
+      partly: z.boolean(),
+      attributes: z.record(z.string(), z.json()),
+      events: z.array(z.object({ name: z.string(), attributes: z.record(z.string(), z.json()) })),
+    }),
+  ),
 ]);
 export type EventBody = z.infer<typeof eventBodySchema>;
 export type EventKind = EventBody['kind'];
