@@ -1,12 +1,21 @@
 import { assertNever, type Message, type RunEvent, type SessionSummary } from '@shared/domain';
 import type { RenderInput } from './render-types';
-import { codeBlock, escapeHtml, escapeInline, formatOffset, prettyJson, quoteBlock } from './text';
+import {
+  codeBlock,
+  codeSpan,
+  escapeHtmlText,
+  escapeInline,
+  formatOffset,
+  prettyJson,
+  quoteBlock,
+} from './text';
 
 /**
  * A readable transcript: a header table, the task, the agents, then every message in order with
  * its thread, sender -> receiver, tool calls and results in collapsed <details>, handoffs, errors,
- * and the stop reason. Message text is quoted and escaped (see `quoteBlock`), so it cannot break
- * the document's structure.
+ * and the stop reason. Message text is quoted and made safe (see `quoteBlock`): it cannot break
+ * the document's structure, its links stay on the web, and it reads as written (quotes stay
+ * quotes). The file ends with one newline.
  */
 export function* renderMarkdown(input: RenderInput): Generator<string> {
   const { summary, fleet } = input;
@@ -31,7 +40,7 @@ export function* renderMarkdown(input: RenderInput): Generator<string> {
       const message = event.payload.message;
       if (message.threadId !== thread) {
         thread = message.threadId;
-        yield `### Thread \`${thread.replace(/`/g, "'")}\`\n\n`;
+        yield `### Thread ${codeSpan(thread)}\n\n`;
       }
       yield renderMessage(message, ++count, shownResults);
     } else {
@@ -51,17 +60,17 @@ function headerTable(summary: SessionSummary): string {
     ['Messages', String(summary.messageCount)],
     ['Tokens', String(summary.tokens)],
     ['Source', escapeInline(summary.source)],
-    ['Session id', `\`${summary.id.replace(/`/g, "'")}\``],
+    ['Session id', codeSpan(summary.id, true)],
   ];
   if (summary.parentSessionId)
-    rows.push(['Forked from', `\`${summary.parentSessionId}\` at event ${summary.forkSeq}`]);
+    rows.push(['Forked from', `${codeSpan(summary.parentSessionId, true)} at event ${summary.forkSeq}`]);
   if (summary.tags.length) rows.push(['Tags', summary.tags.map(escapeInline).join(', ')]);
   return `| | |\n|---|---|\n${rows.map(([key, value]) => `| ${key} | ${value} |`).join('\n')}\n\n`;
 }
 
 function renderMessage(message: Message, index: number, shownResults: Set<string>): string {
   const parts: string[] = [];
-  const reply = message.parentId ? ` · reply to \`${message.parentId.replace(/`/g, "'")}\`` : '';
+  const reply = message.parentId ? ` · reply to ${codeSpan(message.parentId)}` : '';
   const state = message.state === 'complete' ? '' : ` · ${message.state}`;
   const usage = message.usage ? ` · ${message.usage.prompt}+${message.usage.completion} tokens` : '';
   parts.push(
@@ -71,7 +80,7 @@ function renderMessage(message: Message, index: number, shownResults: Set<string
   for (const call of message.toolCalls ?? []) {
     parts.push(
       details(
-        `Tool call <code>${escapeHtml(call.name)}</code> · ${escapeHtml(call.id)}`,
+        `Tool call <code>${escapeHtmlText(call.name)}</code> · ${escapeHtmlText(call.id)}`,
         codeBlock(prettyJson(call.arguments), 'json'),
       ),
     );
@@ -91,7 +100,10 @@ function details(summary: string, body: string): string {
 
 function toolResult(name: string, callId: string, content: string, isError: boolean): string {
   const label = isError ? 'Tool error' : 'Tool result';
-  return details(`${label} <code>${escapeHtml(name)}</code> · ${escapeHtml(callId)}`, codeBlock(content));
+  return details(
+    `${label} <code>${escapeHtmlText(name)}</code> · ${escapeHtmlText(callId)}`,
+    codeBlock(content),
+  );
 }
 
 /** Non-message events worth reading; deltas, statuses and checks are left out. */
@@ -107,7 +119,7 @@ function renderEvent(event: RunEvent, shownResults: Set<string>): string | null 
     case 'handoff':
       return `**↪ Handoff** ${escapeInline(event.payload.from)} → ${escapeInline(event.payload.to)} · ${at}\n\n`;
     case 'error':
-      return `> **Error** \`${event.payload.code.replace(/`/g, "'")}\` · ${at}: ${escapeInline(event.payload.message)}\n\n`;
+      return `> **Error** ${codeSpan(event.payload.code)} · ${at}: ${escapeInline(event.payload.message)}\n\n`;
     case 'message.dropped':
       return `> **Dropped** a message from ${escapeInline(event.payload.message.from)} to ${escapeInline(event.payload.message.to)}: ${escapeInline(event.payload.reason)}\n\n`;
     case 'human.requested':

@@ -71,7 +71,7 @@ describe('Markdown export', () => {
     expect(md).toContain('<details><summary>Tool result <code>search</code> · call-4</summary>');
     expect(md).toContain('<details><summary>Tool error <code>search</code> · call-14</summary>');
     expect(md).toMatch(/\*\*↪ Handoff\*\* coder → reviewer/);
-    expect(md).toMatch(/> \*\*Error\*\* `provider-timeout` · .*The model took too long &lt;once&gt;\./);
+    expect(md).toMatch(/> \*\*Error\*\* `provider-timeout` · .*The model took too long \\<once>\./);
     expect(md).toMatch(
       /## Outcome\n\n\*\*Status:\*\* completed {2}\n\*\*Stop reason:\*\* max-messages reached/,
     );
@@ -80,10 +80,12 @@ describe('Markdown export', () => {
   it('quotes and escapes message content so it cannot break the structure', async () => {
     const md = await exported('md');
     expect(md.match(/<details>/g)?.length).toBe(md.match(/<\/details>/g)?.length);
-    expect(md).toContain('> &lt;/details&gt;\n> # Not a heading of ours\n> ```\n> unclosed fence');
+    expect(md).toContain('> \\</details>\n> # Not a heading of ours\n> ```\n> unclosed fence');
     expect(md).not.toContain('\n# Not a heading');
-    expect(md).toContain('> &lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;');
-    expect(md).toMatch(/^# Formats &lt;b&gt;demo&lt;\/b&gt;$/m);
+    expect(md).toContain(
+      '> \\<script>alert("pwned")\\</script>\\</script>\\<!-- \\<img src=x onerror=alert(1)>',
+    );
+    expect(md).toMatch(/^# Formats \\<b>demo\\<\/b>$/m);
   });
 });
 
