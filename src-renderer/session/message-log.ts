@@ -115,7 +115,9 @@ export class MessageLog {
       return;
     }
     const entry = this.entries[index] as LogEntry;
-    entry.endSeq = seq;
+    // A drop follows the completion of the same message: it stays finished from its completion
+    // on (the fold drops it from the in-flight messages there), now marked as dropped.
+    if (droppedReason === null || entry.final === null) entry.endSeq = seq;
     entry.final = message;
     entry.to = message.to;
     entry.droppedReason = droppedReason;

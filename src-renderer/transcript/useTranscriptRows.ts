@@ -4,6 +4,7 @@ import type { LogEntry, MessageLog } from '../session/message-log';
 import type { SessionDisplay } from '../session/display';
 import { matchesSelection, type GraphSelection } from '../session/selection';
 import { ThreadIndex, flatRows, type RowSource } from './thread-index';
+import { messageAtPlayhead } from './message-at';
 import type { ThreadRow } from './threading';
 
 /** What the transcript rows are cut from: the open session's log and what it shows now. */
@@ -85,22 +86,7 @@ export function useTranscriptRows(source: TranscriptRowsSource): TranscriptRows 
   });
 
   function messageFor(entry: LogEntry): Message {
-    const seq = display.value?.seq ?? 0;
-    if (entry.final && entry.endSeq <= seq) return entry.final;
-    return (
-      display.value?.inFlight[entry.id] ?? {
-        id: entry.id,
-        threadId: entry.threadId,
-        parentId: entry.parentId,
-        from: entry.from,
-        to: entry.to,
-        kind: 'text',
-        content: '',
-        meta: {},
-        state: 'streaming',
-        t: 0,
-      }
-    );
+    return messageAtPlayhead(entry, display.value);
   }
 
   function viewOf(position: number): RowView | null {

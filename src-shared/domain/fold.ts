@@ -142,6 +142,7 @@ export function applyEvent(state: ViewState, event: RunEvent): void {
         state: message.state === 'partial' ? 'partial' : 'complete',
       };
       addUsage(state, message.usage, usageBefore);
+      settleSender(state, message);
       break;
     }
     case 'usage': {
@@ -187,6 +188,25 @@ export function applyEvent(state: ViewState, event: RunEvent): void {
     default:
       assertNever(event);
   }
+}
+
+/**
+ * A sender is drawn "streaming" only while its message streams. The runtime reports the end of a
+ * turn a few events after the message completes (termination checks, a handoff, tool calls), so
+ * without this the view right at a completed message (where stepping through a replay lands)
+ * would show its sender still streaming beside the finished message. A message with tool calls
+ * leaves its sender working on them (`thinking`); any other ends its streaming (`idle`) until the
+ * runtime reports the next status.
+ */
+function settleSender(state: ViewState, message: Message): void {
+  const status = state.agents[message.from];
+  if (status !== undefined) state.agents[message.from] = statusAfterMessage(status, message);
+}
+
+/** The sender's status once `message` has completed (see `settleSender`). */
+export function statusAfterMessage(status: AgentStatus, message: Message): AgentStatus {
+  if (status !== 'streaming') return status;
+  return (message.toolCalls?.length ?? 0) > 0 ? 'thinking' : 'idle';
 }
 
 /** Usage replaces what a message had before; totals move by the difference. */

@@ -1,0 +1,201 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import { makeTempDir } from '../helpers/temp-dir';
+import { openApp, shot } from './session-helpers';
+import {
+  listSessions,
+  openSession,
+  playhead,
+  readLanes,
+  readTranscript,
+  showLens,
+  type ListedSession,
+} from './lanes-helpers';
+
+const TOKEN = 'e2e-lanes-token-0123456789abcdef0123456789';
+
+describe('the sequence lens (lanes) in Chromium', () => {
+  const temp = makeTempDir();
+  let host: HostProcess;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let page: Page;
+  let samples: ListedSession[];
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    ensureBuilt();
+    host = await spawnHost(join(temp.dir, 'data'), { token: TOKEN });
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await openApp(page, host.url);
+    samples = await listSessions(host.port, TOKEN);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await host?.stop();
+    temp.remove();
+  });
+
+  const sample = (fleetName: string) => {
+    const found = samples.find((session) => session.fleetName === fleetName);
+    if (!found)
+      throw new Error(`no sample session of ${fleetName}: ${samples.map((s) => s.fleetName).join(', ')}`);
+    return found;
+  };
+
+  it('draws one lane per agent and one row per message, in the order they were said', async () => {
+    const session = sample('Code review pipeline');
+    await openSession(page, session.id);
+    await showLens(page, 'lanes');
+    const lanes = await page
+      .getByTestId('lane')
+      .evaluateAll((elements) => elements.map((element) => (element as HTMLElement).dataset.agent));
+    expect(lanes).toEqual(['user', 'author', 'reviewer', 'reviser', 'approver']);
+    const rows = page.locator('[data-testid="lane-row"][data-kind="message"]');
+    await expect.poll(() => rows.count()).toBe(session.messageCount);
+    const senders = await rows.evaluateAll((elements) =>
+      elements.map((element) => (element as HTMLElement).dataset.from),
+    );
+    expect(senders).toEqual(['user', 'author', 'reviewer', 'reviser', 'approver']);
+    expect(await page.getByTestId('lane-bar').count()).toBeGreaterThan(3);
+    // The author's unfenced code keeps its indentation in the transcript, highlighted as code.
+    const code = page.locator('[data-testid="message"][data-from="author"] [data-testid="message-body"]');
+    expect(await code.getAttribute('data-mode')).toBe('code');
+    expect(await code.evaluate((element) => element.textContent)).toContain('{\n  return values.reduce(');
+    expect(await code.locator('pre .hljs-keyword').count()).toBeGreaterThan(0);
+  });
+
+  for (const size of [
+    { width: 1024, height: 700 },
+    { width: 1920, height: 1080 },
+  ])
+    for (const scheme of ['light', 'dark'] as const)
+      it(`looks right at ${size.width}x${size.height} in ${scheme}`, async () => {
+        await page.setViewportSize(size);
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const fleet of ['Code review pipeline', 'Debate', 'Support swarm', 'Parallel research']) {
+          const session = samples.find((candidate) => candidate.fleetName === fleet);
+          if (!session) continue;
+          await openSession(page, session.id);
+          await showLens(page, 'lanes');
+          await page.locator('[data-testid="lane-row"]').first().waitFor();
+          const slug = fleet.toLowerCase().replace(/[^a-z]+/g, '-');
+          await shot(page, `lanes-${slug}-${size.width}x${size.height}-${scheme}.png`);
+        }
+      });
+
+  it('replays in step with the transcript and the replay bar', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light' });
+    const session = sample('Debate');
+    await openSession(page, session.id);
+    await showLens(page, 'lanes');
+    const { lastSeq } = await playhead(page);
+    await page.keyboard.press('Home');
+    await expect.poll(async () => (await readLanes(page)).seq).toBe(0);
+    expect(await page.locator('[data-testid="lane-row"]').count()).toBe(0);
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    // Every animation frame of the replay: the bar, the lanes and the transcript at one seq.
+    const frames = await page.evaluate(async () => {
+      const read = (testId: string) =>
+        Number(document.querySelector<HTMLElement>(`[data-testid="${testId}"]`)?.dataset.seq);
+      const seen: { bar: number; lanes: number; transcript: number; pill: string }[] = [];
+      const pill = () => document.querySelector('[data-testid="session-status"]')?.textContent?.trim() ?? '';
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: ' ' }));
+      const end = Number(
+        document.querySelector<HTMLElement>('[data-testid="replay-position"]')?.dataset.lastSeq,
+      );
+      const started = performance.now();
+      await new Promise<void>((resolve) => {
+        const tick = () => {
+          // Read after Vue has rendered this frame's seek.
+          setTimeout(() => {
+            const bar = read('replay-position');
+            seen.push({ bar, lanes: read('lanes'), transcript: read('transcript'), pill: pill() });
+            if (bar >= end || performance.now() - started > 20_000) resolve();
+            else requestAnimationFrame(tick);
+          }, 0);
+        };
+        requestAnimationFrame(tick);
+      });
+      return seen;
+    });
+    const positions = new Set(frames.map((frame) => frame.bar));
+    expect(positions.size).toBeGreaterThan(5);
+    for (const frame of frames) {
+      expect(frame.lanes).toBe(frame.bar);
+      expect(frame.transcript).toBe(frame.bar);
+      // A replay says where it is, never "Running"; at the end, the session's final status.
+      expect(frame.pill).toBe(frame.bar < lastSeq ? `Replaying · ${frame.bar}/${lastSeq}` : 'Completed');
+    }
+    await expect.poll(async () => (await playhead(page)).seq, { timeout: 30_000 }).toBe(lastSeq);
+    const lanes = await readLanes(page);
+    const transcript = await readTranscript(page);
+    expect(lanes.lastMessage).toBe(transcript.lastMessage);
+    expect(lanes.lastMessageState).toBe('complete');
+  });
+
+  it('picks a message in the lanes: the transcript selects it and the playhead moves to it', async () => {
+    const session = sample('Debate');
+    await openSession(page, session.id);
+    await showLens(page, 'lanes');
+    const row = page.locator('[data-testid="lane-row"][data-kind="message"]').nth(2);
+    const id = await row.getAttribute('data-message-id');
+    expect(id).toBeTruthy();
+    await row.click();
+    const picked = page.locator(`[data-testid="message"][data-message-id="${id}"]`);
+    await expect.poll(() => picked.getAttribute('data-selected')).toBe('true');
+    const { seq, lastSeq } = await playhead(page);
+    expect(seq).toBeLessThan(lastSeq);
+    expect((await readTranscript(page)).lastMessage).toBe(id);
+    expect(await page.getByTestId('session-status').textContent()).toContain(`Replaying · ${seq}/${lastSeq}`);
+    await shot(page, 'lanes-picked-message.png');
+  });
+
+  it('picks a message in the transcript: the lanes scroll to it', async () => {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    const session = sample('Debate');
+    await openSession(page, session.id);
+    await showLens(page, 'lanes');
+    const first = page.locator('[data-testid="message"]').first();
+    const id = await first.getAttribute('data-message-id');
+    // Scroll the lanes away from the first row, then pick it in the transcript.
+    await page
+      .getByTestId('lanes-scroller')
+      .evaluate((element) => (element.scrollTop = element.scrollHeight));
+    await first.locator('header').click();
+    const row = page.locator(`[data-testid="lane-row"][data-message-id="${id}"]`);
+    await expect.poll(() => row.getAttribute('class')).toContain('selected');
+    await expect
+      .poll(() =>
+        page.evaluate((messageId) => {
+          const scroller = document.querySelector('[data-testid="lanes-scroller"]')!.getBoundingClientRect();
+          const target = document
+            .querySelector(`[data-testid="lane-row"][data-message-id="${messageId}"]`)
+            ?.getBoundingClientRect();
+          return !!target && target.top >= scroller.top && target.bottom <= scroller.bottom;
+        }, id),
+      )
+      .toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('seeks where the header says the first wait ended', async () => {
+    const session = sample('Debate');
+    await openSession(page, session.id);
+    const wait = page.getByTestId('insight-wait').first();
+    await wait.waitFor();
+    expect(await wait.textContent()).toMatch(/\S+ waited [\d.]+ (ms|s) for \S+/);
+    const target = Number(await wait.getAttribute('data-seq'));
+    await wait.click();
+    await expect.poll(async () => (await playhead(page)).seq).toBe(target);
+  });
+
+  it('logged no errors in the page', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
