@@ -25,6 +25,7 @@ import { registerRunHandlers } from './handlers-runs';
 import { registerBranchHandlers } from './handlers-branches';
 import { registerSessionHandlers } from './handlers-sessions';
 import { RunService } from './run-service';
+import { OtlpLiveExport } from './otlp-live';
 import { seedSamples } from './seed';
 import { announceStoreChanges } from './store-events';
 import { version } from './version';
@@ -43,6 +44,7 @@ export { STORE_FILE, type StoredMessage, type SessionListItem } from '../history
 export { TransferError } from '../history/import';
 export { checkFleet, loadFleetFile, type LoadedFleet } from './fleet-file';
 export { EXPORT_FORMATS, exportSession, exportToStream, type ExportFormat } from '../history/export';
+export { OtlpLiveExport, OtlpTargetError, type LiveExportReport, type OtlpTarget } from './otlp-live';
 
 /**
  * The project's resources/ folder, found by walking up from this module: it sits two levels up
@@ -91,6 +93,8 @@ export interface FleetscopeApp {
   readonly store: HistoryStore;
   /** Runs of every surface: start, control, answer, continue. */
   readonly runs: RunService;
+  /** Streams the spans of this app's runs to an OTLP collector (Settings, or `useEndpoint`). */
+  readonly liveExport: OtlpLiveExport;
   readonly logger: Logger;
   /** Set when a corrupt store was moved aside at start; tell the user where it went. */
   readonly movedAsideTo: string | null;
@@ -127,6 +131,9 @@ function cachedFor<T>(ms: number, read: () => T): () => T {
     return value;
   };
 }
+
+/** How long closing the app waits for queued live-export spans to reach the collector, in ms. */
+const LIVE_EXPORT_CLOSE_MS = 2_000;
 
 /** How often a long-lived surface looks for live sessions whose driving process died, in ms. */
 const ORPHAN_SWEEP_MS = 10_000;
@@ -179,6 +186,13 @@ export function createApp(options: AppOptions): FleetscopeApp {
     checkProvider: (provider) => providers.keyDestinationProblem(provider),
     secrets: () => secretValues(),
   });
+  const liveExport = new OtlpLiveExport({
+    store,
+    settingsEndpoint: () => settings.get().otlpExportEndpoint,
+    env,
+    logger: logger.child({ component: 'otlp-live-export' }),
+  });
+  const stopExporting = runs.onDidEvent((event) => liveExport.observe(event));
   const toolRegistry = createBuiltinTools();
   const tools = toolRegistry
     .specs(toolRegistry.names())
@@ -234,6 +248,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
     db,
     store,
     runs,
+    liveExport,
     logger,
     movedAsideTo: history.movedAsideTo,
     ready,
@@ -269,6 +284,9 @@ export function createApp(options: AppOptions): FleetscopeApp {
       relay?.dispose();
       await ready.catch(() => undefined);
       await runs.dispose();
+      stopExporting();
+      // Spans still queued get a short last chance; a collector that hangs cannot hold the exit.
+      await liveExport.close(LIVE_EXPORT_CLOSE_MS);
       stopAnnouncing();
       history.close();
       logger.flush?.();

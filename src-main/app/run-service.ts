@@ -86,6 +86,11 @@ export class RunService {
     this.manager.onDidEvent((event) => this.enqueue(event));
   }
 
+  /** Every event of the runs this service drives (not of runs relayed from other processes). */
+  onDidEvent(listener: (event: RunEvent) => void): () => void {
+    return this.manager.onDidEvent(listener);
+  }
+
   start(source: FleetSource, task: string, title?: string): { sessionId: string } {
     const handle = this.launch({ source, task, ...(title ? { title } : {}) });
     return { sessionId: handle.sessionId };

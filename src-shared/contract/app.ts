@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { httpUrlSchema } from '../domain';
 import { command, query } from './define';
 
 export const SURFACES = ['desktop', 'browser', 'cli'] as const;
@@ -12,6 +13,12 @@ const settingFields = {
   /** Stop a run when a session reaches this many messages; null means no cap. */
   maxMessagesPerSession: z.number().int().positive().nullable(),
   sidebarCollapsed: z.boolean(),
+  /**
+   * Stream every run's spans live to this OTLP/HTTP collector (base address; `/v1/traces` is
+   * added unless present); null turns live export off. Headers come from the environment
+   * (OTEL_EXPORTER_OTLP_HEADERS), never from Settings, so credentials stay out of the store.
+   */
+  otlpExportEndpoint: httpUrlSchema.nullable(),
 };
 
 /** User settings, persisted in the store. Every field has a default so old stores keep working. */
@@ -20,6 +27,7 @@ export const settingsSchema = z.object({
   retentionDays: settingFields.retentionDays.default(null),
   maxMessagesPerSession: settingFields.maxMessagesPerSession.default(null),
   sidebarCollapsed: settingFields.sidebarCollapsed.default(false),
+  otlpExportEndpoint: settingFields.otlpExportEndpoint.default(null),
 });
 
 /** A change to some settings: only the fields given are written (no defaults filled in). */

@@ -12,6 +12,7 @@ const defaults: Settings = {
   retentionDays: null,
   maxMessagesPerSession: null,
   sidebarCollapsed: false,
+  otlpExportEndpoint: null,
 };
 
 function backend() {

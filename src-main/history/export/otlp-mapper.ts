@@ -30,6 +30,9 @@ export interface OtlpSessionInfo {
   status: SessionStatus;
   stopReason: string | null;
   source: string;
+  /** The session this one was forked from, and at which event. */
+  parentSessionId?: string | null;
+  forkSeq?: number | null;
 }
 
 interface PendingTool {
@@ -57,7 +60,7 @@ export class OtlpSpanMapper {
   private readonly usageOf = new Map<string, { prompt: number; completion: number }>();
   private readonly turns = new Set<string>();
   private readonly tools = new Map<string, PendingTool>();
-  private rootEvents: OtlpEvent[] = [];
+  private readonly rootEvents: Array<{ t: number; event: OtlpEvent }> = [];
   private endT = 0;
   private readonly session: OtlpSessionInfo;
 
@@ -98,22 +101,28 @@ export class OtlpSpanMapper {
         return this.toolSpan(event.payload, event.t, event.agent);
       case 'handoff':
         this.rootEvents.push({
-          name: 'fleetscope.handoff',
-          timeUnixNano: this.at(event.t),
-          attributes: attributes({
-            'fleetscope.handoff.from': event.payload.from,
-            'fleetscope.handoff.to': event.payload.to,
-          }),
+          t: event.t,
+          event: {
+            name: 'fleetscope.handoff',
+            timeUnixNano: this.at(event.t),
+            attributes: attributes({
+              'fleetscope.handoff.from': event.payload.from,
+              'fleetscope.handoff.to': event.payload.to,
+            }),
+          },
         });
         return null;
       case 'error':
         this.rootEvents.push({
-          name: 'exception',
-          timeUnixNano: this.at(event.t),
-          attributes: attributes({
-            'exception.type': event.payload.code,
-            'exception.message': event.payload.message,
-          }),
+          t: event.t,
+          event: {
+            name: 'exception',
+            timeUnixNano: this.at(event.t),
+            attributes: attributes({
+              'exception.type': event.payload.code,
+              'exception.message': event.payload.message,
+            }),
+          },
         });
         return null;
       case 'session.stopped':
@@ -166,10 +175,28 @@ export class OtlpSpanMapper {
         'fleetscope.session.status': session.status,
         'fleetscope.session.stop_reason': session.stopReason ?? undefined,
         'fleetscope.session.source': session.source,
+        'fleetscope.session.parent_id': session.parentSessionId ?? undefined,
+        'fleetscope.session.fork_seq': session.forkSeq ?? undefined,
       }),
-      events: [...this.rootEvents],
+      events: this.rootEvents.map((entry) => entry.event),
       status:
         session.status === 'failed' ? { code: 2, message: session.stopReason ?? 'failed' } : { code: 1 },
+    };
+  }
+
+  /**
+   * A span for one later run of the session (a continuation, which the root span, already sent,
+   * cannot grow to cover): under the root, from `startT` to the last event, with the handoffs and
+   * errors since `startT`.
+   */
+  segmentSpan(key: string, startT: number): OtlpSpan {
+    const root = this.rootSpan();
+    return {
+      ...root,
+      spanId: spanIdFor(this.session.id, key),
+      parentSpanId: this.rootSpanId,
+      startTimeUnixNano: this.at(startT),
+      events: this.rootEvents.filter((entry) => entry.t >= startT).map((entry) => entry.event),
     };
   }
 

@@ -1,0 +1,199 @@
+import type { RunEvent } from '@shared/domain';
+import type { Logger } from '@shared/logger';
+import type { SessionReader } from '../../history/ports';
+import { OtlpSpanMapper, type OtlpSessionInfo } from '../../history/export/otlp-mapper';
+import { Redactor } from '../../history/export/redact';
+import { otlpTarget, OtlpTargetError, type OtlpTarget } from './otlp-target';
+import { SpanShipper, displayUrl, type ShipperLimits, type ShipperStats } from './span-shipper';
+
+export interface LiveExportOptions {
+  /** Where a session's summary and fleet are read when its first event is not its start. */
+  store: Pick<SessionReader, 'getSession'>;
+  /** The endpoint in Settings (null: no live export unless `useEndpoint` names one). */
+  settingsEndpoint: () => string | null;
+  /** Where OTEL_EXPORTER_OTLP_HEADERS / _TIMEOUT are read, and key variables for masking. */
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  limits?: Partial<ShipperLimits>;
+}
+
+/** How one collector is doing, for a person. */
+export interface LiveExportReport extends ShipperStats {
+  /** The traces URL without query (never a header). */
+  url: string;
+}
+
+/** The mapping state of one session being exported. */
+interface LiveSession {
+  mapper: OtlpSpanMapper;
+  redactor: Redactor;
+  shipper: SpanShipper;
+  /** null while the session's first run goes on; a continuation's key and start otherwise. */
+  segment: { key: string; startT: number } | null;
+}
+
+/** Sessions seen without a target are remembered (so a later setting does not start mid-run), up to this many. */
+const MAX_SKIPPED = 10_000;
+
+/**
+ * Streams the spans of the runs this app drives to an OTLP collector while they run, with the
+ * OTLP export's mapping (`OtlpSpanMapper`): each agent turn and tool call is sent as soon as it
+ * completes, the session's root span when a run ends (a continuation gets a span of its own under
+ * it). The target is the one `useEndpoint` gave (a command's `--otlp-endpoint`), else the
+ * endpoint in Settings at the time a session starts. `observe` runs on the runtime's event path:
+ * it only maps and queues, catches everything, and never waits for the network.
+ */
+export class OtlpLiveExport {
+  private override: OtlpTarget | null | undefined = undefined;
+  private readonly sessions = new Map<string, LiveSession>();
+  private readonly skipped = new Set<string>();
+  private readonly shippers = new Map<string, SpanShipper>();
+  private settingsProblem: string | null = null;
+  private closed = false;
+
+  constructor(private readonly options: LiveExportOptions) {}
+
+  /**
+   * Sends the runs started from now on to `endpoint` instead of the one in Settings (null turns
+   * live export off for them). Throws OtlpTargetError for an unusable address; returns the target
+   * and any problems with the header variables (to show the person).
+   */
+  useEndpoint(endpoint: string | null): { target: OtlpTarget | null; problems: string[] } {
+    if (endpoint === null) {
+      this.override = null;
+      return { target: null, problems: [] };
+    }
+    const { target, problems } = otlpTarget(endpoint, this.options.env);
+    this.override = target;
+    return { target, problems };
+  }
+
+  /** Takes one run event; never throws and never blocks on the collector. */
+  observe(event: RunEvent): void {
+    if (this.closed) return;
+    try {
+      this.take(event);
+    } catch (error) {
+      this.options.logger.warn('OTLP live export could not map an event; the run goes on', {
+        sessionId: event.sessionId,
+        kind: event.kind,
+        err: error,
+      });
+    }
+  }
+
+  /** One line per collector used so far. */
+  report(): LiveExportReport[] {
+    return [...this.shippers.values()].map((shipper) => ({
+      url: displayUrl(shipper.target.url),
+      ...shipper.stats(),
+    }));
+  }
+
+  /** Sends what is queued now; resolves when all is delivered or given up, or after `timeoutMs`. */
+  async flush(timeoutMs: number): Promise<void> {
+    await Promise.all([...this.shippers.values()].map((shipper) => shipper.flush(timeoutMs)));
+  }
+
+  /** Flushes for at most `timeoutMs`, then stops every request. */
+  async close(timeoutMs = 0): Promise<void> {
+    if (this.closed) return;
+    if (timeoutMs > 0) await this.flush(timeoutMs);
+    this.closed = true;
+    for (const shipper of this.shippers.values()) shipper.close();
+    this.sessions.clear();
+    this.skipped.clear();
+  }
+
+  private take(event: RunEvent): void {
+    const id = event.sessionId;
+    let live = this.sessions.get(id);
+    if (!live) {
+      if (this.skipped.has(id)) {
+        if (event.kind === 'session.stopped') this.skipped.delete(id);
+        return;
+      }
+      const begun = this.begin(event);
+      if (!begun) {
+        if (event.kind !== 'session.stopped') this.remember(id);
+        return;
+      }
+      live = begun;
+      this.sessions.set(id, live);
+    }
+    const clean = live.redactor.event(event);
+    const span = live.mapper.push(clean);
+    if (span) live.shipper.enqueue({ sessionId: id, json: JSON.stringify(span) });
+    if (event.kind === 'session.stopped') {
+      for (const tool of live.mapper.unfinishedTools())
+        live.shipper.enqueue({ sessionId: id, json: JSON.stringify(tool) });
+      const last = live.segment
+        ? live.mapper.segmentSpan(live.segment.key, live.segment.startT)
+        : live.mapper.rootSpan();
+      live.shipper.enqueue({ sessionId: id, json: JSON.stringify(last) });
+      // A continuation in this process starts a new segment with fresh state.
+      this.sessions.delete(id);
+    }
+  }
+
+  private remember(id: string): void {
+    if (this.skipped.size >= MAX_SKIPPED) {
+      const oldest = this.skipped.values().next().value;
+      if (oldest !== undefined) this.skipped.delete(oldest);
+    }
+    this.skipped.add(id);
+  }
+
+  /** Starts exporting a session at its first event seen here, or returns null when no target applies. */
+  private begin(event: RunEvent): LiveSession | null {
+    const target = this.currentTarget();
+    if (!target) return null;
+    const stored = this.options.store.getSession(event.sessionId);
+    const started = event.kind === 'session.started' ? event.payload : null;
+    const fleet = started?.fleet ?? stored?.fleet ?? null;
+    const info: OtlpSessionInfo = {
+      id: event.sessionId,
+      createdAt: stored?.summary.createdAt ?? Date.now() - event.t,
+      fleetName: started?.fleetName ?? stored?.summary.fleetName ?? 'fleet',
+      title: started?.title ?? stored?.summary.title ?? '',
+      status: 'running',
+      stopReason: null,
+      source: stored?.summary.source ?? 'run',
+      parentSessionId: started?.parentSessionId ?? stored?.summary.parentSessionId ?? null,
+      forkSeq: started?.forkSeq ?? stored?.summary.forkSeq ?? null,
+    };
+    return {
+      mapper: new OtlpSpanMapper(info, fleet),
+      redactor: new Redactor([fleet], this.options.env),
+      shipper: this.shipperFor(target),
+      // A session whose first event here is not its start is a continuation of an earlier run.
+      segment: started ? null : { key: `continuation:${event.seq}`, startT: event.t },
+    };
+  }
+
+  private currentTarget(): OtlpTarget | null {
+    if (this.override !== undefined) return this.override;
+    const endpoint = this.options.settingsEndpoint();
+    if (endpoint === null) return null;
+    try {
+      return otlpTarget(endpoint, this.options.env).target;
+    } catch (error) {
+      const message = error instanceof OtlpTargetError ? error.message : String(error);
+      if (message !== this.settingsProblem) {
+        this.settingsProblem = message;
+        this.options.logger.warn('The OTLP export endpoint in Settings cannot be used', { message });
+      }
+      return null;
+    }
+  }
+
+  private shipperFor(target: OtlpTarget): SpanShipper {
+    const key = `${target.url}\n${JSON.stringify(target.headers)}`;
+    let shipper = this.shippers.get(key);
+    if (!shipper) {
+      shipper = new SpanShipper(target, this.options.logger, this.options.limits);
+      this.shippers.set(key, shipper);
+    }
+    return shipper;
+  }
+}
