@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ImportInProgress, SessionWriter } from '../ports';
 import type { ImportFormat } from './detect';
 import { DEFAULT_IMPORT_LIMITS, formatBytes, type ImportLimits } from './limits';
@@ -38,6 +38,38 @@ export async function importFile(
   options: ImportOptions = {},
 ): Promise<ImportResult> {
   const limits: ImportLimits = { ...DEFAULT_IMPORT_LIMITS, ...options.limits };
+  statFile(path, limits);
+  const release = await takeTurn();
+  try {
+    return await importNow(path, writer, limits, options);
+  } finally {
+    release();
+  }
+}
+
+/**
+ * Imports run one at a time: others wait their turn, so many uploads at once cannot hold many
+ * parsing threads (and their memory) at once.
+ */
+let lastTurn: Promise<void> = Promise.resolve();
+
+function takeTurn(): Promise<() => void> {
+  let release = () => {};
+  const turn = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const previous = lastTurn;
+  lastTurn = previous.then(() => turn);
+  return previous.then(() => release);
+}
+
+async function importNow(
+  path: string,
+  writer: SessionWriter,
+  limits: ImportLimits,
+  options: ImportOptions,
+): Promise<ImportResult> {
+  // Checked again: the file may have changed while this import waited its turn.
   const stats = statFile(path, limits);
   const total = stats.size;
   const progress = (done: number) => options.onProgress?.(Math.min(total, Math.round(done)), total);
@@ -66,7 +98,7 @@ export async function importFile(
       written += batch.events.length;
       progress(total / 2 + (total / 2) * (written / Math.max(1, planned.eventCount)));
       if (batch.last) break;
-      await nextTurn();
+      await yieldToEventLoop();
     }
     const sessionId = session.finish();
     options.onProgress?.(total, total);

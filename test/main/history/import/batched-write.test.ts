@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importFile } from '../../../../src-main/history/import';
 import { exportSession } from '../../../../src-main/history/export';
@@ -33,6 +34,7 @@ function observed(
     importSession: (meta, events) => store.importSession(meta, events),
     beginImport: (meta): ImportInProgress => {
       const inner = store.beginImport(meta);
+      log.push(`begin ${meta.title}`);
       return {
         sessionId: inner.sessionId,
         append: (events) => {
@@ -41,7 +43,10 @@ function observed(
           if (sizes.length === failOnAppend) throw new Error('disk full (simulated)');
           inner.append(events);
         },
-        finish: () => inner.finish(),
+        finish: () => {
+          log.push(`finish ${meta.title}`);
+          return inner.finish();
+        },
         abort: () => inner.abort(),
       };
     },
@@ -73,6 +78,7 @@ describe('import writes batches on the main thread and keeps the event loop turn
       expect(Math.max(...writer.sizes)).toBeLessThanOrEqual(MAX_BATCH_EVENTS);
       // Between any two batches the event loop ran other work.
       const appends = log.flatMap((entry, i) => (entry === 'append' ? [i] : []));
+      expect(appends.length).toBe(writer.sizes.length);
       expect(appends.slice(1).every((at, i) => log.slice((appends[i] ?? 0) + 1, at).includes('tick'))).toBe(
         true,
       );
@@ -110,6 +116,28 @@ describe('import writes batches on the main thread and keeps the event loop turn
     } finally {
       history.cleanup();
     }
+  });
+
+  it('runs concurrent imports one after the other, never two parsing threads at once', async () => {
+    const log: string[] = [];
+    const writer = observed(new MemorySessions(), log);
+    const small = ['second', 'third'].map((name) => {
+      const path = join(temp.dir, `${name}.json`);
+      writeFileSync(path, JSON.stringify({ name, messages: [{ role: 'user', content: name }] }));
+      return path;
+    });
+    // The first takes many batches to write: without turns, the small ones would begin meanwhile.
+    const results = await Promise.all([exported, ...small].map((path) => importFile(path, writer)));
+    expect(results.map((result) => result.messageCount)).toEqual([MESSAGES, 1, 1]);
+    const turns = log.filter((entry) => entry !== 'append');
+    expect(turns).toEqual([
+      'begin Batched',
+      'finish Batched',
+      'begin second',
+      'finish second',
+      'begin third',
+      'finish third',
+    ]);
   });
 
   it('deletes what it wrote when a later batch fails to write, and says why', async () => {
