@@ -1,4 +1,5 @@
 import type { SessionStatus } from '@shared/domain';
+import type { ExportFormat } from '@shared/contract';
 
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return '–';
@@ -41,3 +42,38 @@ export const STATUS_LABELS: Record<SessionStatus, string> = {
   failed: 'Failed',
   interrupted: 'Interrupted',
 };
+
+export { stopReasonSentence } from '@shared/domain';
+
+/** Export formats by what a person calls them. */
+export const EXPORT_FORMAT_LABELS: Record<ExportFormat, string> = {
+  md: 'Markdown',
+  html: 'Web page (HTML)',
+  json: 'Fleetscope JSON',
+  otlp: 'OpenTelemetry JSON',
+};
+
+/** The order formats are offered in: readable ones first. */
+export const EXPORT_MENU_ORDER: readonly ExportFormat[] = ['html', 'md', 'json', 'otlp'];
+
+/** The built-in scripted provider's model name, as people see it. */
+export const SCRIPTED_LABEL = 'Scripted demo';
+
+/** A model as people see it: the scripted provider's placeholder model is a "Scripted demo". */
+export function modelLabel(model: string, providerId?: string): string {
+  if (providerId === 'scripted' || model === 'scripted') return SCRIPTED_LABEL;
+  return model;
+}
+
+/** A provider reference in one phrase: "Scripted demo", or "openai · gpt-4o-mini". */
+export function providerLabel(provider: { id: string; model?: string } | undefined): string {
+  if (!provider) return 'no provider';
+  if (provider.id === 'scripted') return SCRIPTED_LABEL;
+  return `${provider.id} · ${provider.model || 'no model'}`;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}

@@ -4,6 +4,7 @@ import type { KeyStorage, ProviderId, ProviderInfo, ProviderTestResult, ToolInfo
 import type { ProviderRef } from '@shared/domain';
 import { useBridge } from '../bridge';
 import { createFailureReporter } from './failure';
+import { workingProviderId } from '../builder/templates';
 
 /** Providers (presets, saved settings, whether a key is set), their models, and the tool registry. */
 export const useProvidersStore = defineStore('providers', () => {
@@ -86,13 +87,8 @@ export const useProvidersStore = defineStore('providers', () => {
     };
   }
 
-  /** New agents use the first provider the user configured, else OpenAI. */
-  const defaultProviderId = computed(
-    () =>
-      providers.value.find(
-        (provider) => !provider.builtIn && (provider.saved || provider.keySource === 'vault'),
-      )?.id ?? 'openai',
-  );
+  /** New agents use a provider that works here: one with a key, a local server set up, else scripted. */
+  const defaultProviderId = computed(() => workingProviderId(providers.value));
 
   bridge.onDidReceiveEvent((event) => {
     if (event.channel === 'store.changed' && event.payload.topic === 'providers') void load();

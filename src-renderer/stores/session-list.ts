@@ -1,10 +1,11 @@
 import { defineStore } from 'pinia';
 import { computed, reactive, ref, watch } from 'vue';
-import { MAX_IMPORT_BYTES, type ExportFormat, type SessionListItem } from '@shared/contract';
+import { MAX_IMPORT_BYTES, type SessionListItem } from '@shared/contract';
 import type { SessionStatus } from '@shared/domain';
 import { useBridge } from '../bridge';
 import { useTaskStore } from './tasks';
 import { createFailureReporter } from './failure';
+import { formatBytes } from '../format';
 import { useToastStore } from './toasts';
 
 export interface SessionFilters {
@@ -21,7 +22,7 @@ export const PAGE_SIZE = 25;
 
 const DAY_MS = 86_400_000;
 
-/** The Sessions page: filtered, paged list and the commands on its rows (rename, tag, delete, export, import). */
+/** The Sessions page: filtered, paged list and the commands on its rows (rename, tag, delete, import). */
 export const useSessionListStore = defineStore('sessionList', () => {
   const bridge = useBridge();
   const tasks = useTaskStore();
@@ -43,7 +44,7 @@ export const useSessionListStore = defineStore('sessionList', () => {
     from: '',
     to: '',
   });
-  /** Export / import task ids by session id (or "import"). */
+  /** The running import's task id, under "import". */
   const running = ref<Record<string, string>>({});
   let generation = 0;
 
@@ -116,31 +117,6 @@ export const useSessionListStore = defineStore('sessionList', () => {
     return true;
   }
 
-  async function exportSession(id: string, format: ExportFormat): Promise<string | null> {
-    const taskId = tasks.newTaskId(`export-${format}`);
-    running.value = { ...running.value, [id]: taskId };
-    try {
-      const result = await bridge.call('sessions.export', { id, format, taskId });
-      if (!result.ok) return fail(result.error, null, 'Export failed');
-      const download =
-        bridge.surface === 'browser'
-          ? { href: `/exports/${encodeURIComponent(result.value.fileName)}`, label: 'Download' }
-          : undefined;
-      toasts.push(
-        `Exported ${result.value.fileName} (${formatBytes(result.value.bytes)}) to ${result.value.path}`,
-        'info',
-        15_000,
-        download,
-      );
-      return result.value.path;
-    } finally {
-      const next = { ...running.value };
-      delete next[id];
-      running.value = next;
-      tasks.forget(taskId);
-    }
-  }
-
   /** Imports a transcript file's text; returns the new session id. Errors are shown as they are. */
   async function importFile(file: File): Promise<string | null> {
     if (file.size > MAX_IMPORT_BYTES)
@@ -204,13 +180,8 @@ export const useSessionListStore = defineStore('sessionList', () => {
     rename,
     setTags,
     remove,
-    exportSession,
     importFile,
   };
 });
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
+export { formatBytes };

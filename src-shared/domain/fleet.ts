@@ -56,6 +56,11 @@ export const agentSpecSchema = z.object({
   /** For scripted agents: replies in order, cycling when `loop` is set. */
   script: z.array(scriptedReplySchema).optional(),
   loop: z.boolean().optional(),
+  /**
+   * For scripted replies: a typing pace in characters per second, so a demo streams at a speed a
+   * person can follow. A reply's own `delayMs` wins; without either, replies stream at once.
+   */
+  charsPerSecond: z.number().positive().max(10_000).optional(),
   /** For team agents: the nested fleet. */
   get fleet() {
     return fleetSchema.optional();

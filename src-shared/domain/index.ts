@@ -5,3 +5,4 @@ export * from './fleet';
 export * from './fold';
 export * from './fleet-validate';
 export * from './url';
+export * from './stop-reasons';

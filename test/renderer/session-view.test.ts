@@ -196,7 +196,8 @@ describe('the sessions page', () => {
     await flushPromises();
     expect(view.findAll('[data-testid="session-row"]')).toHaveLength(1);
     expect(view.text()).toContain('Haiku');
-    expect(view.text()).toContain('#poetry');
+    expect(view.get('[data-testid="tag"]').text()).toBe('poetry');
+    await view.get('[data-testid="row-actions"]').trigger('click');
     await view.get('[data-testid="delete-session"]').trigger('click');
     expect(fake.calls.some((call) => call.channel === 'sessions.delete')).toBe(false);
     await view.get('[data-testid="confirm-delete"]').trigger('click');
