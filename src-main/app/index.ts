@@ -25,6 +25,8 @@ import { registerRunHandlers } from './handlers-runs';
 import { registerBranchHandlers } from './handlers-branches';
 import { registerSessionHandlers } from './handlers-sessions';
 import { RunService } from './run-service';
+import { TraceReceiver } from './trace-receiver';
+import { registerTraceHandlers } from './handlers-traces';
 import { OtlpLiveExport } from './otlp-live';
 import { seedSamples } from './seed';
 import { announceStoreChanges } from './store-events';
@@ -44,6 +46,8 @@ export { STORE_FILE, type StoredMessage, type SessionListItem } from '../history
 export { TransferError } from '../history/import';
 export { checkFleet, loadFleetFile, type LoadedFleet } from './fleet-file';
 export { EXPORT_FORMATS, exportSession, exportToStream, type ExportFormat } from '../history/export';
+export { TraceReceiver } from './trace-receiver';
+export { handleTraceExport, otlpEnvLines, TOKEN_HEADER, TRACES_PATH } from '../ingest';
 export { OtlpLiveExport, OtlpTargetError, type LiveExportReport, type OtlpTarget } from './otlp-live';
 
 /**
@@ -83,6 +87,11 @@ export interface AppOptions {
    * One-shot surfaces (a CLI command, a script) turn it off.
    */
   watchStore?: boolean;
+  /**
+   * Receive OpenTelemetry traces on a port of the app's own (the desktop app; 4318 unless the
+   * user chose another). `fleetscope serve` receives on its web host's port instead.
+   */
+  listenForTraces?: boolean;
 }
 
 export interface FleetscopeApp {
@@ -93,6 +102,8 @@ export interface FleetscopeApp {
   readonly store: HistoryStore;
   /** Runs of every surface: start, control, answer, continue. */
   readonly runs: RunService;
+  /** The OpenTelemetry trace receiver: spans from instrumented programs become live sessions. */
+  readonly traces: TraceReceiver;
   /** Streams the spans of this app's runs to an OTLP collector (Settings, or `useEndpoint`). */
   readonly liveExport: OtlpLiveExport;
   readonly logger: Logger;
@@ -198,10 +209,19 @@ export function createApp(options: AppOptions): FleetscopeApp {
     .specs(toolRegistry.names())
     .map(({ name, description }) => ({ name, description }));
   const stopAnnouncing = announceStoreChanges(store, hub);
+  const traces = new TraceReceiver({
+    db,
+    store,
+    hub,
+    logger: logger.child({ component: 'trace-receiver' }),
+    ownPort: options.listenForTraces === true,
+  });
+  if (options.listenForTraces === true) void traces.start();
   const handlers: Handlers = {
     ...registerAppHandlers({ info, settings, hub }),
     ...registerSessionHandlers({ store, hub, dataDir: options.dataDir, env: providers.runEnv() }),
     ...registerRunHandlers(runs),
+    ...registerTraceHandlers(traces),
     ...registerBranchHandlers(),
     ...registerFleetHandlers(catalog),
     ...registerProviderHandlers({
@@ -248,6 +268,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
     db,
     store,
     runs,
+    traces,
     liveExport,
     logger,
     movedAsideTo: history.movedAsideTo,
@@ -284,6 +305,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
       relay?.dispose();
       await ready.catch(() => undefined);
       await runs.dispose();
+      await traces.close();
       stopExporting();
       // Spans still queued get a short last chance; a collector that hangs cannot hold the exit.
       await liveExport.close(LIVE_EXPORT_CLOSE_MS);

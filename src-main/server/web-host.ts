@@ -5,10 +5,11 @@ import { basename, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { MAX_IMPORT_BYTES, WS_PATH } from '@shared/contract';
-import type { FleetscopeApp } from '../app';
+import { TRACES_PATH, type FleetscopeApp } from '../app';
 import { resolveStaticPath, sendFile } from './static-files';
 import { BASE_HEADERS, checkAccess, contentSecurityPolicy, tokenCookie } from './security';
 import { bindSocket } from './socket-binding';
+import { traceRoute } from './otlp-receiver';
 import { isPageNavigation, REFUSAL_PAGE_CSP, refusalPage } from './refusal-page';
 
 /** Where exported sessions are downloaded from: /exports/<file name>. */
@@ -43,8 +44,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     response.end(`${status} ${reason}\n`);
   };
 
+  const receiveTraces = traceRoute(options.app, token, () => port);
+
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    // OTLP exporters post here with the token in a header (see otlp-receiver.ts).
+    if (url.pathname === TRACES_PATH) return receiveTraces(request, response);
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return refuse(response, 405, 'Method not allowed');
     const verdict = checkAccess(request, url, port, token);
@@ -102,6 +107,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     server.listen(options.port ?? 0, '127.0.0.1', () => resolvePromise());
   });
   port = (server.address() as AddressInfo).port;
+  options.app.traces.useWebHost(port, token);
 
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,

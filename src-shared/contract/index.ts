@@ -5,6 +5,7 @@ import { runChannels } from './runs';
 import { fleetChannels } from './fleets';
 import { providerChannels } from './providers';
 import { branchChannels } from './branches';
+import { traceChannels } from './traces';
 
 export * from './define';
 export * from './fields';
@@ -18,6 +19,7 @@ export * from './fleets';
 export * from './providers';
 export * from './lineage';
 export * from './branches';
+export * from './traces';
 
 /** The one declaration of every request/response channel, compiled by both sides. */
 export const contract = {
@@ -27,6 +29,7 @@ export const contract = {
   ...fleetChannels,
   ...providerChannels,
   ...branchChannels,
+  ...traceChannels,
 } as const;
 
 export type Contract = typeof contract;

@@ -1,6 +1,7 @@
 import { taskResultMessages } from './autogen';
 import { FLEETSCOPE_FORMAT } from './fleetscope-json';
 import { locateOpenAiMessages } from './openai';
+import { TRACE_FORMATS, traceFormatOf } from './otlp/trace-file';
 import { TransferError } from './transfer-error';
 import { isRecord } from './validate';
 
@@ -10,6 +11,7 @@ export const IMPORT_FORMATS = [
   'autogen-taskresult',
   'autogen-teamstate',
   'openai-messages',
+  ...TRACE_FORMATS,
 ] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
@@ -39,6 +41,8 @@ export function detectFormat(value: unknown): ImportFormat {
   const taskResult = taskResultMessages(value);
   if (taskResult && looksLikeAutogenMessage(taskResult.messages[0])) return 'autogen-taskresult';
   if (locateOpenAiMessages(value)) return 'openai-messages';
+  const trace = traceFormatOf(value);
+  if (trace) return trace;
   const found = isRecord(value)
     ? `an object with keys ${
         Object.keys(value)
@@ -51,6 +55,6 @@ export function detectFormat(value: unknown): ImportFormat {
       : `a ${value === null ? 'null' : typeof value}`;
   throw new TransferError(
     'invalid-input',
-    `Unrecognized file at $: expected a Fleetscope export, an AutoGen TaskResult or TeamState, or an OpenAI message list, but found ${found}.`,
+    `Unrecognized file at $: expected a Fleetscope export, an AutoGen TaskResult or TeamState, an OpenAI message list, or an OpenTelemetry trace (OTLP/JSON or a span dump), but found ${found}.`,
   );
 }

@@ -8,6 +8,7 @@ import { JsonCursor, type JsonValue } from './json-cursor';
 import { JsonTokenReader } from './json-tokens';
 import type { ImportLimits } from './limits';
 import { importOpenAiMessages } from './openai';
+import { TRACE_FORMATS, importTraceFile, type TraceFormat } from './otlp/trace-file';
 import { TransferError } from './transfer-error';
 
 export interface ImportPlan {
@@ -108,6 +109,10 @@ function planFromValue(value: JsonValue, fileTime: number): ImportPlan {
     const counter = { messages: 0 };
     return { format, meta: fleetscopeMeta(header), events: eventsFromArray(header.events, counter), counter };
   }
+  if (isTraceFormat(format)) {
+    const trace = importTraceFile(value, format);
+    return { format, meta: trace.meta, events: trace.events, counter: { messages: trace.messageCount } };
+  }
   const conversation = convert(format, value, fileTime);
   const fleet = inferFleet(conversation, FLEET_NAMES[format], format);
   const meta: ImportedSessionMeta = {
@@ -142,17 +147,19 @@ function* limitCounts(events: Iterable<ImportedEvent>, limits: ImportLimits): Ge
   }
 }
 
-const FLEET_NAMES: Record<Exclude<ImportFormat, 'fleetscope-json'>, string> = {
+type ConversationFormat = Exclude<ImportFormat, 'fleetscope-json' | TraceFormat>;
+
+function isTraceFormat(format: ImportFormat): format is TraceFormat {
+  return (TRACE_FORMATS as readonly string[]).includes(format);
+}
+
+const FLEET_NAMES: Record<ConversationFormat, string> = {
   'autogen-taskresult': 'Imported AutoGen team',
   'autogen-teamstate': 'Imported AutoGen team',
   'openai-messages': 'Imported OpenAI conversation',
 };
 
-function convert(
-  format: Exclude<ImportFormat, 'fleetscope-json'>,
-  value: JsonValue,
-  fileTime: number,
-): ForeignConversation {
+function convert(format: ConversationFormat, value: JsonValue, fileTime: number): ForeignConversation {
   switch (format) {
     case 'autogen-taskresult':
       return importAutogenTaskResult(value, fileTime);

@@ -1,0 +1,236 @@
+import type { RunEvent } from '@shared/domain';
+import { silentLogger, type Logger } from '@shared/logger';
+import type { ImportInProgress, ImportedEvent, SessionWriter } from '../history/ports';
+import { SessionMapper } from '../history/import/otlp/session-mapper';
+import { SpanIndex, type ResolvedSpan } from '../history/import/otlp/span-index';
+import type { RejectedSpan, SpanBatch } from '../history/import/otlp/span';
+
+export interface IngestOptions {
+  /** Where sessions are written (the history store). */
+  writer: Pick<SessionWriter, 'beginImport'>;
+  /** Called with each session's new events, numbered as the store numbered them. */
+  onEvents: (sessionId: string, events: RunEvent[]) => void;
+  logger?: Logger;
+  now?: () => number;
+  /** How long a span waits for its parent before it is mapped without it (ms). */
+  holdMs?: number;
+  /** A session with no new span for this long is marked completed (ms). */
+  quietMs?: number;
+  /** How often held spans and quiet sessions are looked at (ms); 0 turns the timer off. */
+  tickMs?: number;
+  /** Most spans remembered for their descendants' sake. */
+  maxSpans?: number;
+}
+
+export interface IngestResult {
+  /** Spans taken in (new ones and ones sent again, which are ignored). */
+  accepted: number;
+  rejected: RejectedSpan[];
+}
+
+/** Counters shown beside the receiver's setting. */
+export interface IngestStats {
+  spansReceived: number;
+  spansRejected: number;
+  sessionsStarted: number;
+  liveSessions: number;
+  /** Spans still waiting for a parent. */
+  spansWaiting: number;
+  /** Spans of traces with no agent, model or tool span in them: not kept as sessions. */
+  spansOutsideSessions: number;
+}
+
+interface LiveSession {
+  id: string;
+  writing: ImportInProgress;
+  mapper: SessionMapper;
+  seq: number;
+  lastActivity: number;
+}
+
+/** Spans of a conversation with no agent, model or tool span yet wait this long for one (ms). */
+const ORPHAN_MS = 10 * 60 * 1000;
+
+/**
+ * Live OpenTelemetry ingest: spans go into a SpanIndex, which places each (agent, caller,
+ * session) once its ancestors are known or it waited `holdMs`; placed spans are mapped by the
+ * session's SessionMapper and appended to a read-only session the store keeps live (owned by
+ * this process) until no span arrived for `quietMs`, when it is completed. Every append is
+ * passed on as `run.events`, so open views grow as spans arrive. Spans that carry no agent,
+ * model or tool meaning start no session of their own; they join one when their conversation
+ * gets one, and are counted otherwise.
+ */
+export class IngestService {
+  private readonly index: SpanIndex;
+  private readonly sessions = new Map<string, LiveSession>();
+  private readonly orphans = new Map<string, { spans: ResolvedSpan[]; since: number }>();
+  private readonly logger: Logger;
+  private readonly now: () => number;
+  private readonly quietMs: number;
+  private readonly timer: NodeJS.Timeout | null;
+  private closed = false;
+  private readonly counts = {
+    spansReceived: 0,
+    spansRejected: 0,
+    sessionsStarted: 0,
+    spansOutsideSessions: 0,
+  };
+
+  constructor(private readonly options: IngestOptions) {
+    this.logger = options.logger ?? silentLogger;
+    this.now = options.now ?? Date.now;
+    this.quietMs = options.quietMs ?? 30_000;
+    this.index = new SpanIndex({
+      holdMs: options.holdMs ?? 1_500,
+      retainMs: Math.max(10 * 60 * 1000, this.quietMs * 2),
+      maxSpans: options.maxSpans ?? 200_000,
+    });
+    const tickMs = options.tickMs ?? 250;
+    this.timer = tickMs > 0 ? setInterval(() => this.tick(), tickMs) : null;
+    this.timer?.unref?.();
+  }
+
+  /**
+   * Takes a decoded export request in. What can be placed now is written before this returns;
+   * a store failure throws (the receiver answers 503 and the exporter retries; spans already
+   * written are recognized by id when they come again).
+   */
+  receive(batch: SpanBatch): IngestResult {
+    if (this.closed) throw new Error('The trace receiver is closed.');
+    const now = this.now();
+    this.counts.spansReceived += batch.spans.length;
+    this.counts.spansRejected += batch.rejected.length;
+    this.index.add(batch.spans, now);
+    this.place(this.index.drain(now), now);
+    return { accepted: batch.spans.length, rejected: batch.rejected };
+  }
+
+  stats(): IngestStats {
+    return {
+      ...this.counts,
+      liveSessions: this.sessions.size,
+      spansWaiting: this.index.waiting,
+    };
+  }
+
+  /** Places every waiting span and completes every live session (shutdown, tests). */
+  flush(stopReason = 'The trace receiver stopped.'): void {
+    const now = this.now();
+    this.place(this.index.drain(now, true), now);
+    for (const key of [...this.sessions.keys()]) this.complete(key, stopReason);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    if (this.timer) clearInterval(this.timer);
+    try {
+      this.flush('Fleetscope closed while spans could still arrive.');
+    } catch (error) {
+      this.logger.error('Closing live trace sessions failed', { err: error });
+    }
+    this.closed = true;
+  }
+
+  /** Held spans whose wait is over, and sessions that went quiet. */
+  tick(): void {
+    if (this.closed) return;
+    const now = this.now();
+    try {
+      this.place(this.index.drain(now), now);
+      for (const [key, session] of this.sessions) {
+        if (now - session.lastActivity >= this.quietMs) {
+          this.complete(
+            key,
+            `No spans arrived for ${Math.round(this.quietMs / 1000)} s; the trace is taken as finished.`,
+          );
+        }
+      }
+      for (const [key, orphan] of this.orphans) {
+        if (now - orphan.since < ORPHAN_MS) continue;
+        this.orphans.delete(key);
+        this.counts.spansOutsideSessions += orphan.spans.length;
+        this.logger.debug('Spans with no agent, model or tool span in their trace were not kept', {
+          spans: orphan.spans.length,
+        });
+      }
+    } catch (error) {
+      this.logger.error('Writing received spans failed', { err: error });
+    }
+  }
+
+  private place(groups: Map<string, ResolvedSpan[]>, now: number): void {
+    for (const [key, spans] of groups) {
+      const session = this.sessions.get(key);
+      if (session) {
+        this.append(key, session, session.mapper.map(spans), now);
+        continue;
+      }
+      const orphan = this.orphans.get(key);
+      const all = orphan
+        ? [...orphan.spans, ...spans].sort((a, b) => a.span.startMs - b.span.startMs)
+        : spans;
+      if (all.every((span) => span.role === 'other')) {
+        if (orphan) orphan.spans.push(...spans);
+        else this.orphans.set(key, { spans: [...spans], since: now });
+        continue;
+      }
+      this.orphans.delete(key);
+      this.start(key, all, now);
+    }
+  }
+
+  private start(key: string, spans: ResolvedSpan[], now: number): void {
+    const createdAt = Math.min(...spans.map((span) => span.span.startMs));
+    const mapper = new SessionMapper(createdAt);
+    const events = mapper.map(spans);
+    const header = mapper.header;
+    if (!header) return;
+    const writing = this.options.writer.beginImport({
+      title: header.title,
+      task: header.task,
+      fleetName: header.fleetName,
+      source: 'otlp',
+      createdAt: Math.round(createdAt),
+      tags: ['trace', 'live'],
+    });
+    const session: LiveSession = { id: writing.sessionId, writing, mapper, seq: 0, lastActivity: now };
+    this.sessions.set(key, session);
+    this.counts.sessionsStarted++;
+    this.logger.info('A traced conversation started a live session', { sessionId: session.id });
+    this.append(key, session, events, now);
+  }
+
+  private append(key: string, session: LiveSession, events: ImportedEvent[], now: number): void {
+    session.lastActivity = now;
+    if (events.length === 0) return;
+    try {
+      session.writing.append(events);
+    } catch (error) {
+      // The store's contract: a session whose write failed is aborted (deleted). Spans that
+      // come again for this conversation start a new one.
+      this.sessions.delete(key);
+      session.writing.abort();
+      throw error;
+    }
+    const numbered = events.map(
+      (event) => ({ ...event, sessionId: session.id, seq: ++session.seq }) as RunEvent,
+    );
+    this.options.onEvents(session.id, numbered);
+  }
+
+  private complete(key: string, stopReason: string): void {
+    const session = this.sessions.get(key);
+    if (!session) return;
+    this.sessions.delete(key);
+    const last = session.mapper.finish(stopReason);
+    try {
+      session.writing.append([last]);
+      session.writing.finish();
+    } catch (error) {
+      session.writing.abort();
+      this.logger.error('Completing a live trace session failed', { err: error, sessionId: session.id });
+      return;
+    }
+    this.options.onEvents(session.id, [{ ...last, sessionId: session.id, seq: ++session.seq } as RunEvent]);
+  }
+}
