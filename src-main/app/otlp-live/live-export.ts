@@ -21,6 +21,8 @@ export interface LiveExportOptions {
 export interface LiveExportReport extends ShipperStats {
   /** The traces URL without query (never a header). */
   url: string;
+  /** Milliseconds one request may take. */
+  timeoutMs: number;
 }
 
 /** The mapping state of one session being exported. */
@@ -86,6 +88,7 @@ export class OtlpLiveExport {
   report(): LiveExportReport[] {
     return [...this.shippers.values()].map((shipper) => ({
       url: displayUrl(shipper.target.url),
+      timeoutMs: shipper.target.timeoutMs,
       ...shipper.stats(),
     }));
   }
@@ -95,10 +98,16 @@ export class OtlpLiveExport {
     await Promise.all([...this.shippers.values()].map((shipper) => shipper.flush(timeoutMs)));
   }
 
-  /** Flushes for at most `timeoutMs`, then stops every request. */
+  /** Flushes for at most `timeoutMs` (and one request timeout), then stops every request. */
   async close(timeoutMs = 0): Promise<void> {
     if (this.closed) return;
-    if (timeoutMs > 0) await this.flush(timeoutMs);
+    if (timeoutMs > 0) {
+      await Promise.all(
+        [...this.shippers.values()].map((shipper) =>
+          shipper.flush(Math.min(timeoutMs, shipper.target.timeoutMs)),
+        ),
+      );
+    }
     this.closed = true;
     for (const shipper of this.shippers.values()) shipper.close();
     this.sessions.clear();

@@ -4,6 +4,13 @@ import type { Fleet } from '@shared/domain';
 import { AppError, loadFleetFile, type FleetscopeApp, type LaunchRequest, type RunHandle } from '../../app';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 import { dataDirFrom, withApp } from '../open-app';
+import {
+  OTLP_ENDPOINT_OPTION,
+  OTLP_ENDPOINT_USAGE,
+  checkOtlpEndpoint,
+  finishLiveExport,
+  useOtlpEndpoint,
+} from '../otlp-endpoint-flag';
 import { JsonView, LiveView, type StreamingIO } from './run-view';
 
 /** Error codes that mean the model provider failed (exit code 3). */
@@ -28,7 +35,7 @@ export interface RunCommandOptions {
 
 const USAGE =
   'fleetscope run FLEET.json --task "..." [--json] [--base-url URL] [--model M] [--api-key-env VAR] ' +
-  '[--data-dir DIR] [--max-messages N] [--files DIR] [--idle-timeout SECONDS]';
+  `[--data-dir DIR] [--max-messages N] [--files DIR] [--idle-timeout SECONDS] ${OTLP_ENDPOINT_USAGE}`;
 
 export function createRunCommand(options: RunCommandOptions = {}): CliCommand {
   return {
@@ -52,6 +59,7 @@ interface RunArgs {
   maxMessages?: number;
   files?: string;
   idleTimeoutMs?: number;
+  otlpEndpoint?: string;
 }
 
 function parseRunArgs(args: string[], io: CliIO): RunArgs {
@@ -69,6 +77,7 @@ function parseRunArgs(args: string[], io: CliIO): RunArgs {
       'max-messages': { type: 'string' },
       files: { type: 'string' },
       'idle-timeout': { type: 'string' },
+      ...OTLP_ENDPOINT_OPTION,
     },
   });
   const [fleetPath, ...extra] = positionals;
@@ -112,6 +121,8 @@ function parseRunArgs(args: string[], io: CliIO): RunArgs {
     result.idleTimeoutMs = Math.round(seconds * 1000);
   }
   if (values.files !== undefined) result.files = values.files;
+  const otlpEndpoint = checkOtlpEndpoint(values['otlp-endpoint']);
+  if (otlpEndpoint !== undefined) result.otlpEndpoint = otlpEndpoint;
   return result;
 }
 
@@ -151,6 +162,7 @@ async function runAndShow(
   options: RunCommandOptions,
 ): Promise<number> {
   const request = launchRequest(parsed, fleet);
+  useOtlpEndpoint(app, parsed.otlpEndpoint, io);
   let handle: RunHandle;
   try {
     const prepared = app.runs.prepare(request);
@@ -164,7 +176,9 @@ async function runAndShow(
     throw error;
   }
   for (const warning of handle.warnings) io.err(`warning: ${warning}`);
-  return watchRun(handle, parsed.json, io, options);
+  const code = await watchRun(handle, parsed.json, io, options);
+  await finishLiveExport(app, io);
+  return code;
 }
 
 /** Shows a run's events as they arrive, answers its human questions, and returns the exit code. */
