@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import type { CompareEdge, CompareSide } from '@shared/contract';
+import { compareRows, pageOf, sideSegments } from '../../src-renderer/components/compare/compare-rows';
+import { compareGraph, GRAPH_NODE } from '../../src-renderer/components/compare/compare-graph';
+import { relationOf } from '../../src-renderer/components/compare/compare-text';
+import { compareFromHash, compareHash } from '../../src-renderer/components/compare/compare-route';
+import type { CompareSummary } from '../../src-renderer/stores/compare';
+
+/** Every row of a model, by walking `at`. */
+function walk(shape: Parameters<typeof compareRows>[0], open: boolean) {
+  const rows = compareRows(shape, open);
+  return Array.from({ length: rows.length }, (_, index) => rows.at(index));
+}
+
+describe('aligned rows', () => {
+  it('fold a long common prefix into one row and mark where the sessions part', () => {
+    const shape = { commonPrefix: 5, divergeAt: 6, totalPairs: 8 };
+    expect(walk(shape, false)).toEqual([
+      { kind: 'prefix', count: 5 },
+      { kind: 'diverge', position: 6 },
+      { kind: 'pair', position: 6 },
+      { kind: 'pair', position: 7 },
+      { kind: 'pair', position: 8 },
+    ]);
+    const open = walk(shape, true);
+    expect(open).toHaveLength(9);
+    expect(open.slice(4, 7)).toEqual([
+      { kind: 'pair', position: 5 },
+      { kind: 'diverge', position: 6 },
+      { kind: 'pair', position: 6 },
+    ]);
+    expect(compareRows(shape, false).divergeIndex).toBe(1);
+    expect(compareRows(shape, true).divergeIndex).toBe(5);
+  });
+
+  it('keep a short prefix unfolded, and have no marker when the transcripts are the same', () => {
+    expect(walk({ commonPrefix: 2, divergeAt: 3, totalPairs: 3 }, false)).toEqual([
+      { kind: 'pair', position: 1 },
+      { kind: 'pair', position: 2 },
+      { kind: 'diverge', position: 3 },
+      { kind: 'pair', position: 3 },
+    ]);
+    expect(walk({ commonPrefix: 6, divergeAt: null, totalPairs: 6 }, false)).toEqual([
+      { kind: 'prefix', count: 6 },
+    ]);
+    expect(compareRows({ commonPrefix: 6, divergeAt: null, totalPairs: 6 }, false).divergeIndex).toBe(-1);
+    expect(walk({ commonPrefix: 0, divergeAt: 1, totalPairs: 1 }, false)).toEqual([
+      { kind: 'diverge', position: 1 },
+      { kind: 'pair', position: 1 },
+    ]);
+    expect(walk({ commonPrefix: 0, divergeAt: null, totalPairs: 0 }, false)).toEqual([]);
+  });
+
+  it('find the row of any pair by arithmetic, for 100k pairs as for 10', () => {
+    for (const [shape, open] of [
+      [{ commonPrefix: 90_000, divergeAt: 90_001, totalPairs: 100_000 }, false],
+      [{ commonPrefix: 90_000, divergeAt: 90_001, totalPairs: 100_000 }, true],
+      [{ commonPrefix: 3, divergeAt: 4, totalPairs: 10 }, false],
+    ] as const) {
+      const rows = compareRows(shape, open);
+      for (const position of [shape.commonPrefix + 1, shape.commonPrefix + 2, shape.totalPairs]) {
+        expect(rows.at(rows.indexOfPosition(position))).toEqual({ kind: 'pair', position });
+      }
+    }
+    const folded = compareRows({ commonPrefix: 90_000, divergeAt: 90_001, totalPairs: 100_000 }, false);
+    expect(folded.length).toBe(1 + 1 + 10_000);
+    expect(folded.indexOfPosition(12)).toBe(0);
+  });
+
+  it('show each side its own words of a diff, marked', () => {
+    const segments = [
+      { text: 'The ', side: 'both' as const },
+      { text: 'quick', side: 'a' as const },
+      { text: 'slow', side: 'b' as const },
+      { text: ' fox', side: 'both' as const },
+    ];
+    expect(sideSegments(segments, 'a')).toEqual([
+      { text: 'The ', changed: false },
+      { text: 'quick', changed: true },
+      { text: ' fox', changed: false },
+    ]);
+    expect(
+      sideSegments(segments, 'b')
+        .map((part) => part.text)
+        .join(''),
+    ).toBe('The slow fox');
+    expect([pageOf(1, 100), pageOf(100, 100), pageOf(101, 100)]).toEqual([0, 0, 1]);
+  });
+});
+
+function side(id: string, forkOf: CompareSide['forkOf'] = null): CompareSide {
+  return {
+    sessionId: id,
+    title: id,
+    status: 'completed',
+    stopReason: 'max messages',
+    stopDetail: null,
+    forkOf,
+    messages: 4,
+    tokens: 10,
+    durationMs: 100,
+    toolCalls: 0,
+    errors: 0,
+  };
+}
+
+describe('the comparison summary line', () => {
+  const base: CompareSummary = {
+    a: side('A'),
+    b: side('B', { sessionId: 'A', atMessage: 3 }),
+    commonPrefix: 2,
+    divergeAt: 3,
+    ancestorId: 'A',
+    totalPairs: 6,
+    agents: [],
+    edges: [],
+  };
+  it('says how the sessions relate and where they part', () => {
+    expect(relationOf(base)).toBe(
+      'B is a fork of A at message 3. Messages 1–2 are the same; they part at message 3.',
+    );
+    expect(relationOf({ ...base, a: base.b, b: base.a, commonPrefix: 1, divergeAt: 2 })).toBe(
+      'A is a fork of B at message 3. Message 1 is the same; they part at message 2.',
+    );
+    expect(relationOf({ ...base, b: side('C', { sessionId: 'X', atMessage: 2 }), ancestorId: 'X' })).toMatch(
+      /^Two branches of one family\./,
+    );
+    expect(relationOf({ ...base, b: side('C'), ancestorId: null, commonPrefix: 0, divergeAt: 1 })).toBe(
+      'Two unrelated sessions, compared message by message. They differ from the first message.',
+    );
+    expect(relationOf({ ...base, divergeAt: null, commonPrefix: 6 })).toMatch(/the same \(6 messages\)\.$/);
+  });
+});
+
+describe('the compare graph', () => {
+  it('lays out every agent once for both sides and draws each edge between box borders', () => {
+    const edges: CompareEdge[] = [
+      { from: 'user', to: 'writer', kind: 'message', a: 1, b: 1, differs: false },
+      { from: 'writer', to: 'critic', kind: 'message', a: 3, b: 5, differs: true },
+      { from: 'critic', to: 'writer', kind: 'message', a: 2, b: 0, differs: true },
+      { from: 'critic', to: 'critic', kind: 'handoff', a: 1, b: 1, differs: false },
+    ];
+    const agents = [
+      { name: 'writer', a: figures(), b: figures(), differs: false },
+      { name: 'idle', a: figures(), b: figures(), differs: false },
+    ];
+    const model = compareGraph(agents, edges);
+    expect(model.nodes.map((n) => n.id).sort()).toEqual(['critic', 'idle', 'user', 'writer']);
+    expect(model.edges).toHaveLength(4);
+    for (const line of model.edges) expect(line.path).toMatch(/^M [\d.-]+ [\d.-]+ [QLc]/);
+    // The two directions between writer and critic bend apart.
+    const there = model.edges.find((line) => line.key === 'message:writer->critic')!;
+    const back = model.edges.find((line) => line.key === 'message:critic->writer')!;
+    expect(there.labelY === back.labelY && there.labelX === back.labelX).toBe(false);
+    for (const n of model.nodes) {
+      expect(n.x + GRAPH_NODE.width).toBeLessThanOrEqual(model.width);
+      expect(n.y + GRAPH_NODE.height).toBeLessThanOrEqual(model.height);
+    }
+  });
+});
+
+function figures() {
+  return { messages: 1, tokens: 2, timeMs: 3, toolCalls: 0, errors: 0 };
+}
+
+describe('the compare route', () => {
+  it('round-trips ids through the hash and refuses other pages', () => {
+    expect(compareFromHash(compareHash('a b/c', 'd%e'))).toEqual({ a: 'a b/c', b: 'd%e' });
+    expect(compareFromHash('#/sessions/x')).toBeNull();
+    expect(compareFromHash('#/compare/x')).toBeNull();
+    expect(compareFromHash('#/compare/%E0%A4%A/b')).toBeNull();
+  });
+});
