@@ -44,6 +44,14 @@ export const serveCommand: CliCommand = {
     const host = await startWebHost({ app, rendererDir, port, token });
     io.out(`Fleetscope is running at ${host.url}`);
     io.out(`Data folder: ${dataDir}. Press Ctrl+C to stop.`);
+    // The two lines to paste before an instrumented program (see `otlpEnvLines`).
+    const receiver = app.traces.status();
+    if (receiver.listening) {
+      io.out('Watch your own OpenTelemetry-instrumented agents: run them with these two variables set:');
+      for (const line of receiver.envLines) io.out(line);
+    } else {
+      io.out('The OpenTelemetry trace receiver is turned off (Settings).');
+    }
     await io.interrupted;
     await host.close();
     await app.close();
