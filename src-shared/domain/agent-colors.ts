@@ -1,5 +1,6 @@
 /**
- * One colour per agent, shared by every view of a session (graph, lanes, transcript, exports).
+ * One colour per agent, shared by every view of a session (graph, lanes, transcript) and the
+ * exports (plain TypeScript, so main and the renderer compute the same colours).
  *
  * Contract: `agentColor(name, index)` is pure and stable: the same name and index always give the
  * same `#rrggbb`. `index` is the agent's position in the fleet (0-based); the first
