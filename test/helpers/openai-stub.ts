@@ -38,9 +38,10 @@ export interface OpenAiStub {
  * `POST /v1/chat/completions` (JSON or SSE with `stream: true`, usage chunk when
  * `stream_options.include_usage` is set, tool calls with argument fragments) and
  * `GET /v1/models`, and can inject faults. Replies are scripted per request: queued replies are
- * used first, then the responder function, then a default text reply.
+ * used first, then the responder function, then a default text reply. `port` 0 (default) picks
+ * a free one; `npm run stub` starts it on a fixed port for the examples.
  */
-export async function startOpenAiStub(): Promise<OpenAiStub> {
+export async function startOpenAiStub(options: { port?: number } = {}): Promise<OpenAiStub> {
   const requests: StubRequest[] = [];
   const queue: StubReply[] = [];
   const sockets = new Set<Socket>();
@@ -111,7 +112,10 @@ export async function startOpenAiStub(): Promise<OpenAiStub> {
     else await jsonReply(res, id, body, reply);
   }
 
-  const listening = new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const listening = new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   await listening;
   const { port } = server.address() as AddressInfo;
 
