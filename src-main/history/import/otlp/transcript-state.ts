@@ -1,0 +1,205 @@
+import {
+  BROADCAST,
+  USER,
+  type Message,
+  type MessageKind,
+  type TokenUsage,
+  type ToolCall,
+} from '@shared/domain';
+import type { ImportedEvent } from '../../ports';
+import type { ChatMessage } from './chat-messages';
+
+/** An event with the span time it belongs at (epoch ms); `t` is set when the batch is sorted. */
+export interface Timed {
+  ms: number;
+  event: ImportedEvent;
+}
+
+export interface AgentInfo {
+  name: string;
+  model: string | null;
+  provider: string | null;
+  description: string;
+}
+
+export interface PendingCall {
+  agent: string;
+  name: string;
+  messageId: string;
+}
+
+/**
+ * What the mapping of one session remembers between spans: the agents seen, the inputs and
+ * outputs already in the transcript (so a model call's repeated history is not repeated), tool
+ * calls waiting for their results, and the thread. Its helpers write messages as events.
+ */
+export class TranscriptState {
+  readonly agents = new Map<string, AgentInfo>();
+  /** Agents described by their invocation spans, before (or without) doing anything. */
+  readonly declared = new Map<string, AgentInfo>();
+  /** Per agent, the inputs and outputs already in the transcript (by role and text). */
+  readonly seen = new Map<string, Set<string>>();
+  readonly pendingCalls = new Map<string, PendingCall>();
+  readonly answeredCalls = new Set<string>();
+  /** Each agent's last answer (an agent span's output often repeats it). */
+  readonly lastOutput = new Map<string, string>();
+  threadId: string | null = null;
+  previousId: string | null = null;
+  /** The outermost agent span reported an error. */
+  failed = false;
+  firstUserText: string | null = null;
+  messageCount = 0;
+
+  agentInfo(name: string): AgentInfo {
+    let info = this.agents.get(name);
+    if (!info) {
+      info = { ...(this.declared.get(name) ?? { name, model: null, provider: null, description: '' }) };
+      this.agents.set(name, info);
+    }
+    return info;
+  }
+
+  isNew(agent: string, key: string): boolean {
+    let set = this.seen.get(agent);
+    if (!set) {
+      set = new Set();
+      this.seen.set(agent, set);
+    }
+    if (set.has(key)) return false;
+    set.add(key);
+    return true;
+  }
+
+  /** True when the agent already said exactly this text (an answer later repeated as input). */
+  seenText(agent: string, text: string): boolean {
+    for (const key of this.seen.get(agent) ?? []) {
+      if (key.startsWith(`assistant:${text}:`)) return true;
+    }
+    return false;
+  }
+
+  toolCalls(message: ChatMessage, spanId: string, index: number): ToolCall[] {
+    return message.toolCalls.map((call, i) => ({
+      id: call.id ?? `${spanId}.out${index}.call${i}`,
+      name: call.name || 'tool',
+      arguments: call.arguments,
+    }));
+  }
+
+  /** The oldest unanswered call of that name (by this agent when given). */
+  callIdByName(agent: string | null, name: string | undefined): string | undefined {
+    if (!name) return undefined;
+    for (const [id, call] of this.pendingCalls) {
+      if (call.name === name && (agent === null || call.agent === agent) && !this.answeredCalls.has(id))
+        return id;
+    }
+    return undefined;
+  }
+
+  result(
+    out: Timed[],
+    startMs: number,
+    endMs: number,
+    agent: string,
+    spanId: string,
+    suffix: string,
+    result: { callId: string; name: string; content: string; isError: boolean },
+  ): void {
+    this.answeredCalls.add(result.callId);
+    const pending = this.pendingCalls.get(result.callId);
+    this.pendingCalls.delete(result.callId);
+    this.message(
+      out,
+      startMs,
+      endMs,
+      {
+        id: `${spanId}.${suffix}`,
+        from: agent,
+        to: agent,
+        kind: 'tool',
+        content: result.content,
+        meta: {},
+        toolCalls: [],
+        toolResults: [{ ...result, name: result.name || 'tool' }],
+      },
+      pending?.messageId,
+    );
+    out.push({
+      ms: endMs,
+      event: { t: 0, agent, kind: 'tool.executed', payload: { ...result, result: result.content } },
+    });
+  }
+
+  say(
+    out: Timed[],
+    ms: number,
+    from: string,
+    to: string,
+    kind: MessageKind,
+    content: string,
+    meta: Record<string, unknown>,
+    spanId: string,
+    suffix: string,
+  ): void {
+    this.message(out, ms, ms, { id: `${spanId}.${suffix}`, from, to, kind, content, meta, toolCalls: [] });
+  }
+
+  message(
+    out: Timed[],
+    startMs: number,
+    endMs: number,
+    draft: {
+      id: string;
+      from: string;
+      to: string;
+      kind: MessageKind;
+      content: string;
+      meta: Record<string, unknown>;
+      toolCalls: ToolCall[];
+      toolResults?: Message['toolResults'];
+      usage?: TokenUsage;
+    },
+    parentOverride?: string,
+  ): void {
+    const threadId = this.threadId ?? draft.id;
+    this.threadId = threadId;
+    const parentId = parentOverride ?? this.previousId;
+    this.previousId = draft.id;
+    this.messageCount++;
+    if (draft.from !== USER && draft.from !== 'system' && draft.from !== BROADCAST)
+      this.agentInfo(draft.from);
+    const agent = draft.from === USER || draft.from === 'system' ? null : draft.from;
+    const { id: messageId, from, to, kind } = draft;
+    out.push({
+      ms: startMs,
+      event: {
+        t: 0,
+        agent,
+        kind: 'message.started',
+        payload: { messageId, threadId, parentId, from, to, kind },
+      },
+    });
+    const message: Message = {
+      id: messageId,
+      threadId,
+      parentId,
+      from,
+      to,
+      kind,
+      content: draft.content,
+      meta: draft.meta,
+      ...(draft.toolCalls.length > 0 ? { toolCalls: draft.toolCalls } : {}),
+      ...(draft.toolResults?.length ? { toolResults: draft.toolResults } : {}),
+      ...(draft.usage ? { usage: draft.usage } : {}),
+      state: 'complete',
+      // Set from the event's clamped time when written (see `map`).
+      t: 0,
+    };
+    out.push({ ms: endMs, event: { t: 0, agent, kind: 'message.completed', payload: { message } } });
+  }
+}
+
+/** An error event for a span that reported failure and produced nothing else. */
+export function failIn(out: Timed[], ms: number, agent: string, message: string): void {
+  out.push({ ms, event: { t: 0, agent, kind: 'error', payload: { code: 'span-error', message } } });
+}
