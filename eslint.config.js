@@ -9,7 +9,7 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
 /** The folders of src-main, each one layer (DESIGN.md section 2). */
-const LAYERS = ['app', 'cli', 'electron', 'history', 'llm', 'orchestrator', 'server'];
+const LAYERS = ['app', 'cli', 'electron', 'history', 'ingest', 'llm', 'orchestrator', 'server'];
 
 const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const alternatives = (names) => names.map(escapeRegex).join('|');
@@ -153,15 +153,28 @@ export default tseslint.config(
   {
     files: ['src-main/orchestrator/**', 'src-main/llm/**'],
     rules: fence(
-      { packages: [...ELECTRON, 'better-sqlite3'], layers: ['app', 'cli', 'electron', 'history', 'server'] },
-      'The orchestrator and llm know storage only through the EventSink interface: no electron, sqlite, history, app, server or CLI imports.',
+      {
+        packages: [...ELECTRON, 'better-sqlite3'],
+        layers: ['app', 'cli', 'electron', 'history', 'ingest', 'server'],
+      },
+      'The orchestrator and llm know storage only through the EventSink interface: no electron, sqlite, history, ingest, app, server or CLI imports.',
     ),
   },
   {
     files: ['src-main/history/**'],
     rules: fence(
-      { packages: ELECTRON, layers: ['app', 'cli', 'electron', 'server'] },
-      'History is storage only: no electron, app, server or CLI imports.',
+      { packages: ELECTRON, layers: ['app', 'cli', 'electron', 'ingest', 'server'] },
+      'History is storage only: no electron, app, ingest, server or CLI imports.',
+    ),
+  },
+  {
+    files: ['src-main/ingest/**'],
+    rules: fence(
+      {
+        packages: [...ELECTRON, 'better-sqlite3', 'openai'],
+        layers: ['app', 'cli', 'electron', 'llm', 'orchestrator', 'server'],
+      },
+      'The trace ingest maps spans into the history store: it may import history and src-shared, nothing above them.',
     ),
   },
   {
@@ -169,7 +182,7 @@ export default tseslint.config(
     rules: fence(
       {
         packages: [...ELECTRON, 'better-sqlite3', 'openai'],
-        layers: ['cli', 'electron', 'history', 'llm', 'orchestrator'],
+        layers: ['cli', 'electron', 'history', 'ingest', 'llm', 'orchestrator'],
       },
       'The web host reaches the backend only through the composition root src-main/app (and src-shared).',
     ),
@@ -180,7 +193,7 @@ export default tseslint.config(
     rules: fence(
       {
         packages: [...ELECTRON, 'better-sqlite3', 'openai'],
-        layers: ['electron', 'history', 'llm', 'orchestrator', 'server'],
+        layers: ['electron', 'history', 'ingest', 'llm', 'orchestrator', 'server'],
       },
       'The CLI goes through the composition root src-main/app (and src-shared); only commands/serve.ts may import the web host.',
     ),
@@ -190,7 +203,7 @@ export default tseslint.config(
     rules: fence(
       {
         packages: [...ELECTRON, 'better-sqlite3', 'openai'],
-        layers: ['electron', 'history', 'llm', 'orchestrator'],
+        layers: ['electron', 'history', 'ingest', 'llm', 'orchestrator'],
       },
       'The serve command may import the web host (src-main/server) and the composition root, nothing below them.',
     ),
@@ -198,7 +211,10 @@ export default tseslint.config(
   {
     files: ['src-main/electron/**'],
     rules: fence(
-      { packages: ['better-sqlite3', 'openai'], layers: ['cli', 'history', 'llm', 'orchestrator', 'server'] },
+      {
+        packages: ['better-sqlite3', 'openai'],
+        layers: ['cli', 'history', 'ingest', 'llm', 'orchestrator', 'server'],
+      },
       'The desktop shell reaches the backend only through the composition root src-main/app (and src-shared).',
     ),
   },
