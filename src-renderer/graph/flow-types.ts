@@ -4,9 +4,12 @@ import type { AgentNodeData, MessageEdgeData } from './graph-mapper';
 /** Session graph elements raise no custom events. */
 type NoCustomEvents = Record<string, never>;
 
-/** A node of the session graph as Vue Flow holds it: an agent (or the user, or everyone). */
-export type AgentFlowNode = Node<AgentNodeData, NoCustomEvents, 'agent'>;
-export type AgentNodeProps = NodeProps<AgentNodeData, NoCustomEvents, 'agent'>;
+/** Node types of the session graph: an agent, a team agent (a group), a selector hub. */
+export type GraphNodeType = 'agent' | 'team' | 'hub';
+
+/** A node of the session graph as Vue Flow holds it. */
+export type AgentFlowNode = Node<AgentNodeData, NoCustomEvents, GraphNodeType>;
+export type AgentNodeProps = NodeProps<AgentNodeData, NoCustomEvents, GraphNodeType>;
 
 /** An edge of the session graph: the messages between two agents. */
 export type MessageFlowEdge = Edge<MessageEdgeData, NoCustomEvents, 'message'>;

@@ -1,27 +1,14 @@
-import { layeredLayout, type Point } from '../layout/layered-layout';
+import type { Point } from '../layout/shapes';
 
-export type { Point } from '../layout/layered-layout';
+export type { Point } from '../layout/shapes';
 
-export const NODE_WIDTH = 220;
-export const NODE_HEIGHT = 118;
+/**
+ * Arrangements the user dragged, per fleet. The version in the key leaves behind arrangements
+ * saved for the earlier boxes (a user and an "Everyone" node, other sizes), which no longer fit.
+ */
+const PREFIX = 'fleetscope.graph-layout.v2.';
 
-/** Left-to-right layout of the session graph's nodes; edges are only hints for ranking. */
-export function autoLayout(
-  nodeIds: readonly string[],
-  edges: ReadonlyArray<{ source: string; target: string }>,
-): Record<string, Point> {
-  return layeredLayout(nodeIds, edges, {
-    nodeWidth: NODE_WIDTH,
-    nodeHeight: NODE_HEIGHT,
-    nodeSeparation: 40,
-    rankSeparation: 90,
-    margin: 20,
-  });
-}
-
-const PREFIX = 'fleetscope.layout.';
-
-/** Positions the user arranged for a fleet, by node id. */
+/** Positions the user arranged for a fleet, by node id (a group's members relative to it). */
 export function loadLayout(fleetName: string): Record<string, Point> {
   try {
     const raw = localStorage.getItem(PREFIX + fleetName);

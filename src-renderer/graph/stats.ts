@@ -1,15 +1,21 @@
-import { BROADCAST, USER, type RunEvent } from '@shared/domain';
+import { BROADCAST, USER, type MessageKind, type RunEvent } from '@shared/domain';
+import { hubId, scopeOf } from './team-shape';
 
-/** How an edge came about: an ordinary message, a handoff, or a routing decision. */
-export type EdgeKind = 'message' | 'handoff' | 'routing';
+/**
+ * How an edge came about: an ordinary message, a handoff, a routing decision (drawn from the
+ * selector hub), or a turn: the receiver took the floor right after the sender's broadcast.
+ */
+export type EdgeKind = 'message' | 'handoff' | 'routing' | 'turn';
 
 export interface AgentStats {
-  /** Completed messages this agent sent. */
+  /** Completed messages this agent sent (tool calls and results included). */
   messages: number;
   /** Prompt plus completion tokens of those messages. */
   tokens: number;
   /** Seq of the last message this agent sent or received; 0 when none. */
   lastSeq: number;
+  /** Tool calls this agent made (drawn as a badge on its node, never as nodes or edges). */
+  toolCalls?: number;
 }
 
 export interface EdgeStats {
@@ -21,24 +27,39 @@ export interface EdgeStats {
   lastSeq: number;
 }
 
+/** Who broadcast last in a team, and who has answered that broadcast since. */
+export interface TeamFloor {
+  from: string;
+  answered: string[];
+  /** Agents that got the floor by a handoff or a routing decision since (their edge says why). */
+  explained: string[];
+}
+
 /**
  * Graph totals folded from events alongside the ViewState: per-agent counts and who addressed
- * whom. Plain JSON, small (agents + agent pairs), so it is cheap to snapshot.
+ * whom. Plain JSON, small (agents + agent pairs + one entry per team), so it is cheap to snapshot.
  */
 export interface GraphStats {
   agents: Record<string, AgentStats>;
   edges: Record<string, EdgeStats>;
-  /** The agent that spoke last, the source of the next routing edge. */
+  /** The agent that completed the last message (the user left out): the current speaker. */
   lastSpeaker: string | null;
+  /** The last broadcast: it pulses from its sender to every receiver. */
+  lastBroadcast: { seq: number; from: string } | null;
+  /** Per team scope ('' at the top, `team/` nested), the last broadcast and who answered it. */
+  floors: Record<string, TeamFloor>;
 }
 
 export function emptyStats(): GraphStats {
-  return { agents: {}, edges: {}, lastSpeaker: null };
+  return { agents: {}, edges: {}, lastSpeaker: null, lastBroadcast: null, floors: {} };
 }
 
 export function edgeKey(kind: EdgeKind, from: string, to: string): string {
   return `${kind}:${from}->${to}`;
 }
+
+/** Messages that belong to their sender's own work: they fold into its node, never into edges. */
+const TOOL_KINDS: ReadonlySet<MessageKind> = new Set<MessageKind>(['function', 'tool']);
 
 function agentStats(stats: GraphStats, name: string): AgentStats {
   let entry = stats.agents[name];
@@ -56,6 +77,35 @@ function bump(stats: GraphStats, kind: EdgeKind, from: string, to: string, seq: 
   edge.lastSeq = seq;
 }
 
+function floorOf(stats: GraphStats, scope: string): TeamFloor | undefined {
+  return stats.floors[scope];
+}
+
+/** A speaker that got the floor by a handoff or routing: its next turn needs no turn edge. */
+function explain(stats: GraphStats, name: string): void {
+  const floor = floorOf(stats, scopeOf(name));
+  if (floor && !floor.explained.includes(name)) floor.explained.push(name);
+}
+
+/** Records `from`'s broadcast as the floor of its own team and of the team it owns (if any). */
+function openFloor(stats: GraphStats, from: string, seq: number): void {
+  stats.lastBroadcast = { seq, from };
+  const floor = (): TeamFloor => ({ from, answered: [], explained: [] });
+  stats.floors[scopeOf(from)] = floor();
+  if (from !== USER) stats.floors[`${from}/`] = floor();
+}
+
+/** The turn edge for `speaker` answering the open broadcast of its team (once per broadcast). */
+function takeTurn(stats: GraphStats, speaker: string, seq: number): void {
+  const floor = floorOf(stats, scopeOf(speaker));
+  if (!floor || floor.from === speaker || floor.answered.includes(speaker)) return;
+  floor.answered.push(speaker);
+  // A routed or handed-off speaker's edge already says why it spoke; the user's turns are kept
+  // because they mark who got the task.
+  if (floor.from !== USER && floor.explained.includes(speaker)) return;
+  bump(stats, 'turn', floor.from, speaker, seq);
+}
+
 /** Applies one event to `stats` in place. Handoff messages are counted by their handoff event. */
 export function applyStatsEvent(stats: GraphStats, event: RunEvent): void {
   switch (event.kind) {
@@ -65,18 +115,26 @@ export function applyStatsEvent(stats: GraphStats, event: RunEvent): void {
       sender.messages += 1;
       sender.tokens += (message.usage?.prompt ?? 0) + (message.usage?.completion ?? 0);
       sender.lastSeq = event.seq;
+      if (message.toolCalls?.length) sender.toolCalls = (sender.toolCalls ?? 0) + message.toolCalls.length;
       if (message.to !== BROADCAST) agentStats(stats, message.to).lastSeq = event.seq;
-      if (message.kind !== 'handoff') bump(stats, 'message', message.from, message.to, event.seq);
       if (message.from !== USER) stats.lastSpeaker = message.from;
+      if (TOOL_KINDS.has(message.kind) || message.from === message.to) break;
+      takeTurn(stats, message.from, event.seq);
+      if (message.kind !== 'handoff') bump(stats, 'message', message.from, message.to, event.seq);
+      if (message.to === BROADCAST) openFloor(stats, message.from, event.seq);
       break;
     }
     case 'handoff':
       bump(stats, 'handoff', event.payload.from, event.payload.to, event.seq);
       agentStats(stats, event.payload.to).lastSeq = event.seq;
+      explain(stats, event.payload.to);
       break;
-    case 'routing.decision':
-      bump(stats, 'routing', stats.lastSpeaker ?? USER, event.payload.chosen, event.seq);
+    case 'routing.decision': {
+      const chosen = event.payload.chosen;
+      bump(stats, 'routing', hubId(scopeOf(chosen)), chosen, event.seq);
+      explain(stats, chosen);
       break;
+    }
     default:
       break;
   }

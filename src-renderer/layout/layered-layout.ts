@@ -17,10 +17,14 @@ export interface LayeredLayoutOptions {
   margin?: number;
   /** Rounds positions to whole pixels (for positions that are saved). */
   round?: boolean;
+  /** Measured sizes by id; ids without one use nodeWidth x nodeHeight. */
+  sizes?: Record<string, { width: number; height: number }>;
+  /** Left to right (default) or top to bottom. */
+  direction?: 'LR' | 'TB';
 }
 
 /**
- * Left-to-right layered (dagre) positions, as top-left corners, for `ids`. Edges only rank the
+ * Layered (dagre) positions, left to right unless told otherwise, as top-left corners, for `ids`. Edges only rank the
  * nodes: self-loops and edges to unknown ids are left out. Every id gets a position.
  */
 export function layeredLayout(
@@ -31,7 +35,7 @@ export function layeredLayout(
   const { nodeWidth, nodeHeight, margin = 0 } = options;
   const graph = new dagre.graphlib.Graph<GraphLabel, NodeLabel, EdgeLabel>();
   graph.setGraph({
-    rankdir: 'LR',
+    rankdir: options.direction ?? 'LR',
     nodesep: options.nodeSeparation,
     ranksep: options.rankSeparation,
     marginx: margin,
@@ -39,7 +43,8 @@ export function layeredLayout(
   });
   graph.setDefaultEdgeLabel(() => ({}));
   const known = new Set(ids);
-  for (const id of ids) graph.setNode(id, { width: nodeWidth, height: nodeHeight });
+  const sizeOf = (id: string) => options.sizes?.[id] ?? { width: nodeWidth, height: nodeHeight };
+  for (const id of ids) graph.setNode(id, { ...sizeOf(id) });
   for (const edge of edges) {
     if (edge.source !== edge.target && known.has(edge.source) && known.has(edge.target))
       graph.setEdge(edge.source, edge.target);
@@ -49,9 +54,10 @@ export function layeredLayout(
   const positions: Record<string, Point> = {};
   for (const id of ids) {
     const node = graph.node(id);
+    const size = sizeOf(id);
     positions[id] = {
-      x: place((node.x ?? 0) - nodeWidth / 2),
-      y: place((node.y ?? 0) - nodeHeight / 2),
+      x: place((node.x ?? 0) - size.width / 2),
+      y: place((node.y ?? 0) - size.height / 2),
     };
   }
   return positions;

@@ -22,17 +22,21 @@ function conversation(): EventLog {
 }
 
 describe('events to graph', () => {
-  it('draws one node per fleet agent plus the user and broadcast nodes, and edges with counts', () => {
+  it('draws one node per fleet agent (no box for the user or broadcasts), and edges with counts', () => {
     const log = conversation();
     const graph = mapGraph(agentsOfFleet(threeAgents), foldFrame(log.events));
-    expect(graph.nodes.map((node) => node.id)).toEqual(['user', 'planner', 'writer', 'critic', '*']);
+    expect(graph.nodes.map((node) => node.id)).toEqual(['planner', 'writer', 'critic', '@selector']);
     const writer = graph.nodes.find((node) => node.id === 'writer')!.data;
     expect(writer).toMatchObject({ role: 'writer role', model: 'scripted-1', messages: 1, tokens: 20 });
     const byId = Object.fromEntries(graph.edges.map((edge) => [edge.id, edge]));
-    expect(byId[edgeKey('message', 'user', 'planner')]?.data.count).toBe(1);
-    expect(byId[edgeKey('message', 'critic', '*')]?.target).toBe('*');
+    expect(byId[edgeKey('message', 'planner', 'writer')]?.data.count).toBe(1);
+    expect(graph.edges.some((edge) => edge.source === 'user' || edge.target === '*')).toBe(false);
+    expect(graph.nodes.find((node) => node.id === 'planner')?.data.fromUser).toBe(1);
+    expect(graph.nodes.find((node) => node.id === 'critic')?.data.broadcasts).toBe(1);
     expect(byId[edgeKey('handoff', 'writer', 'critic')]?.data.kind).toBe('handoff');
-    expect(byId[edgeKey('routing', 'writer', 'critic')]?.data.kind).toBe('routing');
+    // The routing decision comes from the selector hub, not from the last speaker.
+    expect(byId[edgeKey('routing', '@selector', 'critic')]?.data.kind).toBe('routing');
+    expect(graph.broadcast).toMatchObject({ from: 'critic', to: ['planner', 'writer'] });
   });
 
   it('shows the text an agent is streaming on its node, and nothing once it completes', () => {

@@ -1,0 +1,92 @@
+/**
+ * Floating edges: a gentle curve between two boxes, leaving and entering at their borders
+ * wherever the other box lies (no fixed handles), so rings, hubs and fans all read cleanly. The
+ * curve always bends to the left of its direction, so the two directions between one pair of
+ * agents never overlap. Pure.
+ */
+
+export interface EdgeBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface EdgeGeometry {
+  /** The curve, ending where the arrowhead starts. */
+  path: string;
+  /** The arrowhead: a triangle whose tip touches the target's border. */
+  arrow: string;
+  /** The middle of the curve, where the count label sits. */
+  labelX: number;
+  labelY: number;
+  start: { x: number; y: number };
+  end: { x: number; y: number };
+}
+
+/** Space left between a box border and the start or the arrow tip of an edge. */
+const BORDER_GAP = 3;
+
+function centre(box: EdgeBox): { x: number; y: number } {
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** Where the ray from the box centre toward `toward` leaves the box (plus a small gap). */
+export function borderPoint(box: EdgeBox, toward: { x: number; y: number }): { x: number; y: number } {
+  const from = centre(box);
+  const dx = toward.x - from.x;
+  const dy = toward.y - from.y;
+  if (dx === 0 && dy === 0) return from;
+  const halfWidth = box.width / 2 + BORDER_GAP;
+  const halfHeight = box.height / 2 + BORDER_GAP;
+  const scale = Math.min(
+    dx === 0 ? Infinity : halfWidth / Math.abs(dx),
+    dy === 0 ? Infinity : halfHeight / Math.abs(dy),
+  );
+  return { x: from.x + dx * scale, y: from.y + dy * scale };
+}
+
+const round = (value: number) => Math.round(value * 10) / 10;
+
+/**
+ * The curve from `source` to `target` for a stroke of `width` pixels; `bend` (0 to 1) is how far
+ * it bows, relative to its length. The arrowhead grows with the stroke so it always shows.
+ */
+export function floatingEdge(source: EdgeBox, target: EdgeBox, width = 1.5, bend = 0.14): EdgeGeometry {
+  const from = centre(source);
+  const to = centre(target);
+  const dx = to.x - from.x;
+  const dy = to.y - from.y;
+  const length = Math.hypot(dx, dy) || 1;
+  // Bow to the left of the direction of travel (screen coordinates: y grows downward).
+  const offset = Math.min(60, Math.max(12, length * bend));
+  const control = {
+    x: (from.x + to.x) / 2 + (dy / length) * offset,
+    y: (from.y + to.y) / 2 - (dx / length) * offset,
+  };
+  const start = borderPoint(source, control);
+  const end = borderPoint(target, control);
+  const labelX = 0.25 * start.x + 0.5 * control.x + 0.25 * end.x;
+  const labelY = 0.25 * start.y + 0.5 * control.y + 0.25 * end.y;
+  // The curve's direction at its end is from the control point to the end.
+  const tx = end.x - control.x;
+  const ty = end.y - control.y;
+  const tangent = Math.hypot(tx, ty) || 1;
+  const ux = tx / tangent;
+  const uy = ty / tangent;
+  const arrowLength = 9 + width * 0.9;
+  const arrowHalf = 4.5 + width * 0.7;
+  const base = { x: end.x - ux * arrowLength, y: end.y - uy * arrowLength };
+  // The stroke stops inside the arrowhead so its end never shows beside the tip.
+  const stop = { x: end.x - ux * arrowLength * 0.6, y: end.y - uy * arrowLength * 0.6 };
+  const left = { x: base.x - uy * arrowHalf, y: base.y + ux * arrowHalf };
+  const right = { x: base.x + uy * arrowHalf, y: base.y - ux * arrowHalf };
+  return {
+    path: `M ${round(start.x)} ${round(start.y)} Q ${round(control.x)} ${round(control.y)} ${round(stop.x)} ${round(stop.y)}`,
+    arrow: [end, left, right].map((point) => `${round(point.x)},${round(point.y)}`).join(' '),
+    labelX: round(labelX),
+    labelY: round(labelY),
+    start,
+    end,
+  };
+}

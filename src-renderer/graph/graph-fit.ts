@@ -1,0 +1,57 @@
+/**
+ * Where the graph may draw: the pane minus the toolbar strip at the top, the legend at the
+ * bottom and, when shown, the minimap in the bottom-right corner. The minimap's room is taken
+ * from the right or from the bottom, whichever leaves the graph bigger. Pure.
+ */
+
+export interface PaneSize {
+  width: number;
+  height: number;
+}
+
+export interface Padding {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
+/** Height of the toolbar strip (buttons and zoom controls) and of the legend line. */
+export const TOOLBAR_HEIGHT = 36;
+export const LEGEND_HEIGHT = 22;
+/** Space kept between the graph and the pane's edges or an overlay. */
+export const MARGIN = 10;
+/** The minimap's distance from the pane's bottom-right corner (its panel margin). */
+export const MINIMAP_INSET = 12;
+
+/** The minimap's size for a pane, or null when the pane is too small to spare room for it. */
+export function minimapSize(pane: PaneSize): PaneSize | null {
+  if (pane.width < 640 || pane.height < 460) return null;
+  const width = Math.round(Math.min(200, Math.max(140, pane.width * 0.17)));
+  return { width, height: Math.round(width * 0.68) };
+}
+
+function zoomFor(pane: PaneSize, padding: Padding, content: PaneSize): number {
+  const width = pane.width - padding.left - padding.right;
+  const height = pane.height - padding.top - padding.bottom;
+  if (width <= 0 || height <= 0 || content.width <= 0 || content.height <= 0) return 0;
+  return Math.min(width / content.width, height / content.height);
+}
+
+/** The padding for Vue Flow's fitView that keeps every node clear of the overlays. */
+export function fitPadding(pane: PaneSize, content: PaneSize, minimap: PaneSize | null): Padding {
+  const base: Padding = {
+    top: TOOLBAR_HEIGHT + MARGIN,
+    right: MARGIN,
+    bottom: LEGEND_HEIGHT + MARGIN,
+    left: MARGIN,
+  };
+  if (!minimap) return base;
+  // The minimap panel sits MINIMAP_INSET from the pane's corner, with a border.
+  const beside: Padding = { ...base, right: minimap.width + MINIMAP_INSET + MARGIN + 4 };
+  const above: Padding = {
+    ...base,
+    bottom: Math.max(base.bottom, minimap.height + MINIMAP_INSET + MARGIN + 4),
+  };
+  return zoomFor(pane, beside, content) >= zoomFor(pane, above, content) ? beside : above;
+}

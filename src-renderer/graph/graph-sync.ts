@@ -1,0 +1,305 @@
+import { nextTick, onBeforeUnmount, ref, watch, type Ref } from 'vue';
+import { useVueFlow, type GraphNode } from '@vue-flow/core';
+import type { AgentNodeData, GraphModel, GraphNodeModel, MessageEdgeData } from './graph-mapper';
+import type { AgentFlowNode, GraphNodeType, MessageFlowEdge } from './flow-types';
+import { STREAM_INTERVAL_MS, StreamThrottle } from './stream-throttle';
+import {
+  layoutGraph,
+  placeNewcomers,
+  type LayoutNode,
+  type Point,
+  type Rect,
+  type Size,
+} from '../layout/pattern-layout';
+import { loadLayout } from './layout';
+
+/** The graph's life: nothing yet, laid out but hidden while measured, shown. */
+export type GraphPhase = 'empty' | 'measuring' | 'ready';
+
+export interface GraphSyncOptions {
+  flowId: string;
+  fleetName: Readonly<Ref<string>>;
+  sessionId: Readonly<Ref<string | null>>;
+  /** The pane's width / height when a layout is made (rings and grids take its shape). */
+  aspect: () => number;
+  /**
+   * False while the session's log is still loading: the measured layout waits for it (up to
+   * SETTLE_MS), so the header and panes around the graph have their final size and the layout
+   * takes the shape of the pane it will really have.
+   */
+  settled: Readonly<Ref<boolean>>;
+  /** Called once the measured layout is in place (fit the view, then show it). */
+  onLaidOut: () => void;
+  /** Model to draw again when held-back streaming text is due. */
+  current: () => GraphModel | undefined;
+}
+
+/** The longest the measured layout waits for the log to load before it is shown anyway. */
+export const SETTLE_MS = 400;
+
+/** A size to lay out with before the browser has measured a node. */
+export function estimateSize(data: AgentNodeData): Size {
+  if (data.kind === 'hub') return { width: 120, height: 56 };
+  const text = Math.max(
+    data.name.length * 8.6 + 48,
+    data.compact ? 0 : Math.min(data.role.length, 48) * 6.4 + 36,
+  );
+  const width = Math.round(Math.min(340, Math.max(data.compact ? 170 : 210, text)));
+  return { width, height: data.compact ? 74 : data.role || data.model ? 106 : 90 };
+}
+
+function typeOf(data: AgentNodeData): GraphNodeType {
+  return data.kind;
+}
+
+function dimensionsOf(node: GraphNode | undefined, fallback: Size): Size {
+  const width = node?.dimensions.width ?? 0;
+  const height = node?.dimensions.height ?? 0;
+  return width > 0 && height > 0 ? { width, height } : fallback;
+}
+
+/**
+ * Keeps Vue Flow's nodes and edges in step with the graph model. Positions come from the team
+ * pattern once per session and fleet (then with the measured sizes), from the user's saved
+ * arrangement, or, for agents that appear later, beside the drawing: nothing moves when a
+ * message arrives. Node data changes are patched in place; streaming text at most every
+ * STREAM_INTERVAL_MS per node.
+ */
+export function useGraphSync(options: GraphSyncOptions) {
+  const flow = useVueFlow(options.flowId);
+  const phase = ref<GraphPhase>('empty');
+  let layoutKey = '';
+  let drawn = new Map<string, GraphNodeModel>();
+  const remembered = new Map<string, Point>();
+  const throttle = new StreamThrottle();
+  let trailing: ReturnType<typeof setTimeout> | null = null;
+  let fallback: ReturnType<typeof setTimeout> | null = null;
+  let lastEdgeData = new Map<string, string>();
+  /** When the browser reported the sizes of a layout still waiting for the log (0: none). */
+  let measuredAt = 0;
+
+  function layoutNodes(models: readonly GraphNodeModel[], measured: boolean): LayoutNode[] {
+    return models.map((model) => {
+      const size = measured
+        ? dimensionsOf(
+            model.data.kind === 'team' ? undefined : flow.findNode(model.id),
+            estimateSize(model.data),
+          )
+        : estimateSize(model.data);
+      return {
+        id: model.id,
+        parent: model.parent,
+        ...size,
+        slot: model.data.slot,
+        hub: model.data.kind === 'hub',
+      };
+    });
+  }
+
+  function place(models: readonly GraphNodeModel[], measured: boolean, edges: GraphModel['edges']) {
+    const result = layoutGraph(layoutNodes(models, measured), edges, { aspect: options.aspect() });
+    const saved = loadLayout(options.fleetName.value);
+    for (const model of models) {
+      const at = saved[model.id] ?? result.positions[model.id] ?? { x: 0, y: 0 };
+      remembered.set(model.id, at);
+    }
+    return result.groupSizes;
+  }
+
+  function flowNode(model: GraphNodeModel, groupSizes: Record<string, Size>): AgentFlowNode {
+    const size = groupSizes[model.id];
+    return {
+      id: model.id,
+      type: typeOf(model.data),
+      position: remembered.get(model.id) ?? { x: 0, y: 0 },
+      data: model.data,
+      ...(model.parent ? { parentNode: model.parent, extent: 'parent' as const } : {}),
+      ...(size ? { style: { width: `${size.width}px`, height: `${size.height}px` } } : {}),
+    };
+  }
+
+  /** A new session or fleet: lay out from the pattern with estimated sizes, hidden, then measure. */
+  function rebuild(model: GraphModel): void {
+    phase.value = 'measuring';
+    measuredAt = 0;
+    remembered.clear();
+    const groupSizes = place(model.nodes, false, model.edges);
+    flow.setNodes(model.nodes.map((node) => flowNode(node, groupSizes)));
+    drawn = new Map(model.nodes.map((node) => [node.id, node]));
+    flow.setEdges([]);
+    lastEdgeData = new Map();
+    markSent(model);
+    if (fallback) clearTimeout(fallback);
+    // Should the browser never report sizes (a hidden pane), show the estimated layout anyway.
+    fallback = setTimeout(() => finishLayout(false), 1500);
+  }
+
+  /** The pane shape (width / height) the current layout was made for. */
+  let laidOutFor = 1;
+
+  function applyLayout(measured: boolean): void {
+    laidOutFor = options.aspect();
+    const models = [...drawn.values()];
+    const groupSizes = place(models, measured, options.current()?.edges ?? []);
+    for (const model of models) {
+      const size = groupSizes[model.id];
+      flow.updateNode(model.id, {
+        position: remembered.get(model.id) ?? { x: 0, y: 0 },
+        ...(size ? { style: { width: `${size.width}px`, height: `${size.height}px` } } : {}),
+      });
+    }
+  }
+
+  /**
+   * The pane changed shape a lot since the layout was made (the header around it grew, the
+   * window was resized): lay out again for the new shape. Callers do this only while nobody has
+   * moved the view and no run is live, so nothing jumps under a reader or while messages arrive.
+   */
+  function reshape(): boolean {
+    if (phase.value !== 'ready') return false;
+    const now = options.aspect();
+    if (Math.abs(Math.log(now / laidOutFor)) < Math.log(1.2)) return false;
+    applyLayout(true);
+    return true;
+  }
+
+  /** Lays out again with the sizes the browser measured, then hands over to fit and show. */
+  function finishLayout(measured: boolean): void {
+    if (phase.value !== 'measuring') return;
+    if (fallback) clearTimeout(fallback);
+    fallback = null;
+    measuredAt = 0;
+    applyLayout(measured);
+    void nextTick(() =>
+      requestAnimationFrame(() => {
+        phase.value = 'ready';
+        options.onLaidOut();
+      }),
+    );
+  }
+
+  flow.onNodesInitialized(() => {
+    if (phase.value !== 'measuring') return;
+    if (options.settled.value) return finishLayout(true);
+    measuredAt = performance.now();
+    if (fallback) clearTimeout(fallback);
+    fallback = setTimeout(() => finishLayout(true), SETTLE_MS);
+  });
+  watch(options.settled, (settled) => {
+    if (settled && measuredAt > 0 && phase.value === 'measuring') finishLayout(true);
+  });
+
+  /** Agents that appear or vanish (a seek) without a new layout: nothing else moves. */
+  function reconcile(model: GraphModel): void {
+    const wanted = new Map(model.nodes.map((node) => [node.id, node]));
+    const gone = [...drawn.keys()].filter((id) => !wanted.has(id));
+    if (gone.length > 0) flow.removeNodes(gone);
+    const fresh = model.nodes.filter((node) => !drawn.has(node.id));
+    if (fresh.length > 0) {
+      const unplaced = fresh.filter((node) => !remembered.has(node.id));
+      const existing: Rect[] = flow.getNodes.value
+        .filter((node) => !node.parentNode)
+        .map((node) => ({ ...node.computedPosition, ...dimensionsOf(node, { width: 210, height: 110 }) }));
+      const placed = placeNewcomers(
+        existing,
+        unplaced.map((node) => ({ id: node.id, ...estimateSize(node.data) })),
+      );
+      const saved = loadLayout(options.fleetName.value);
+      for (const node of unplaced)
+        remembered.set(node.id, saved[node.id] ?? placed[node.id] ?? { x: 0, y: 0 });
+      // Newcomers have no slot, so they never sit inside a group.
+      flow.addNodes(fresh.map((node) => flowNode({ ...node, parent: null }, {})));
+    }
+    drawn = wanted;
+  }
+
+  function markSent(model: GraphModel): void {
+    throttle.reset();
+    const now = performance.now();
+    for (const node of model.nodes) throttle.mark(node.id, node.data, now);
+  }
+
+  function patchData(model: GraphModel): void {
+    const now = performance.now();
+    throttle.pending = false;
+    for (const node of model.nodes) {
+      if (throttle.due(node.id, node.data, now)) flow.updateNodeData<AgentNodeData>(node.id, node.data);
+    }
+    if (throttle.pending && !trailing) {
+      // The stream may pause after this frame: send the held-back tails once the interval ends.
+      trailing = setTimeout(() => {
+        trailing = null;
+        sync(options.current());
+      }, STREAM_INTERVAL_MS);
+    }
+  }
+
+  function syncEdges(model: GraphModel): void {
+    const wanted = new Set(model.edges.map((edge) => edge.id));
+    const gone = [...lastEdgeData.keys()].filter((id) => !wanted.has(id));
+    if (gone.length > 0) {
+      flow.removeEdges(gone);
+      for (const id of gone) lastEdgeData.delete(id);
+    }
+    const added: MessageFlowEdge[] = [];
+    for (const edge of model.edges) {
+      const serialized = JSON.stringify(edge.data);
+      const previous = lastEdgeData.get(edge.id);
+      if (previous === serialized) continue;
+      lastEdgeData.set(edge.id, serialized);
+      if (previous === undefined || !flow.findEdge(edge.id))
+        added.push({
+          id: edge.id,
+          source: edge.source,
+          target: edge.target,
+          type: 'message',
+          data: edge.data,
+          selectable: true,
+        });
+      else flow.updateEdgeData<MessageEdgeData>(edge.id, edge.data);
+    }
+    if (added.length > 0) flow.addEdges(added);
+  }
+
+  function sync(model: GraphModel | undefined): void {
+    if (!model) return;
+    // The layout is made once per session and set of fleet agents (and hubs); other changes
+    // never move what is drawn.
+    const key = [
+      options.sessionId.value ?? '',
+      ...model.nodes.filter((node) => node.data.slot || node.data.kind === 'hub').map((node) => node.id),
+    ].join('\n');
+    if (key !== layoutKey) {
+      layoutKey = key;
+      rebuild(model);
+    } else {
+      const sameSet = model.nodes.length === drawn.size && model.nodes.every((node) => drawn.has(node.id));
+      if (!sameSet) reconcile(model);
+      patchData(model);
+    }
+    syncEdges(model);
+  }
+
+  /** Forgets the layout (and the saved arrangement is cleared by the caller): lay out afresh. */
+  function relayout(): void {
+    layoutKey = '';
+    sync(options.current());
+  }
+
+  /** Positions as they are now (after a drag), by node id, for saving. */
+  function currentPositions(): Record<string, Point> {
+    const positions: Record<string, Point> = {};
+    for (const node of flow.getNodes.value) {
+      positions[node.id] = { x: Math.round(node.position.x), y: Math.round(node.position.y) };
+      remembered.set(node.id, positions[node.id]!);
+    }
+    return positions;
+  }
+
+  onBeforeUnmount(() => {
+    if (trailing) clearTimeout(trailing);
+    if (fallback) clearTimeout(fallback);
+  });
+
+  return { phase, sync, relayout, reshape, currentPositions };
+}

@@ -1,0 +1,45 @@
+import { inject, ref, watch, type InjectionKey, type Ref } from 'vue';
+import type { AgentStatus } from '@shared/domain';
+
+/** The status line of a node, in plain words. */
+export const STATUS_TEXT: Record<AgentStatus, string> = {
+  idle: 'idle',
+  thinking: 'thinking…',
+  streaming: 'speaking',
+  'waiting-for-human': 'waiting for you',
+  error: 'error',
+  done: 'done',
+};
+
+/** How much of the streaming tail a node shows: the newest text that fits its activity line. */
+export function streamTail(text: string, compact: boolean): string {
+  const keep = compact ? 40 : 90;
+  return text.length <= keep ? text : `…${text.slice(-keep)}`;
+}
+
+/**
+ * When nodes and edges pulse: `on` once the graph has been laid out and shown; `floor` is the
+ * seq the graph showed before the current update. Only events after it pulse, so opening a
+ * session, loading its log or stepping backwards never sets everything pulsing at once.
+ */
+export interface PulseGate {
+  on: Readonly<Ref<boolean>>;
+  floor: Readonly<Ref<number>>;
+}
+export const PULSE_GATE: InjectionKey<PulseGate> = Symbol('graph-pulse-gate');
+
+/** Selects the edge with this id as a click on the edge itself would (edge labels call it). */
+export const SELECT_EDGE: InjectionKey<(id: string) => void> = Symbol('graph-select-edge');
+
+/**
+ * A key that changes when `seq` moves past what the graph showed before, while pulses are on:
+ * render the pulse element with it as its `:key` so each new message replays the animation.
+ */
+export function usePulse(seq: () => number): Ref<number> {
+  const gate = inject(PULSE_GATE, null);
+  const key = ref(0);
+  watch(seq, (now) => {
+    if (gate?.on.value && now > gate.floor.value) key.value = now;
+  });
+  return key;
+}

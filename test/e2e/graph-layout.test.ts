@@ -1,0 +1,168 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { FleetInput } from '../../src-shared/domain';
+import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import { makeTempDir } from '../helpers/temp-dir';
+import { callHost, openApp, shot } from './session-helpers';
+import { measureGraph, openGraph, type GraphMeasure } from './graph-measure';
+
+const TOKEN = 'e2e-graph-layout-token-0123456789abcdef01';
+const SIZES = [
+  { name: '1024x700', width: 1024, height: 700 },
+  { name: '1920x1080', width: 1920, height: 1080 },
+] as const;
+const THEMES = ['light', 'dark'] as const;
+const EXAMPLES = join('resources', 'fleets', 'scripted');
+
+/** A selector team (drawn around its hub) and a nested team (drawn as a group): patterns the examples lack. */
+const EXTRA_FLEETS: FleetInput[] = [
+  {
+    version: 1,
+    name: 'Selector hub',
+    agents: ['planner', 'coder', 'critic', 'tester'].map((name) => ({
+      name,
+      type: 'scripted' as const,
+      role: `${name} of the team`,
+      script: [{ content: `${name} here: my part is done.` }],
+      loop: true,
+    })),
+    team: { pattern: 'selector', rules: [{ contains: 'planner', candidates: ['coder'] }] },
+    termination: { type: 'max-messages', max: 7 },
+  },
+  {
+    version: 1,
+    name: 'Nested research team',
+    agents: [
+      { name: 'lead', type: 'scripted', role: 'sets the question', script: [{ content: 'Find out why.' }] },
+      {
+        name: 'research',
+        type: 'team',
+        role: 'two researchers',
+        fleet: {
+          version: 1,
+          name: 'research',
+          agents: ['reader', 'summarizer'].map((name) => ({
+            name,
+            type: 'scripted' as const,
+            role: name,
+            script: [{ content: `${name}: noted.` }],
+          })),
+          team: { pattern: 'round-robin' },
+          termination: { type: 'max-messages', max: 3 },
+        },
+      },
+      {
+        name: 'writer',
+        type: 'scripted',
+        role: 'writes it up',
+        script: [{ content: 'Here is the answer.' }],
+      },
+    ],
+    team: { pattern: 'sequential' },
+    termination: { type: 'max-messages', max: 8 },
+  },
+];
+
+interface Listed {
+  id: string;
+  title: string;
+  fleetName: string;
+  status: string;
+}
+
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 40);
+
+describe('the session graph lays out every example fleet and sample session cleanly', () => {
+  const temp = makeTempDir();
+  let host: HostProcess;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let page: Page;
+  const pageErrors: string[] = [];
+  const sessions: Array<{ name: string; id: string }> = [];
+
+  const list = async () =>
+    (await callHost<{ items: Listed[] }>(host.port, TOKEN, 'sessions.list', { limit: 100 })).items;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    host = await spawnHost(join(temp.dir, 'data'), { token: TOKEN });
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    await page.addInitScript({ content: 'window.__name = (fn) => fn;' });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await openApp(page, host.url);
+    for (const item of await list())
+      sessions.push({ name: `sample-${slug(item.fleetName || item.title)}`, id: item.id });
+    const fleets: FleetInput[] = [
+      ...readdirSync(EXAMPLES)
+        .filter((file) => file.endsWith('.json'))
+        .sort()
+        .map((file) => JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as FleetInput),
+      ...EXTRA_FLEETS,
+    ];
+    for (const fleet of fleets) {
+      const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
+        source: { fleet },
+        task: `Show the ${fleet.name} graph`,
+      });
+      sessions.push({ name: `run-${slug(fleet.name)}`, id: sessionId });
+    }
+    // Scripted runs end in seconds; wait for every one before measuring.
+    for (let waited = 0; (await list()).some((item) => item.status === 'running'); waited += 250) {
+      if (waited > 60_000) throw new Error('example runs did not finish');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await host?.stop();
+    temp.remove();
+  });
+
+  it('has the six sample sessions and a run of every example fleet', () => {
+    expect(sessions.filter((session) => session.name.startsWith('sample-')).length).toBe(
+      readdirSync(join('resources', 'samples')).filter((file) => file.endsWith('.json')).length,
+    );
+    expect(sessions.filter((session) => session.name.startsWith('run-')).length).toBe(
+      readdirSync(EXAMPLES).filter((file) => file.endsWith('.json')).length + EXTRA_FLEETS.length,
+    );
+  });
+
+  for (const size of SIZES) {
+    for (const theme of THEMES) {
+      it(`at ${size.name} in ${theme}: no overlaps, nothing outside or covered, no clipped labels`, async () => {
+        await page.setViewportSize({ width: size.width, height: size.height });
+        await page.emulateMedia({ colorScheme: theme });
+        const problems: string[] = [];
+        const figures: string[] = [];
+        for (const session of sessions) {
+          await openGraph(page, session.id);
+          expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+          const measure: GraphMeasure = await measureGraph(page);
+          await shot(page, `graph-${session.name}-${size.name}-${theme}.png`);
+          const where = `${session.name} ${size.name} ${theme}`;
+          if (measure.nodes < 2) problems.push(`${where}: only ${measure.nodes} nodes`);
+          for (const list of [measure.overlaps, measure.outside, measure.covered, measure.clipped])
+            for (const problem of list) problems.push(`${where}: ${problem}`);
+          // Names stay legible: fitted, an agent's name is never drawn below 8 px.
+          if (measure.smallestNamePx < 8)
+            problems.push(`${where}: names drawn at ${measure.smallestNamePx.toFixed(1)} px`);
+          figures.push(
+            `${session.name}: zoom ${measure.zoom.toFixed(2)}, fill ${(measure.fill * 100).toFixed(0)}%`,
+          );
+        }
+        console.log(`${size.name} ${theme}\n  ${figures.join('\n  ')}`);
+        expect(problems).toEqual([]);
+        expect(pageErrors).toEqual([]);
+      });
+    }
+  }
+});

@@ -1,0 +1,143 @@
+import type { Page } from 'playwright-core';
+
+/** What the layout-quality checks found on the session graph as it is drawn now. */
+export interface GraphMeasure {
+  nodes: number;
+  /** Pairs of boxes that overlap (a group and its own members excepted). */
+  overlaps: string[];
+  /** Boxes not wholly inside the graph pane. */
+  outside: string[];
+  /** Boxes under the toolbar, the zoom controls, the minimap or the legend. */
+  covered: string[];
+  /** Labels whose text does not fit their box, or that stick out of their node. */
+  clipped: string[];
+  /** The view's zoom and the smallest agent name as drawn, in CSS pixels. */
+  zoom: number;
+  smallestNamePx: number;
+  /** How much of the pane the drawing spans (the larger of its width and height share). */
+  fill: number;
+  minimapShown: boolean;
+}
+
+/**
+ * Measures the session graph in the page with getBoundingClientRect: every node, label and
+ * overlay as the browser draws it.
+ */
+export function measureGraph(page: Page): Promise<GraphMeasure> {
+  return page.evaluate(() => {
+    const graph = document.querySelector<HTMLElement>('[data-testid="agent-graph"]');
+    if (!graph) throw new Error('no graph');
+    const pane = graph.getBoundingClientRect();
+    const boxes = Array.from(graph.querySelectorAll<HTMLElement>('.vue-flow__node')).map((element) => ({
+      id: element.dataset.id ?? '?',
+      rect: element.getBoundingClientRect(),
+    }));
+    const intersects = (a: DOMRect, b: DOMRect) =>
+      a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    const contains = (outer: string, inner: string) => inner.startsWith(`${outer}/`);
+    const overlaps: string[] = [];
+    for (let i = 0; i < boxes.length; i += 1)
+      for (let j = i + 1; j < boxes.length; j += 1) {
+        const a = boxes[i]!;
+        const b = boxes[j]!;
+        if (contains(a.id, b.id) || contains(b.id, a.id)) continue;
+        if (intersects(a.rect, b.rect)) overlaps.push(`${a.id} × ${b.id}`);
+      }
+    const outside = boxes
+      .filter(
+        ({ rect }) =>
+          rect.left < pane.left - 0.5 ||
+          rect.top < pane.top - 0.5 ||
+          rect.right > pane.right + 0.5 ||
+          rect.bottom > pane.bottom + 0.5,
+      )
+      .map(({ id }) => id);
+    const overlays = [
+      ['toolbar', '[data-testid="graph-toolbar"]'],
+      ['controls', '.vue-flow__controls'],
+      ['minimap', '.vue-flow__minimap'],
+      ['legend', '[data-testid="graph-legend"]'],
+    ] as const;
+    const covered: string[] = [];
+    for (const [name, selector] of overlays) {
+      const overlay = graph.querySelector(selector)?.getBoundingClientRect();
+      if (!overlay || overlay.width === 0) continue;
+      for (const { id, rect } of boxes) if (intersects(rect, overlay)) covered.push(`${id} under ${name}`);
+    }
+    const clipped: string[] = [];
+    for (const label of Array.from(graph.querySelectorAll<HTMLElement>('[data-label]'))) {
+      const text = (label.textContent ?? '').trim().slice(0, 40);
+      if (label.scrollWidth > label.clientWidth + 1 || label.scrollHeight > label.clientHeight + 1)
+        clipped.push(
+          `"${text}" ${label.scrollWidth}x${label.scrollHeight} in ${label.clientWidth}x${label.clientHeight}`,
+        );
+      const node = label.closest<HTMLElement>('.vue-flow__node');
+      if (!node) continue;
+      const own = label.getBoundingClientRect();
+      const box = node.getBoundingClientRect();
+      // Tabs sit on the border on purpose; everything else stays inside its node.
+      const slack = label.classList.contains('tab') ? 12 : 1;
+      if (
+        own.left < box.left - slack ||
+        own.right > box.right + slack ||
+        own.top < box.top - slack ||
+        own.bottom > box.bottom + slack
+      )
+        clipped.push(`"${text}" sticks out of its node`);
+    }
+    const transform =
+      graph.querySelector<HTMLElement>('.vue-flow__transformationpane')?.style.transform ?? '';
+    const zoom = Number(/scale\(([\d.]+)\)/.exec(transform)?.[1] ?? 1);
+    const names = Array.from(graph.querySelectorAll<HTMLElement>('[data-testid="agent-name"]'));
+    const smallestNamePx = Math.min(
+      ...names.map((name) => parseFloat(getComputedStyle(name).fontSize) * zoom),
+    );
+    const left = Math.min(...boxes.map(({ rect }) => rect.left));
+    const right = Math.max(...boxes.map(({ rect }) => rect.right));
+    const top = Math.min(...boxes.map(({ rect }) => rect.top));
+    const bottom = Math.max(...boxes.map(({ rect }) => rect.bottom));
+    return {
+      nodes: boxes.length,
+      overlaps,
+      outside,
+      covered,
+      clipped,
+      zoom,
+      smallestNamePx,
+      fill: Math.max((right - left) / pane.width, (bottom - top) / pane.height),
+      minimapShown: !!graph.querySelector('.vue-flow__minimap'),
+    };
+  });
+}
+
+/** Opens a session from the list and resolves once its graph is laid out, fitted and still. */
+export async function openGraph(page: Page, sessionId: string): Promise<void> {
+  await page.evaluate(() => (window.location.hash = '#/sessions'));
+  await page.getByTestId('session-view').waitFor({ state: 'detached' });
+  await page.evaluate((id) => (window.location.hash = `#/sessions/${encodeURIComponent(id)}`), sessionId);
+  await page.locator(`[data-testid="session-view"][data-session-id="${sessionId}"]`).waitFor();
+  await page.getByTestId('session-loading').waitFor({ state: 'detached', timeout: 30_000 });
+  await page.locator('[data-testid="agent-graph"][data-phase="ready"]').waitFor({ timeout: 15_000 });
+  await settle(page);
+}
+
+/** Waits until the graph's transform and node boxes hold still across two frames. */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const snapshot = () =>
+          [
+            document.querySelector<HTMLElement>('.vue-flow__transformationpane')?.style.transform ?? '',
+            ...Array.from(document.querySelectorAll('.vue-flow__node'), (node) => {
+              const rect = node.getBoundingClientRect();
+              return `${Math.round(rect.left)},${Math.round(rect.top)},${Math.round(rect.width)}`;
+            }),
+          ].join('|');
+        const before = snapshot();
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(snapshot() === before)));
+      }),
+    undefined,
+    { timeout: 10_000, polling: 100 },
+  );
+}
