@@ -1,0 +1,183 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunEvent } from '@shared/domain';
+import { IngestService } from '../../../src-main/ingest/ingest-service';
+import type { ImportInProgress, SessionWriter } from '../../../src-main/history/ports';
+import { openTempHistory } from '../../helpers/temp-store';
+import { BASE, json, span } from './span-builders';
+
+const opened: Array<ReturnType<typeof openTempHistory>> = [];
+afterEach(() => opened.splice(0).forEach((history) => history.cleanup()));
+
+/** A real store in a temp folder, an ingest with a clock the test moves, and what it relayed. */
+function setup(options: { holdMs?: number; quietMs?: number } = {}) {
+  const history = openTempHistory();
+  opened.push(history);
+  let now = BASE + 60_000;
+  const relayed = new Map<string, RunEvent[]>();
+  const ingest = new IngestService({
+    writer: history.store,
+    onEvents: (id, events) => relayed.set(id, [...(relayed.get(id) ?? []), ...events]),
+    now: () => now,
+    tickMs: 0,
+    holdMs: options.holdMs ?? 2_000,
+    quietMs: options.quietMs ?? 30_000,
+  });
+  return {
+    history,
+    ingest,
+    relayed,
+    advance(ms: number) {
+      now += ms;
+      ingest.tick();
+    },
+    sessions: () => history.store.listSessions({}).items.filter((item) => item.source === 'otlp'),
+    messages: (id: string) =>
+      [...history.store.iterateEvents(id)].flatMap((e) =>
+        e.kind === 'message.completed' ? [e.payload.message] : [],
+      ),
+  };
+}
+
+const output = (text: string) => json([{ role: 'assistant', parts: [{ type: 'text', content: text }] }]);
+const chat = (
+  id: number,
+  parent: number | null,
+  start: number,
+  text: string,
+  extra: Record<string, string> = {},
+) =>
+  span(id, parent, 'chat', start, start + 100, {
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.output.messages': output(text),
+    ...extra,
+  });
+
+describe('live ingest', () => {
+  it('holds a model call until its agent span arrives, then names the agent from it', () => {
+    const { ingest, sessions, messages } = setup();
+    ingest.receive({ spans: [chat(2, 1, 10, 'thinking aloud')], rejected: [] });
+    expect(ingest.stats().spansWaiting).toBe(1);
+    expect(sessions()).toHaveLength(0);
+    ingest.receive({
+      spans: [
+        span(1, null, 'invoke_agent Scout', 0, 500, {
+          'gen_ai.operation.name': 'invoke_agent',
+          'gen_ai.agent.name': 'Scout',
+        }),
+      ],
+      rejected: [],
+    });
+    const [session] = sessions();
+    expect(messages(session?.id ?? '').map((m) => m.from)).toEqual(['Scout']);
+    expect(session).toMatchObject({ status: 'running', readOnly: true, fleetName: 'Scout' });
+  });
+
+  it('maps a span whose parent never comes once the hold is over (the service names the agent)', () => {
+    const { ingest, sessions, messages, advance } = setup({ holdMs: 2_000 });
+    const orphan = chat(2, 1, 10, 'alone');
+    orphan.resource = { 'service.name': 'travel-bot' };
+    ingest.receive({ spans: [orphan], rejected: [] });
+    advance(1_000);
+    expect(sessions()).toHaveLength(0);
+    advance(1_500);
+    expect(messages(sessions()[0]?.id ?? '').map((m) => [m.from, m.content])).toEqual([
+      ['travel-bot', 'alone'],
+    ]);
+  });
+
+  it('groups traces by conversation id, and otherwise keeps each trace a session of its own', () => {
+    const { ingest, sessions } = setup();
+    const conv = { 'gen_ai.conversation.id': 'c-1', 'gen_ai.agent.name': 'a' };
+    ingest.receive({
+      spans: [
+        chat(1, null, 0, 'first', conv),
+        { ...chat(2, null, 1_000, 'second', conv), traceId: 'b'.repeat(32) },
+        { ...chat(3, null, 2_000, 'alone', { 'gen_ai.agent.name': 'a' }), traceId: 'c'.repeat(32) },
+      ],
+      rejected: [],
+    });
+    expect(
+      sessions()
+        .map((s) => s.messageCount)
+        .sort(),
+    ).toEqual([1, 2]);
+  });
+
+  it('completes a session after the quiet period, and relays exactly what it stored', () => {
+    const { ingest, history, sessions, relayed, advance } = setup({ quietMs: 30_000 });
+    ingest.receive({ spans: [chat(1, null, 0, 'one', { 'gen_ai.agent.name': 'a' })], rejected: [] });
+    advance(20_000);
+    expect(sessions()[0]?.status).toBe('running');
+    ingest.receive({ spans: [chat(2, null, 100, 'two', { 'gen_ai.agent.name': 'a' })], rejected: [] });
+    advance(20_000);
+    expect(sessions()[0]?.status).toBe('running');
+    advance(11_000);
+    const [session] = sessions();
+    expect(session?.status).toBe('completed');
+    expect(session?.stopReason).toMatch(/No spans arrived for 30 s/);
+    const stored = [...history.store.iterateEvents(session?.id ?? '')];
+    expect(relayed.get(session?.id ?? '')?.map((e) => [e.seq, e.kind])).toEqual(
+      stored.map((e) => [e.seq, e.kind]),
+    );
+    expect(ingest.stats()).toMatchObject({ liveSessions: 0, sessionsStarted: 1, spansReceived: 2 });
+  });
+
+  it('spans with no agent meaning wait for their conversation to get one, and are counted when it never does', () => {
+    const { ingest, sessions, advance } = setup({ holdMs: 0 });
+    const http = span(5, null, 'GET /', 0, 10, {
+      'http.request.method': 'GET',
+      'gen_ai.conversation.id': 'c-9',
+    });
+    ingest.receive({ spans: [http], rejected: [] });
+    expect(sessions()).toHaveLength(0);
+    ingest.receive({
+      spans: [chat(6, null, 20, 'hello', { 'gen_ai.conversation.id': 'c-9', 'gen_ai.agent.name': 'a' })],
+      rejected: [],
+    });
+    expect(sessions()).toHaveLength(1);
+    ingest.receive({
+      spans: [
+        { ...span(7, null, 'GET /other', 0, 10, { 'http.request.method': 'GET' }), traceId: 'd'.repeat(32) },
+      ],
+      rejected: [],
+    });
+    advance(11 * 60_000);
+    expect(ingest.stats().spansOutsideSessions).toBe(1);
+    expect(sessions()).toHaveLength(1);
+  });
+
+  it('a store failure reaches the caller (the receiver answers 503) and the half-written session is removed', () => {
+    const history = openTempHistory();
+    opened.push(history);
+    let failNext = false;
+    const writer: Pick<SessionWriter, 'beginImport'> = {
+      beginImport(meta) {
+        const real = history.store.beginImport(meta);
+        const wrapped: ImportInProgress = {
+          sessionId: real.sessionId,
+          append: (events) => {
+            if (failNext) throw new Error('disk full');
+            real.append(events);
+          },
+          finish: () => real.finish(),
+          abort: () => real.abort(),
+        };
+        return wrapped;
+      },
+    };
+    const ingest = new IngestService({
+      writer,
+      onEvents: () => undefined,
+      tickMs: 0,
+      now: () => BASE + 60_000,
+    });
+    ingest.receive({ spans: [chat(1, null, 0, 'kept', { 'gen_ai.agent.name': 'a' })], rejected: [] });
+    expect(history.store.listSessions({}).items).toHaveLength(1);
+    failNext = true;
+    expect(() =>
+      ingest.receive({ spans: [chat(2, null, 100, 'lost', { 'gen_ai.agent.name': 'a' })], rejected: [] }),
+    ).toThrow('disk full');
+    expect(history.store.listSessions({}).items).toHaveLength(0);
+    ingest.close();
+  });
+});
