@@ -6,3 +6,4 @@ export * from './fold';
 export * from './fleet-validate';
 export * from './url';
 export * from './stop-reasons';
+export * from './agent-colors';

@@ -15,8 +15,28 @@ body { margin: 0; font: 14px/1.5 system-ui, sans-serif; color: var(--fg); backgr
 header { padding: 16px 24px; border-bottom: 1px solid var(--line); }
 header h1 { margin: 0 0 4px; font-size: 20px; }
 header p { margin: 0; color: var(--muted); }
-.layout { display: grid; grid-template-columns: 220px 1fr; min-height: calc(100vh - 80px); }
-aside { border-right: 1px solid var(--line); padding: 16px; }
+.layout { display: grid; grid-template-columns: minmax(240px, 340px) 1fr; grid-template-rows: auto 1fr; grid-template-areas: "graph main" "agents main"; min-height: calc(100vh - 80px); }
+.layout > main { grid-area: main; }
+aside { grid-area: agents; border-right: 1px solid var(--line); padding: 16px; }
+figure.graph { grid-area: graph; margin: 0; padding: 12px 16px 0; border-right: 1px solid var(--line); }
+figure.graph svg { display: block; width: 100%; height: auto; max-height: 60vh; }
+figure.graph figcaption { color: var(--muted); font-size: 12px; margin-top: 6px; }
+.graph .edge { opacity: .55; }
+.graph .edge path { fill: none; stroke: var(--muted); }
+.graph .edge polygon { fill: var(--muted); }
+.graph .edge.live { opacity: 1; }
+.graph .edge.live path { stroke: var(--accent); }
+.graph .edge.live polygon { fill: var(--accent); }
+.graph .fan { display: none; }
+.graph .fan.live { display: inline; }
+.graph .fan line { stroke: var(--accent); stroke-width: 1.5; stroke-dasharray: 5 4; opacity: .7; }
+.graph .node rect { fill: var(--card); stroke: var(--agent); stroke-width: 2; }
+.graph .node text { fill: var(--fg); font: 600 12px system-ui, sans-serif; text-anchor: middle; }
+.graph .node text.badge { fill: var(--muted); font-weight: 400; font-size: 10px; }
+.graph .node.speaking rect { fill: var(--agent); }
+.graph .node.speaking text:not(.badge) { fill: #fff; }
+.graph .node.hearing rect { stroke-width: 3; stroke-dasharray: 4 3; }
+@media (max-width: 700px) { .layout { grid-template-columns: 1fr; grid-template-areas: "graph" "agents" "main"; } }
 aside h2 { font-size: 13px; text-transform: uppercase; color: var(--muted); margin: 0 0 8px; }
 aside ul { list-style: none; margin: 0; padding: 0; }
 aside li { padding: 6px 8px; border-radius: 6px; margin-bottom: 4px; }
@@ -73,11 +93,11 @@ export const SCRIPT = `
     var meta = el('div', 'meta');
     if (item.k === 'm') {
       meta.appendChild(el('span', 'who', item.from + ' \\u2192 ' + item.to));
-      meta.appendChild(document.createTextNode(' \\u00b7 ' + item.kind + ' \\u00b7 ' + clock(item.t) + ' \\u00b7 thread ' + item.thread));
+      meta.appendChild(document.createTextNode(' \\u00b7 ' + item.kind + ' \\u00b7 ' + clock(item.t)));
       li.appendChild(meta);
       if (item.content) li.appendChild(el('pre', '', item.content));
-      (item.calls || []).forEach(function (c) { li.appendChild(block('Tool call ' + c.name + ' (' + c.id + ')', c.arguments)); });
-      (item.results || []).forEach(function (r) { li.appendChild(block((r.isError ? 'Tool error ' : 'Tool result ') + r.name + ' (' + r.callId + ')', r.content)); });
+      (item.calls || []).forEach(function (c) { li.appendChild(block('Tool call ' + c.name, c.arguments)); });
+      (item.results || []).forEach(function (r) { li.appendChild(block((r.isError ? 'Tool error ' : 'Tool result ') + r.name, r.content)); });
     } else {
       li.className = 'item ' + (item.k === 'error' ? 'error' : 'note');
       meta.appendChild(el('span', 'who', item.title));
@@ -87,10 +107,26 @@ export const SCRIPT = `
     }
     return li;
   }
+  var graphNodes = {};
+  Array.prototype.forEach.call(document.querySelectorAll('.graph [data-agent]'), function (node) { graphNodes[node.getAttribute('data-agent')] = node; });
+  var graphEdges = Array.prototype.slice.call(document.querySelectorAll('.graph .edge, .graph .fan'));
+  function mark(node, name, on) { if (node) { if (on) node.classList.add(name); else node.classList.remove(name); } }
   function highlight(item) {
     Object.keys(agentNodes).forEach(function (name) { agentNodes[name].classList.remove('active'); });
+    Object.keys(graphNodes).forEach(function (name) { mark(graphNodes[name], 'speaking', false); mark(graphNodes[name], 'hearing', false); });
+    graphEdges.forEach(function (edge) { mark(edge, 'live', false); });
     var who = item && (item.from || item.agent);
     if (who && agentNodes[who]) agentNodes[who].classList.add('active');
+    if (!who || who === 'user') return;
+    mark(graphNodes[who], 'speaking', true);
+    if (item.k !== 'm') return;
+    if (item.to === '*') {
+      Object.keys(graphNodes).forEach(function (name) { if (name !== who) mark(graphNodes[name], 'hearing', true); });
+      graphEdges.forEach(function (edge) { if (edge.classList.contains('fan') && edge.getAttribute('data-from') === who) mark(edge, 'live', true); });
+      return;
+    }
+    mark(graphNodes[item.to], 'hearing', true);
+    graphEdges.forEach(function (edge) { if (!edge.classList.contains('fan') && edge.getAttribute('data-from') === who && edge.getAttribute('data-to') === item.to) mark(edge, 'live', true); });
   }
   function showUpTo(n) {
     n = Math.max(0, Math.min(items.length, n));

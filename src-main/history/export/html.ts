@@ -1,4 +1,5 @@
-import type { FleetInput, RunEvent } from '@shared/domain';
+import { stopReasonSentence, type FleetInput, type RunEvent } from '@shared/domain';
+import { SessionGraphTally } from './html-graph';
 import { CONTENT_SECURITY_POLICY, SCRIPT, STYLE } from './html-template';
 import type { RenderInput } from './render-types';
 import { escapeHtml } from './text';
@@ -10,11 +11,10 @@ type ReplayItem =
       from: string;
       to: string;
       kind: string;
-      thread: string;
       t: number;
       content: string;
-      calls: Array<{ id: string; name: string; arguments: string }>;
-      results: Array<{ callId: string; name: string; content: string; isError: boolean }>;
+      calls: Array<{ name: string; arguments: string }>;
+      results: Array<{ name: string; content: string; isError: boolean }>;
     }
   | {
       k: 'tool' | 'handoff' | 'error' | 'stop' | 'human';
@@ -42,8 +42,11 @@ export function scriptJson(value: unknown): string {
 export function* renderHtml(input: RenderInput): Generator<string> {
   const { summary } = input;
   const title = escapeHtml(summary.title || 'Untitled session');
+  const stopped = summary.stopReason
+    ? ` · ${stopReasonSentence(summary.stopReason, { messages: summary.messageCount })}`
+    : '';
   const subtitle = escapeHtml(
-    `${summary.fleetName} · ${summary.status}${summary.stopReason ? ` · ${summary.stopReason}` : ''} · ${new Date(summary.createdAt).toISOString()}`,
+    `${summary.fleetName} · ${capitalize(summary.status)}${stopped} · ${readableDate(summary.createdAt)}`,
   );
   yield '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n';
   yield `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">\n`;
@@ -53,24 +56,53 @@ export function* renderHtml(input: RenderInput): Generator<string> {
   yield '<div class="layout">\n<aside><h2>Agents</h2><ul id="agents"></ul></aside>\n<main>\n';
   yield '<div class="controls"><button id="play" type="button">Play</button>';
   yield '<input id="position" type="range" min="0" max="0" value="0" aria-label="Position in the session">';
-  yield '<span id="counter"></span></div>\n<ol id="items"></ol>\n</main>\n</div>\n';
+  yield '<span id="counter"></span></div>\n<ol id="items"></ol>\n</main>\n';
   yield `<script type="application/json" id="fleetscope-data">{"session":${scriptJson(summary)},"agents":${scriptJson(agentsOf(input.fleet))},"items":[`;
+  const graph = new SessionGraphTally(input.fleet);
   let separator = '\n';
   const shownResults = new Set<string>();
   for (const event of input.events) {
+    if (event.kind === 'message.completed') graph.add(event.payload.message);
     const item = toItem(event, shownResults);
     if (!item) continue;
     yield separator + scriptJson(item);
     separator = ',\n';
   }
-  yield `\n]}</script>\n<script>${SCRIPT}</script>\n</body>\n</html>\n`;
+  yield '\n]}</script>\n';
+  // The graph needs every message counted, so it comes last in the file; the layout puts it on top.
+  yield `<figure class="graph" aria-label="Who spoke to whom">\n${graph.svg()}\n<figcaption>Who spoke to whom: thicker arrows carry more messages; the speaker is highlighted as the session replays.</figcaption></figure>\n`;
+  yield `</div>\n<script>${SCRIPT}</script>\n</body>\n</html>\n`;
+}
+
+/** "2026-11-22 17:40 UTC": the same in every time zone the file is opened in. */
+function readableDate(epochMs: number): string {
+  const iso = new Date(epochMs).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function agentsOf(fleet: FleetInput | null): Array<{ name: string; detail: string }> {
   return (fleet?.agents ?? []).map((agent) => ({
     name: agent.name,
-    detail: [agent.type ?? 'llm', agent.provider?.model, agent.description].filter(Boolean).join(' · '),
+    detail: [kindOf(agent), agent.description].filter(Boolean).join(' · '),
   }));
+}
+
+/** What an agent runs on, in plain words: its model, "Scripted demo", a person or a team. */
+function kindOf(agent: FleetInput['agents'][number]): string {
+  switch (agent.type ?? 'llm') {
+    case 'scripted':
+      return 'Scripted demo';
+    case 'human':
+      return 'a person';
+    case 'team':
+      return 'a team';
+    default:
+      return agent.provider?.id === 'scripted' ? 'Scripted demo' : (agent.provider?.model ?? 'model');
+  }
 }
 
 /** `shownResults` keeps a tool result from showing twice (as an event and inside a message). */
@@ -86,11 +118,14 @@ function toItem(event: RunEvent, shownResults: Set<string>): ReplayItem | null {
         from: m.from,
         to: m.to,
         kind: m.kind,
-        thread: m.threadId,
         t: m.t,
         content: m.content,
-        calls: m.toolCalls ?? [],
-        results,
+        calls: (m.toolCalls ?? []).map((call) => ({ name: call.name, arguments: call.arguments })),
+        results: results.map((result) => ({
+          name: result.name,
+          content: result.content,
+          isError: result.isError,
+        })),
       };
     }
     case 'tool.executed': {
@@ -100,7 +135,7 @@ function toItem(event: RunEvent, shownResults: Set<string>): ReplayItem | null {
       return {
         ...base,
         k: 'tool',
-        title: `${isError ? 'Tool error' : 'Tool result'}: ${name} (${callId})`,
+        title: `${isError ? 'Tool error' : 'Tool result'}: ${name}`,
         body: result,
       };
     }
@@ -112,7 +147,7 @@ function toItem(event: RunEvent, shownResults: Set<string>): ReplayItem | null {
         body: '',
       };
     case 'error':
-      return { ...base, k: 'error', title: `Error ${event.payload.code}`, body: event.payload.message };
+      return { ...base, k: 'error', title: `Error (${event.payload.code})`, body: event.payload.message };
     case 'human.requested':
       return { ...base, k: 'human', title: 'Asked the human', body: event.payload.prompt };
     case 'human.given':
@@ -121,8 +156,8 @@ function toItem(event: RunEvent, shownResults: Set<string>): ReplayItem | null {
       return {
         ...base,
         k: 'stop',
-        title: `Stopped (${event.payload.status})`,
-        body: event.payload.stopReason,
+        title: stopReasonSentence(event.payload.stopReason),
+        body: event.payload.detail ?? '',
       };
     default:
       return null;

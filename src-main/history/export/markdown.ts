@@ -1,4 +1,10 @@
-import { assertNever, type Message, type RunEvent, type SessionSummary } from '@shared/domain';
+import {
+  assertNever,
+  stopReasonSentence,
+  type Message,
+  type RunEvent,
+  type SessionSummary,
+} from '@shared/domain';
 import type { RenderInput } from './render-types';
 import {
   codeBlock,
@@ -12,7 +18,7 @@ import {
 
 /**
  * A readable transcript: a header table, the task, the agents, then every message in order with
- * its thread, sender -> receiver, tool calls and results in collapsed <details>, handoffs, errors,
+ * its thread (numbered, with who started it), sender -> receiver, tool calls and results in collapsed <details>, handoffs, errors,
  * and the stop reason. Message text is quoted and made safe (see `quoteBlock`): it cannot break
  * the document's structure, its links stay on the web, and it reads as written (quotes stay
  * quotes). The file ends with one newline.
@@ -33,29 +39,36 @@ export function* renderMarkdown(input: RenderInput): Generator<string> {
   }
   yield '## Transcript\n\n';
   const shownResults = new Set<string>();
-  let thread: string | null = null;
+  const threads = new ThreadLabels();
+  /** Message numbers by id, so a reply names the number of the message it answers. */
+  const numbers = new Map<string, number>();
   let count = 0;
   for (const event of input.events) {
     if (event.kind === 'message.completed') {
       const message = event.payload.message;
-      if (message.threadId !== thread) {
-        thread = message.threadId;
-        yield `### Thread ${codeSpan(thread)}\n\n`;
-      }
-      yield renderMessage(message, ++count, shownResults);
+      const heading = threads.enter(message);
+      if (heading) yield heading;
+      numbers.set(message.id, ++count);
+      yield renderMessage(message, count, shownResults, numbers);
     } else {
       const line = renderEvent(event, shownResults);
       if (line) yield line;
     }
   }
-  yield `## Outcome\n\n**Status:** ${summary.status}  \n**Stop reason:** ${escapeInline(summary.stopReason ?? 'not recorded')}\n`;
+  yield `## Outcome\n\n**Status:** ${summary.status}  \n**Stop reason:** ${escapeInline(stopSentence(summary))}\n`;
+}
+
+function stopSentence(summary: SessionSummary): string {
+  return summary.stopReason
+    ? stopReasonSentence(summary.stopReason, { messages: summary.messageCount })
+    : 'not recorded';
 }
 
 function headerTable(summary: SessionSummary): string {
   const rows: Array<[string, string]> = [
     ['Fleet', escapeInline(summary.fleetName)],
     ['Status', summary.status],
-    ['Stop reason', escapeInline(summary.stopReason ?? 'not recorded')],
+    ['Stop reason', escapeInline(stopSentence(summary))],
     ['Started', new Date(summary.createdAt).toISOString()],
     ['Messages', String(summary.messageCount)],
     ['Tokens', String(summary.tokens)],
@@ -68,9 +81,35 @@ function headerTable(summary: SessionSummary): string {
   return `| | |\n|---|---|\n${rows.map(([key, value]) => `| ${key} | ${value} |`).join('\n')}\n\n`;
 }
 
-function renderMessage(message: Message, index: number, shownResults: Set<string>): string {
+/**
+ * Threads by short labels instead of their ids: "Thread 2, started by critic" where a thread
+ * first appears, "Thread 1, continued" when the transcript returns to it.
+ */
+class ThreadLabels {
+  private readonly numbers = new Map<string, number>();
+  private current: string | null = null;
+
+  /** The heading to write before `message`, or null when it continues the current thread. */
+  enter(message: Message): string | null {
+    if (message.threadId === this.current) return null;
+    this.current = message.threadId;
+    const known = this.numbers.get(message.threadId);
+    if (known !== undefined) return `### Thread ${known}, continued\n\n`;
+    const number = this.numbers.size + 1;
+    this.numbers.set(message.threadId, number);
+    return `### Thread ${number}, started by ${escapeInline(message.from)}\n\n`;
+  }
+}
+
+function renderMessage(
+  message: Message,
+  index: number,
+  shownResults: Set<string>,
+  numbers: ReadonlyMap<string, number>,
+): string {
   const parts: string[] = [];
-  const reply = message.parentId ? ` · reply to ${codeSpan(message.parentId)}` : '';
+  const answered = message.parentId ? numbers.get(message.parentId) : undefined;
+  const reply = answered !== undefined && answered !== index - 1 ? ` · reply to ${answered}` : '';
   const state = message.state === 'complete' ? '' : ` · ${message.state}`;
   const usage = message.usage ? ` · ${message.usage.prompt}+${message.usage.completion} tokens` : '';
   parts.push(
@@ -129,7 +168,7 @@ function renderEvent(event: RunEvent, shownResults: Set<string>): string | null 
     case 'session.continued':
       return `---\n\n**Continued with a new task** · ${at}\n\n${quoteBlock(event.payload.task)}\n\n`;
     case 'session.stopped':
-      return `**■ Stopped (${event.payload.status})** · ${at}: ${escapeInline(event.payload.stopReason)}\n\n`;
+      return `**■ ${escapeInline(stopReasonSentence(event.payload.stopReason))}** (${event.payload.status}) · ${at}${event.payload.detail ? `: ${escapeInline(event.payload.detail)}` : ''}\n\n`;
     case 'session.started':
     case 'session.status':
     case 'agent.status':

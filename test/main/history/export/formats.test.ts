@@ -64,9 +64,11 @@ describe('HTML export', () => {
 describe('Markdown export', () => {
   it('keeps threads, sender -> receiver, tool calls and results collapsed, handoffs, errors and the stop reason', async () => {
     const md = await exported('md');
-    expect(md).toContain('### Thread `thread-0`');
-    expect(md).toContain('### Thread `thread-1`');
-    expect(md).toMatch(/\*\*2\. coder → reviewer\*\* · text · 0:00\.015 · reply to `msg-0`/);
+    expect(md).toContain('### Thread 1, started by user\n');
+    expect(md).toContain('### Thread 2, started by coder\n');
+    expect(md).not.toMatch(/thread-\d/);
+    // A reply to the message just before says nothing; a reply further back names its number.
+    expect(md).toMatch(/\*\*2\. coder → reviewer\*\* · text · 0:00\.015 · 101\+20 tokens\n/);
     expect(md).toContain('<details><summary>Tool call <code>search</code> · call-4</summary>');
     expect(md).toContain('<details><summary>Tool result <code>search</code> · call-4</summary>');
     expect(md).toContain('<details><summary>Tool error <code>search</code> · call-14</summary>');
