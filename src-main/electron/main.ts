@@ -67,6 +67,8 @@ if (!app.requestSingleInstanceLock()) {
     fleetscope = createApp({
       dataDir: app.getPath('userData'),
       surface: 'desktop',
+      // Settings › OpenTelemetry traces: instrumented programs send here (port 4318 by default).
+      listenForTraces: true,
       nativeBinding: electronSqliteBinding(),
       keyVault: createSafeStorageKeyVault(app.getPath('userData'), (message, error) =>
         fleetscope?.logger.warn(message, { err: error }),
