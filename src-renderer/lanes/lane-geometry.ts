@@ -90,8 +90,13 @@ function clamp01(value: number): number {
   return Number.isFinite(value) ? Math.max(0, Math.min(1, value)) : 0;
 }
 
-/** Lane width for `count` lanes in `width` pixels (the gutter left out), within the bounds. */
-export function laneWidth(count: number, width: number): number {
+/**
+ * Lane width for `count` lanes in `width` pixels (the gutter left out), within the bounds, and
+ * never narrower than `widestName` (the pixels the longest lane name needs), so no name is cut:
+ * the lens scrolls sideways instead.
+ */
+export function laneWidth(count: number, width: number, widestName = 0): number {
   if (count <= 0) return MAX_LANE;
-  return Math.max(MIN_LANE, Math.min(MAX_LANE, Math.floor((width - GUTTER) / count)));
+  const fitted = Math.min(MAX_LANE, Math.floor((width - GUTTER) / count));
+  return Math.ceil(Math.max(MIN_LANE, Math.min(MAX_LANE, widestName), fitted));
 }

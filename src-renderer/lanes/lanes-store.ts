@@ -30,11 +30,22 @@ export const useLanesStore = defineStore('lanes', () => {
   let insightsAt = 0;
 
   function sync(): void {
+    if (sessionId.value === null) {
+      // The view closed: let the models (and the timeline they hold) go.
+      timelineModel = null;
+      previewModel = null;
+      model.value = null;
+      return;
+    }
     const timeline = session.getTimeline();
     if (timelineModel?.timeline !== timeline) {
       timelineModel = markRaw(LanesModel.forTimeline(timeline));
       waits.value = [];
       firstError.value = null;
+      // Another session: its header is worked out at once, not after the last one's interval.
+      insightsAt = 0;
+      if (insightTimer !== null) clearTimeout(insightTimer);
+      insightTimer = null;
     }
     const grew = timelineModel.ingest();
     if (grew) scheduleInsights();

@@ -43,6 +43,16 @@ export interface RowDrawing {
   seekSeq: number;
 }
 
+/** One time label in the gutter: the row's clock at its arrow, and the pause before it. */
+export interface GutterMark {
+  index: number;
+  /** The y of the row's arrow within the lens. */
+  y: number;
+  top: number;
+  clock: string;
+  pause: string | null;
+}
+
 /** What a row needs from outside the model: the lanes and the message at the playhead. */
 export interface DrawContext {
   model: LanesModel;

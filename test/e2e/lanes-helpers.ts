@@ -16,6 +16,22 @@ export async function listSessions(port: number, token: string): Promise<ListedS
   return items;
 }
 
+/** The sessions once the samples of `fleetNames` are listed (they are seeded as the host starts). */
+export async function waitForSamples(
+  port: number,
+  token: string,
+  fleetNames: string[],
+): Promise<ListedSession[]> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const sessions = await listSessions(port, token);
+    if (fleetNames.every((name) => sessions.some((session) => session.fleetName === name))) return sessions;
+    if (Date.now() > deadline)
+      throw new Error(`samples not seeded: ${sessions.map((session) => session.fleetName).join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /** Opens a session by its route and waits until its log has loaded. */
 export async function openSession(page: Page, id: string): Promise<void> {
   await page.evaluate((sessionId) => (window.location.hash = `#/sessions/${sessionId}`), id);

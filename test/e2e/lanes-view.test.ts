@@ -5,7 +5,7 @@ import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../help
 import { makeTempDir } from '../helpers/temp-dir';
 import { openApp, shot } from './session-helpers';
 import {
-  listSessions,
+  waitForSamples,
   openSession,
   playhead,
   readLanes,
@@ -31,7 +31,12 @@ describe('the sequence lens (lanes) in Chromium', () => {
     page = await browser.context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await openApp(page, host.url);
-    samples = await listSessions(host.port, TOKEN);
+    samples = await waitForSamples(host.port, TOKEN, [
+      'Code review pipeline',
+      'Debate',
+      'Support swarm',
+      'Parallel research',
+    ]);
   });
 
   afterAll(async () => {
@@ -85,6 +90,31 @@ describe('the sequence lens (lanes) in Chromium', () => {
           await page.locator('[data-testid="lane-row"]').first().waitFor();
           const slug = fleet.toLowerCase().replace(/[^a-z]+/g, '-');
           await shot(page, `lanes-${slug}-${size.width}x${size.height}-${scheme}.png`);
+          const layout = await page.getByTestId('lanes').evaluate((root) => {
+            const gutter = root.querySelector('.gutter')!.getBoundingClientRect();
+            const scroller = root.querySelector('[data-testid="lanes-scroller"]')!.getBoundingClientRect();
+            const labels = Array.from(root.querySelectorAll('[data-testid="lane-row"] .text')).map((label) =>
+              label.getBoundingClientRect(),
+            );
+            const names = Array.from(root.querySelectorAll('[data-testid="lane"] .name')) as HTMLElement[];
+            const background = getComputedStyle(root).backgroundColor.match(/\d+/g)!.map(Number);
+            return {
+              underGutter: labels.filter((box) => box.width > 0 && box.left < gutter.right - 1).length,
+              outsidePane: labels.filter(
+                (box) => box.top < scroller.top - 1 || box.bottom > scroller.bottom + 1,
+              ).length,
+              clippedNames: names
+                .filter((name) => name.scrollWidth > name.clientWidth + 1)
+                .map((name) => name.textContent),
+              brightness: (background[0]! + background[1]! + background[2]!) / 3,
+            };
+          });
+          // No label under the time gutter or outside the pane; lane names readable; the theme applied.
+          expect(layout.underGutter, fleet).toBe(0);
+          expect(layout.outsidePane, fleet).toBe(0);
+          expect(layout.clippedNames, fleet).toEqual([]);
+          if (scheme === 'dark') expect(layout.brightness).toBeLessThan(80);
+          else expect(layout.brightness).toBeGreaterThan(200);
         }
       });
 

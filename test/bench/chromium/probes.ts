@@ -20,8 +20,10 @@ export interface FrameFigures {
   longTasks: number;
   streamingNodes: number;
 }
+/** Which view of the session an open waits for: the graph (default) or the lanes. */
+export type Lens = 'graph' | 'lanes';
 export interface Probes {
-  openSession(args: { id: string; empty: boolean }): Promise<OpenFigures>;
+  openSession(args: { id: string; empty: boolean; lens?: Lens }): Promise<OpenFigures>;
   leaveSession(): Promise<void>;
   seekRandomly(args: { count: number }): Promise<SeekFigures>;
   watchFrames(args: { ms: number }): Promise<FrameFigures>;
@@ -58,14 +60,20 @@ export function installProbes(): void {
     );
 
   /**
-   * Opens `#/sessions/<id>` in the running app and times it until the graph has nodes and the
-   * transcript shows a message (or, for an empty session, its empty line). `dom` is when the DOM
-   * first holds both; `frame` is after the next animation frame (painted).
+   * Opens `#/sessions/<id>` in the running app and times it until the graph has nodes (with
+   * `lens: 'lanes'`, until the lanes have rows) and the transcript shows a message (or, for an
+   * empty session, its empty line). `dom` is when the DOM first holds both; `frame` is after the
+   * next animation frame (painted). The lens shown is the one the page last chose.
    */
-  async function openSession(args: { id: string; empty: boolean }): Promise<OpenFigures> {
+  async function openSession(args: { id: string; empty: boolean; lens?: Lens }): Promise<OpenFigures> {
+    const lensDrawn = (view: Element) =>
+      args.lens === 'lanes'
+        ? !!view.querySelector('[data-testid="lanes"]') &&
+          (args.empty || !!view.querySelector('[data-testid="lane-row"]'))
+        : !!view.querySelector('[data-testid="agent-node"]');
     const shown = () => {
       const view = document.querySelector(`[data-testid="session-view"][data-session-id="${args.id}"]`);
-      if (!view || !view.querySelector('[data-testid="agent-node"]')) return false;
+      if (!view || !lensDrawn(view)) return false;
       const transcript = view.querySelector('[data-testid="transcript-scroller"]');
       return args.empty
         ? (transcript?.textContent ?? '').includes('No messages')
@@ -127,7 +135,9 @@ export function installProbes(): void {
         last = now;
         streamingNodes = Math.max(
           streamingNodes,
-          document.querySelectorAll('[data-testid="agent-node"][data-status="streaming"]').length,
+          document.querySelectorAll(
+            '[data-testid="agent-node"][data-status="streaming"], [data-testid="lane"][data-status="streaming"]',
+          ).length,
         );
         if (now - start < args.ms) requestAnimationFrame(tick);
         else resolve();

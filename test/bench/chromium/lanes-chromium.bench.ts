@@ -1,0 +1,173 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../../helpers/browser';
+import { makeTempDir } from '../../helpers/temp-dir';
+import { callHost, openApp } from '../../e2e/session-helpers';
+import { installProbes, type FrameFigures, type Lens, type OpenFigures, type Probes } from './probes';
+import { seedDataDir } from './seed';
+import { streamingFleet } from './streaming-fleet';
+
+/**
+ * The sequence lens (lanes) in Chromium against the real web host (issue 12): opening it on a
+ * 100k-message session, and frames while 16 of 50 agents stream into it. Each figure is printed
+ * beside a baseline measured in the same run (an empty session; the idle lens), over interleaved
+ * repetitions with their spread, and written to test-artifacts/bench/lanes-chromium.json. Never
+ * asserted on time.
+ */
+const MESSAGES = 100_000;
+const OPENS = 5;
+const STREAM_RUNS = 3;
+const TOKEN = 'bench-lanes-token-0123456789abcdef01234567';
+const ARTIFACT = fileURLToPath(new URL('../../../test-artifacts/bench/lanes-chromium.json', import.meta.url));
+
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)] ?? NaN;
+const spread = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
+const f = (ms: number): string => `${ms.toFixed(0)} ms`;
+
+function probes(page: Page) {
+  const call = <K extends keyof Probes>(name: K, args?: Parameters<Probes[K]>[0]) =>
+    page.evaluate(
+      ({ name, args }) =>
+        (window as unknown as { fleetscopeBench: Record<string, (a: unknown) => unknown> }).fleetscopeBench[
+          name
+        ]!(args),
+      { name, args },
+    ) as ReturnType<Probes[K]>;
+  return {
+    open: (id: string, empty: boolean, lens: Lens) => call('openSession', { id, empty, lens }),
+    leave: () => call('leaveSession'),
+    frames: (ms: number) => call('watchFrames', { ms }),
+  };
+}
+
+describe('the sequence lens in Chromium', () => {
+  const temp = makeTempDir('fleetscope-bench-lanes-');
+  let host: HostProcess;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let page: Page;
+  let ids: { longId: string; emptyId: string };
+  const lines: string[] = [];
+  const results: Record<string, unknown> = { messages: MESSAGES };
+
+  beforeAll(async () => {
+    ensureBuilt();
+    const dataDir = join(temp.dir, 'data');
+    ids = seedDataDir(dataDir, MESSAGES);
+    host = await spawnHost(dataDir, { token: TOKEN });
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    // Vitest's transform may wrap functions in __name(); give the page a no-op one.
+    await page.addInitScript({ content: 'window.__name = (fn) => fn;' });
+    await openApp(page, host.url);
+    // The session view shows the lens it last showed: the lanes.
+    await page.evaluate(() => localStorage.setItem('fleetscope.sessionLens', 'lanes'));
+    await page.evaluate(installProbes);
+  });
+
+  afterAll(async () => {
+    console.log(`\nSequence lens (lanes) in Chromium (web host)\n${lines.join('\n')}`);
+    mkdirSync(dirname(ARTIFACT), { recursive: true });
+    writeFileSync(ARTIFACT, `${JSON.stringify(results, null, 2)}\n`);
+    await browser?.close();
+    await host?.stop();
+    temp.remove();
+  });
+
+  it(`opens the lanes on a ${MESSAGES}-message session`, async () => {
+    const probe = probes(page);
+    const empty: OpenFigures[] = [];
+    const long: OpenFigures[] = [];
+    const graph: OpenFigures[] = [];
+    const lens = (chosen: Lens) =>
+      page.evaluate((value) => localStorage.setItem('fleetscope.sessionLens', value), chosen);
+    for (let i = 0; i < OPENS; i++) {
+      empty.push(await probe.open(ids.emptyId, true, 'lanes'));
+      await probe.leave();
+      // The same session opened on the graph, in the same run: what the lanes add to an open.
+      await lens('graph');
+      graph.push(await probe.open(ids.longId, false, 'graph'));
+      await probe.leave();
+      await lens('lanes');
+      long.push(await probe.open(ids.longId, false, 'lanes'));
+      await probe.leave();
+    }
+    const frames = (list: OpenFigures[]) => list.map((figures) => figures.frame);
+    const doms = (list: OpenFigures[]) => list.map((figures) => figures.dom);
+    results.open = {
+      emptyFrameMs: frames(empty),
+      graphFrameMs: frames(graph),
+      longFrameMs: frames(long),
+      longDomMs: doms(long),
+      goalMs: 300,
+    };
+    lines.push(
+      `  open the lanes on an empty session (baseline): median ${f(median(frames(empty)))} to next frame (${spread(frames(empty))} over ${OPENS})`,
+      `  open the graph on the same session (baseline): median ${f(median(frames(graph)))} to next frame (${spread(frames(graph))} over ${OPENS})`,
+      `  open the lanes on a ${MESSAGES}-message session: median ${f(median(doms(long)))} to rows, ${f(median(frames(long)))} to next frame (${spread(frames(long))} over ${OPENS}; goal < 300 ms; ${(median(frames(long)) / median(frames(graph))).toFixed(2)}x the graph)`,
+    );
+    // The whole log then loads behind the lens; its rows, bars and lanes follow.
+    await probe.open(ids.longId, false, 'lanes');
+    const loadStart = Date.now();
+    await page.getByTestId('session-loading').waitFor({ state: 'detached', timeout: 120_000 });
+    await expect
+      .poll(() => page.getByTestId('lanes').getAttribute('data-rows'), { timeout: 30_000 })
+      .toBe(String(MESSAGES));
+    lines.push(`  the whole log in the lanes ${f(Date.now() - loadStart)} later (${MESSAGES} rows)`);
+    // Scrolling the 100k rows: frames while the scroller jumps to random offsets.
+    const scrolled = await page.evaluate(async () => {
+      const scroller = document.querySelector<HTMLElement>('[data-testid="lanes-scroller"]')!;
+      const gaps: number[] = [];
+      let last = performance.now();
+      for (let i = 0; i < 120; i++) {
+        scroller.scrollTop = Math.random() * (scroller.scrollHeight - scroller.clientHeight);
+        const now = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
+        gaps.push(now - last);
+        last = now;
+      }
+      gaps.sort((a, b) => a - b);
+      return { p50: gaps[60]!, p95: gaps[114]!, worst: gaps[119]! };
+    });
+    results.scroll = scrolled;
+    lines.push(
+      `  scrolling the ${MESSAGES} rows to 120 random offsets: frame gap p50 ${f(scrolled.p50)}, p95 ${f(scrolled.p95)}, worst ${f(scrolled.worst)}`,
+    );
+    await probe.leave();
+  });
+
+  it('keeps frames flowing in the lanes while 16 of 50 agents stream', async () => {
+    const probe = probes(page);
+    const idle: FrameFigures[] = [];
+    const busy: FrameFigures[] = [];
+    for (let run = 0; run < STREAM_RUNS; run++) {
+      await probe.open(ids.emptyId, true, 'lanes');
+      idle.push(await probe.frames(2000));
+      await probe.leave();
+      const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
+        source: { fleet: streamingFleet() },
+        task: 'Stream at once',
+      });
+      await page.evaluate((id) => (window.location.hash = `#/sessions/${id}`), sessionId);
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-testid="lane"][data-status="streaming"]').length >= 8,
+        undefined,
+        { timeout: 30_000 },
+      );
+      busy.push(await probe.frames(4000));
+      await callHost(host.port, TOKEN, 'runs.control', { sessionId, action: 'stop' }).catch(() => undefined);
+      await probe.leave();
+    }
+    const pick = (list: FrameFigures[], key: keyof FrameFigures) => list.map((figures) => figures[key]);
+    results.streaming = { idle, busy, goal: { fps: 60, longestTaskMs: 50 } };
+    const describeFrames = (list: FrameFigures[]) =>
+      `${median(pick(list, 'fps')).toFixed(1)} fps (${spread(pick(list, 'fps'))}), p95 gap ${f(median(pick(list, 'p95Gap')))}, ` +
+      `longest task ${f(median(pick(list, 'longestTask')))} (${spread(pick(list, 'longestTask'))}), ${median(pick(list, 'longTasks'))} tasks over 50 ms`;
+    lines.push(
+      `  idle lanes (baseline, ${STREAM_RUNS} runs): ${describeFrames(idle)}`,
+      `  16 of 50 agents streaming into the lanes (${STREAM_RUNS} runs, up to ${Math.max(...pick(busy, 'streamingNodes'))} lanes streaming): ${describeFrames(busy)} (goal 60 fps, no task over 50 ms)`,
+    );
+  });
+});
