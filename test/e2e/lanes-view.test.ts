@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
-import { openApp, shot } from './session-helpers';
+import { callHost, openApp, shot } from './session-helpers';
 import {
   waitForSamples,
   openSession,
@@ -223,6 +223,56 @@ describe('the sequence lens (lanes) in Chromium', () => {
     const target = Number(await wait.getAttribute('data-seq'));
     await wait.click();
     await expect.poll(async () => (await playhead(page)).seq).toBe(target);
+  });
+
+  it('follows a live run with a person in the loop: Live, waiting for you, then the answer', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const fleet = {
+      version: 1,
+      name: 'Ask me in the lanes',
+      agents: [
+        {
+          name: 'bot',
+          type: 'scripted',
+          script: [
+            {
+              content: 'Which colour should the report use? I will wait for you.',
+              chunkSize: 4,
+              delayMs: 60,
+            },
+            { content: 'Noted, blue it is. DONE', chunkSize: 4, delayMs: 30 },
+          ],
+        },
+        { name: 'me', type: 'human', description: 'the user' },
+      ],
+      team: { pattern: 'round-robin' },
+      termination: { type: 'text-mention', text: 'DONE' },
+    };
+    const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
+      source: { fleet },
+      task: 'Pick a colour',
+    });
+    await page.evaluate((id) => (window.location.hash = `#/sessions/${id}`), sessionId);
+    await page.locator(`[data-testid="session-view"][data-session-id="${sessionId}"]`).waitFor();
+    await showLens(page, 'lanes');
+    const pill = page.getByTestId('session-status');
+    // While the bot streams, the view follows the run: Live, the bot's lane streaming.
+    await page
+      .locator('[data-testid="lane"][data-agent="bot"][data-status="streaming"]')
+      .waitFor({ timeout: 15_000 });
+    expect(await pill.textContent()).toContain('Live');
+    await page.locator('[data-testid="lane-row"][data-kind="human-ask"]').waitFor({ timeout: 15_000 });
+    await expect.poll(() => pill.textContent(), { timeout: 10_000 }).toContain('Waiting for you');
+    await page.locator('[data-testid="lane"][data-agent="me"][data-status="waiting-for-human"]').waitFor();
+    await page.locator('[data-testid="lane-bar"][data-agent="me"][data-kind="human"]').waitFor();
+    await shot(page, 'lanes-live-waiting-for-you.png');
+    await page.getByTestId('human-answer').fill('Blue');
+    await page.getByTestId('human-send').click();
+    await expect.poll(() => pill.textContent(), { timeout: 20_000 }).toContain('Completed');
+    expect(await page.locator('[data-testid="lane-row"][data-kind="human-answer"]').count()).toBe(1);
+    const lanes = await readLanes(page);
+    expect(lanes.lastMessage).toBe((await readTranscript(page)).lastMessage);
+    await shot(page, 'lanes-live-completed.png');
   });
 
   it('logged no errors in the page', () => {
