@@ -52,7 +52,7 @@ export const useExportStore = defineStore('exports', () => {
       const { fileName, bytes, path } = result.value;
       if (bridge.surface === 'browser') {
         startDownload(`${EXPORTS_PATH}${encodeURIComponent(fileName)}`, fileName);
-        toast.settle(`Downloaded ${fileName} (${formatBytes(bytes)}).`, 'info');
+        toast.settle(`Downloaded “${title}” as ${label} (${formatBytes(bytes)}).`, 'info');
       } else {
         toast.settle(`Saved ${fileName} (${formatBytes(bytes)}) to ${path}.`, 'info', 12_000);
       }

@@ -134,7 +134,10 @@ describe('exporting from the browser', () => {
     await expect(done).resolves.toBe(true);
     expect(clicked).toEqual([{ href: '/exports/debate%201.json', download: 'debate 1.json' }]);
     expect(toasts.toasts).toHaveLength(1);
-    expect(toasts.newest).toMatchObject({ kind: 'info', text: 'Downloaded debate 1.json (2.0 KB).' });
+    expect(toasts.newest).toMatchObject({
+      kind: 'info',
+      text: 'Downloaded “Debate” as OpenTelemetry JSON (2.0 KB).',
+    });
     expect(toasts.newest?.text).not.toContain('/home/someone');
     expect(exports.running).toEqual({});
     click.mockRestore();
