@@ -1,5 +1,4 @@
 import type { Handlers } from './dispatcher';
-import { AppError } from './errors';
 import type { RunService } from './run-service';
 
 type RunHandlers = Pick<
@@ -12,10 +11,11 @@ export function registerRunHandlers(runs: RunService): RunHandlers {
     'runs.start': ({ source, task, title }) => runs.start(source, task, title),
     'runs.control': ({ sessionId, action }) => runs.control(sessionId, action),
     'runs.answer': ({ sessionId, requestId, text }) => runs.answer(sessionId, requestId, text),
-    'runs.continue': ({ sessionId, task, context }) => runs.continue(sessionId, task, context),
-    'runs.active': () => runs.active(),
-    'runs.resumeCheck': () => {
-      throw new AppError('unavailable', 'Checking whether a session can be continued is not available yet.');
+    'runs.continue': ({ sessionId, task, context, agents, fleet }) => {
+      runs.resume({ sessionId, task, context, agents, ...(fleet ? { fleet } : {}) });
+      return { sessionId };
     },
+    'runs.active': () => runs.active(),
+    'runs.resumeCheck': ({ sessionId }) => runs.resumeCheck(sessionId),
   };
 }

@@ -23,6 +23,7 @@ import { ProviderService, type KeyVault } from './providers';
 import { createBuiltinTools } from '../orchestrator/tools';
 import { registerRunHandlers } from './handlers-runs';
 import { registerBranchHandlers } from './handlers-branches';
+import { BranchService } from './branch-service';
 import { registerSessionHandlers } from './handlers-sessions';
 import { RunService } from './run-service';
 import { TraceReceiver } from './trace-receiver';
@@ -39,7 +40,8 @@ export { defaultDataDir, APP_NAME } from './data-dir';
 export type { KeyVault } from './providers';
 export { createLogger, LOG_FILE, type AppLogger } from './logger';
 export type { Logger } from '@shared/logger';
-export type { RunService, LaunchRequest, PreparedLaunch } from './run-service';
+export type { RunService, LaunchRequest, PreparedLaunch, ResumeRequest } from './run-service';
+export type { BranchService } from './branch-service';
 export type { RunHandle, RunSummary, HumanRequest, ProviderOverrides } from '../orchestrator';
 export { createBuiltinTools } from '../orchestrator';
 export { STORE_FILE, type StoredMessage, type SessionListItem } from '../history';
@@ -102,6 +104,8 @@ export interface FleetscopeApp {
   readonly store: HistoryStore;
   /** Runs of every surface: start, control, answer, continue. */
   readonly runs: RunService;
+  /** Forks, families and comparisons (the CLI writes comparisons to stdout through it). */
+  readonly branches: BranchService;
   /** The OpenTelemetry trace receiver: spans from instrumented programs become live sessions. */
   readonly traces: TraceReceiver;
   /** Streams the spans of this app's runs to an OTLP collector (Settings, or `useEndpoint`). */
@@ -196,6 +200,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
     env: providers.runEnv(),
     checkProvider: (provider) => providers.keyDestinationProblem(provider),
     secrets: () => secretValues(),
+    providerPreset: (id) => providers.info(id),
   });
   const liveExport = new OtlpLiveExport({
     store,
@@ -217,12 +222,20 @@ export function createApp(options: AppOptions): FleetscopeApp {
     ownPort: options.listenForTraces === true,
   });
   if (options.listenForTraces === true) void traces.start();
+  const branches = new BranchService({
+    store,
+    runs,
+    settings,
+    dataDir: options.dataDir,
+    env: providers.runEnv(),
+    toolNames: toolRegistry.names(),
+  });
   const handlers: Handlers = {
     ...registerAppHandlers({ info, settings, hub }),
     ...registerSessionHandlers({ store, hub, dataDir: options.dataDir, env: providers.runEnv() }),
     ...registerRunHandlers(runs),
     ...registerTraceHandlers(traces),
-    ...registerBranchHandlers(),
+    ...registerBranchHandlers(branches, hub),
     ...registerFleetHandlers(catalog),
     ...registerProviderHandlers({
       providers,
@@ -268,6 +281,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
     db,
     store,
     runs,
+    branches,
     traces,
     liveExport,
     logger,

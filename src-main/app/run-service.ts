@@ -1,4 +1,4 @@
-import type { FleetSource } from '@shared/contract';
+import type { AgentChange, FleetSource, ProviderId, ResumeCheck } from '@shared/contract';
 import {
   fleetProviders,
   isLiveStatus,
@@ -20,6 +20,8 @@ import {
 import { AppError } from './errors';
 import type { EventHub } from './event-hub';
 import type { FleetCatalog } from './fleet-catalog';
+import type { ProviderPreset } from './fleet-changes';
+import { checkResume, planResume } from './resume-plan';
 
 /** Run events for the renderer are packed per session at most once per this many ms (a frame). */
 const FLUSH_MS = 16;
@@ -34,6 +36,24 @@ export interface RunServiceOptions {
   checkProvider?: (provider: ProviderRef) => string | null;
   /** Key values to mask in everything a run records or relays (vault keys included). */
   secrets?: () => string[];
+  /** A provider preset from Settings (agents given a provider by id: imports, forks). */
+  providerPreset?: (id: ProviderId) => ProviderPreset;
+}
+
+/** A stored session to go on with (see RunService.resume). */
+export interface ResumeRequest {
+  sessionId: string;
+  /** A follow-up task; empty resumes where the conversation stopped. */
+  task?: string;
+  context?: Record<string, string>;
+  /** Providers for agents that have none (imports), or changed agent settings. */
+  agents?: readonly AgentChange[];
+  /** Go on with another fleet (its agents must include every agent that spoke). */
+  fleet?: FleetSource | { parsed: Fleet };
+  fileRoot?: string | null;
+  idleTimeoutMs?: number;
+  /** Aborting it cancels the run like `stop()`. */
+  signal?: AbortSignal;
 }
 
 /** Adds the user's per-session message cap (Settings) to a fleet's own termination. */
@@ -179,22 +199,98 @@ export class RunService {
     return { sessionId, status: handle.status };
   }
 
+  /** Sends a follow-up (or, with an empty task, resumes) a stored session that is not running. */
   continue(sessionId: string, task: string, context: Record<string, string>): { sessionId: string } {
-    const handle = this.manager.get(sessionId);
-    const stored = this.options.store.getSession(sessionId);
+    this.resume({ sessionId, task, context });
+    return { sessionId };
+  }
+
+  /**
+   * Goes on with any stored session that is not running: one this process still holds goes on in
+   * memory; any other (finished, stopped, interrupted, from an earlier launch or another process,
+   * an import once its agents have providers) is rebuilt from its events by the runtime fold and
+   * appends to the same session, which this process then owns. Throws AppError (not-found,
+   * conflict, read-only, invalid-input, forbidden).
+   */
+  resume(request: ResumeRequest): RunHandle {
+    const { sessionId } = request;
+    const store = this.options.store;
+    const task = request.task ?? '';
+    const context = request.context ?? {};
+    const agents = request.agents ?? [];
+    let stored = store.getSession(sessionId);
     if (!stored) throw new AppError('not-found', `No session with id "${sessionId}".`);
-    if (!handle) {
-      if (stored.summary.readOnly) throw new AppError('read-only', 'Imported sessions are read-only.');
-      throw new AppError(
-        'unavailable',
-        'This session ran in an earlier launch of Fleetscope; start a new run from its fleet to continue the work.',
-      );
-    }
-    if (isLiveStatus(handle.status)) {
+    const held = this.manager.get(sessionId);
+    if (held && isLiveStatus(held.status)) {
       throw new AppError('conflict', 'The run is still going; stop it or wait for it to end first.');
     }
-    void handle.continueWith(task, context);
-    return { sessionId };
+    if (held && agents.length === 0 && request.fleet === undefined) {
+      void held.continueWith(task, context);
+      return held;
+    }
+    if (held) this.manager.forget(sessionId);
+    if (isLiveStatus(stored.summary.status)) {
+      // Its process may be gone without anyone noticing yet.
+      store.recoverInterrupted();
+      stored = store.getSession(sessionId) ?? stored;
+      if (isLiveStatus(stored.summary.status))
+        throw new AppError(
+          'conflict',
+          'Another process is running this session; wait for it to end or stop it there.',
+        );
+    }
+    const other = request.fleet
+      ? 'parsed' in request.fleet
+        ? request.fleet.parsed
+        : this.resolveFleet(request.fleet)
+      : undefined;
+    const plan = planResume(
+      store,
+      stored.summary,
+      stored.fleet,
+      { agents, ...(other ? { fleet: other } : {}) },
+      (id) => this.preset(id),
+    );
+    this.checkKeys(plan.fleet);
+    if (plan.fleetChanged) store.setRunFleet(sessionId, plan.fleet);
+    try {
+      return this.manager.start({
+        fleet: plan.fleet,
+        task,
+        sessionId,
+        resume: { snapshot: plan.snapshot, context, startT: plan.startT },
+        ...(this.options.secrets ? { secrets: this.options.secrets() } : {}),
+        ...(request.fileRoot !== undefined ? { fileRoot: request.fileRoot } : {}),
+        ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
+    } catch (error) {
+      if (error instanceof FleetInvalidError) throw new AppError('invalid-input', error.message);
+      throw error;
+    }
+  }
+
+  /** Whether a stored session can go on now, and what it still needs. */
+  resumeCheck(sessionId: string): ResumeCheck {
+    const stored = this.options.store.getSession(sessionId);
+    if (!stored) throw new AppError('not-found', `No session with id "${sessionId}".`);
+    const held = this.manager.get(sessionId);
+    return checkResume(stored.summary, stored.fleet, held !== undefined && isLiveStatus(held.status));
+  }
+
+  /** A provider preset from Settings (see RunServiceOptions.providerPreset). */
+  preset(id: ProviderId): ProviderPreset {
+    const preset = this.options.providerPreset?.(id);
+    if (!preset) throw new AppError('unavailable', `Provider ${id} is not configured on this surface.`);
+    return preset;
+  }
+
+  /** Refuses a fleet whose keys would go where their provider in Settings does not point. */
+  checkKeys(fleet: Fleet): void {
+    for (const provider of fleetProviders(fleet)) {
+      const problem = this.options.checkProvider?.(provider);
+      if (problem) throw new AppError('forbidden', problem);
+    }
   }
 
   active(): Array<{ sessionId: string; status: SessionStatus }> {

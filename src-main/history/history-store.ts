@@ -4,6 +4,10 @@ import type { EventSink } from '../orchestrator/sink';
 import type { SqliteDatabase } from './database';
 import { HistoryError } from './errors';
 import { FleetStore, type SavedFleet, type SavedFleetSummary } from './fleet-store';
+import { ForkWriter, type ForkCreated, type ForkRequest } from './fork-writer';
+import { familyOf, type FamilyTree } from './family';
+import { CompareQueries } from './compare-queries';
+import { Materializer } from './materializer';
 import { LiveWriter } from './live-writer';
 import { MessageQueries, type MessagePage, type MessagePageQuery } from './message-queries';
 import type {
@@ -16,6 +20,7 @@ import type {
 import { currentProcess, HEARTBEAT_MS } from './ownership';
 import { recoverInterrupted, type RecoveryReport } from './recovery';
 import type { SessionListItem, StoredMessage } from './rows';
+export type { ForkCreated, ForkRequest } from './fork-writer';
 import { SessionQueries, type SessionListQuery, type SessionPage } from './session-queries';
 import { deleteOlderThan, deleteSessionRows, messageCapCheck, type MessageCapCheck } from './maintenance';
 
@@ -48,6 +53,9 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
   private readonly sessions: SessionQueries;
   private readonly messages: MessageQueries;
   private readonly fleets: FleetStore;
+  private readonly forks: ForkWriter;
+  /** Reads for comparing two sessions (figures, stops, slices, shared history); flush first. */
+  readonly comparing: CompareQueries;
   private readonly listeners = new Set<(change: HistoryChange) => void>();
   private readonly now: () => number;
   private readonly heartbeat: NodeJS.Timeout | null;
@@ -68,6 +76,13 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
       onWriteError:
         options.onWriteError ?? ((error) => console.error('History store: a batch failed to commit', error)),
     });
+    this.forks = new ForkWriter(
+      db,
+      this.messages,
+      new Materializer(db, Math.max(1, options.checkpointInterval ?? 500)),
+      this.now,
+    );
+    this.comparing = new CompareQueries(db, this.messages.lineage);
     const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
     this.heartbeat = heartbeatMs > 0 ? setInterval(() => this.beat(), heartbeatMs) : null;
     this.heartbeat?.unref?.();
@@ -186,14 +201,71 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
     return this.sessions.get(id) as SessionListItem;
   }
 
-  /** Deletes a session with its events, messages and checkpoints. A live run must stop first. */
+  /**
+   * Deletes a session with its events, messages and checkpoints. A live run must stop first. A
+   * session with forks is refused: they read their history through it (delete the forks first).
+   */
   deleteSession(id: string): void {
     this.requireSession(id);
     if (this.writer.isLive(id))
       throw new HistoryError('invalid-input', 'Stop the session before deleting it.');
+    const forks = this.sessions.forksOf(id);
+    if (forks.length > 0) {
+      const named = forks.slice(0, 5).join(', ') + (forks.length > 5 ? ', ...' : '');
+      throw new HistoryError(
+        'invalid-input',
+        `This session has ${forks.length} fork${forks.length === 1 ? '' : 's'} that share its history (${named}); delete ${forks.length === 1 ? 'it' : 'them'} first.`,
+      );
+    }
     deleteSessionRows(this.db, id);
     this.writer.forget(id);
+    this.messages.lineage.forget(id);
     this.emit({ type: 'session-deleted', sessionIds: [id] });
+  }
+
+  // Forks
+
+  /**
+   * Forks a stored session at a message by reference (see ForkWriter): the fork shares the
+   * parent's history up to there and is stopped (`forked`) until it is continued.
+   */
+  createFork(request: ForkRequest): ForkCreated {
+    const parent = this.sessions.row(request.parentId);
+    if (!parent) throw new HistoryError('not-found', `No session with id "${request.parentId}".`);
+    this.flush();
+    const created = this.forks.create(parent, request);
+    this.emit({ type: 'sessions-changed', sessionIds: [created.sessionId, parent.id] });
+    return created;
+  }
+
+  /** The family a session belongs to: its root and every fork below it. */
+  family(id: string, limit?: number): FamilyTree {
+    this.requireSession(id);
+    return familyOf(this.db, id, limit);
+  }
+
+  /** The `position`-th message (1 = the first, as `show` numbers them), through a fork's prefix. */
+  messageAt(sessionId: string, position: number): StoredMessage | null {
+    this.requireSession(sessionId);
+    return this.messages.nth(sessionId, position);
+  }
+
+  /** Messages of a session (through a fork's prefix). */
+  countMessages(sessionId: string): number {
+    this.requireSession(sessionId);
+    return this.messages.countMessages(sessionId);
+  }
+
+  /**
+   * Records the fleet a stored session goes on with; an imported session becomes a regular one
+   * (writable, so its continuation can be appended).
+   */
+  setRunFleet(id: string, fleet: FleetInput): void {
+    this.requireSession(id);
+    this.db
+      .prepare('UPDATE sessions SET fleet_json = ?, read_only = 0 WHERE id = ?')
+      .run(JSON.stringify(fleet), id);
+    this.emit({ type: 'sessions-changed', sessionIds: [id] });
   }
 
   /** Deletes finished sessions created more than `days` days ago; returns their ids. */

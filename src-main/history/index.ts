@@ -1,6 +1,15 @@
 export { openDatabase, type SqliteDatabase, type OpenedDatabase, type OpenOptions } from './database';
 export { SettingsStore } from './settings-store';
-export { HistoryStore, type HistoryStoreOptions, type HistoryChange } from './history-store';
+export {
+  HistoryStore,
+  type HistoryStoreOptions,
+  type HistoryChange,
+  type ForkCreated,
+  type ForkRequest,
+} from './history-store';
+export { FORKED_REASON } from './fork-writer';
+export type { FamilyTree } from './family';
+export type { LastStop, SharedHistory } from './compare-queries';
 export { openHistory, STORE_FILE, type OpenHistoryOptions, type OpenedHistory } from './open-history';
 export { HistoryError, type HistoryErrorCode } from './errors';
 export { INTERRUPTED_REASON, recoverInterrupted, type RecoveryReport } from './recovery';

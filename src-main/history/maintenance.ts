@@ -24,7 +24,8 @@ export function messageCapCheck(count: number, max: number | null): MessageCapCh
 
 /**
  * Deletes sessions created before `now - days` that are no longer live (running, paused and
- * waiting sessions are kept). Returns the deleted ids. `now` is epoch milliseconds.
+ * waiting sessions are kept) and have no forks left (forks read their history through them; an
+ * old family goes leaf by leaf). Returns the deleted ids. `now` is epoch milliseconds.
  */
 export function deleteOlderThan(db: SqliteDatabase, days: number, now: number): string[] {
   if (!Number.isFinite(days) || days <= 0) return [];
@@ -32,11 +33,19 @@ export function deleteOlderThan(db: SqliteDatabase, days: number, now: number): 
   return db.transaction(() => {
     const rows = db
       .prepare(
-        "SELECT id FROM sessions WHERE created_at < ? AND status NOT IN ('running', 'paused', 'waiting-for-human')",
+        `SELECT id FROM sessions WHERE created_at < ? AND status NOT IN ('running', 'paused', 'waiting-for-human')
+         ORDER BY created_at DESC`,
       )
       .all(cutoff) as Array<{ id: string }>;
-    for (const row of rows) deleteSessionRows(db, row.id);
-    return rows.map((row) => row.id);
+    const hasForks = db.prepare('SELECT 1 FROM sessions WHERE parent_session_id = ? LIMIT 1');
+    const deleted: string[] = [];
+    // Newest first, so a fork goes before the parent it reads through.
+    for (const row of rows) {
+      if (hasForks.get(row.id) !== undefined) continue;
+      deleteSessionRows(db, row.id);
+      deleted.push(row.id);
+    }
+    return deleted;
   })();
 }
 

@@ -46,9 +46,10 @@ export class Materializer {
   private readonly selectMessageState: Database.Statement;
   private readonly updateUsage: Database.Statement;
   private readonly markPartial: Database.Statement;
+  private readonly dropStreaming: Database.Statement;
   private readonly insertCheckpoint: Database.Statement;
   private readonly updateSession: Database.Statement;
-  private readonly updateLineage: Database.Statement;
+  private readonly updateFleet: Database.Statement;
   private readonly fts: FtsIndex;
 
   constructor(
@@ -87,16 +88,17 @@ export class Materializer {
       'UPDATE messages SET prompt_tokens = ?, completion_tokens = ? WHERE session_id = ? AND id = ?',
     );
     this.markPartial = db.prepare(
-      "UPDATE messages SET state = 'partial' WHERE session_id = ? AND state = 'streaming'",
+      "UPDATE messages SET state = 'partial', seq = ? WHERE session_id = ? AND state = 'streaming'",
     );
+    this.dropStreaming = db.prepare("DELETE FROM messages WHERE session_id = ? AND state = 'streaming'");
     this.insertCheckpoint = db.prepare(
       'INSERT OR REPLACE INTO checkpoints (session_id, seq, state) VALUES (?, ?, ?)',
     );
     this.updateSession = db.prepare(`UPDATE sessions SET status = @status, stop_reason = @stopReason,
       ended_at = @endedAt, updated_at = @updatedAt, message_count = @messageCount, tokens = @tokens WHERE id = @id`);
-    this.updateLineage = db.prepare(
-      'UPDATE sessions SET fleet_json = ?, parent_session_id = ?, fork_seq = ? WHERE id = ?',
-    );
+    // Lineage columns (parent, fork point) are written by the fork writer only: no event can
+    // make a session read through another one's history.
+    this.updateFleet = db.prepare('UPDATE sessions SET fleet_json = ? WHERE id = ?');
   }
 
   apply(tally: SessionTally, event: RunEvent): void {
@@ -104,8 +106,10 @@ export class Materializer {
     this.insertEvent.run(session, event.seq, event.t, event.kind, event.agent, JSON.stringify(event.payload));
     switch (event.kind) {
       case 'session.started': {
-        const p = event.payload;
-        this.updateLineage.run(JSON.stringify(p.fleet), p.parentSessionId, p.forkSeq, session);
+        // A later start marks a fork's first own event: replies still streaming there belong to
+        // the branch not taken (the fold drops them the same way).
+        if (tally.lastSeq > 0) this.dropOpenMessages(tally);
+        this.updateFleet.run(JSON.stringify(event.payload.fleet), session);
         this.setStatus(tally, 'running', event.t);
         break;
       }
@@ -119,7 +123,7 @@ export class Materializer {
       case 'session.stopped':
         this.setStatus(tally, event.payload.status, event.t);
         tally.stopReason = event.payload.stopReason;
-        this.closeOpenMessages(tally);
+        this.closeOpenMessages(tally, event.seq);
         break;
       case 'message.started': {
         const p = event.payload;
@@ -196,11 +200,20 @@ export class Materializer {
     });
   }
 
-  /** Streaming messages become partial, keeping the text received so far (stop, import end). */
-  closeOpenMessages(tally: SessionTally): void {
+  /**
+   * Streaming messages become partial, keeping the text received so far (stop, import end). Their
+   * seq becomes `seq`, the event that closed them, so a fork cut before it does not hold them.
+   */
+  closeOpenMessages(tally: SessionTally, seq: number = tally.lastSeq): void {
     this.flushText(tally);
     this.fts.addStreamingOf(tally.id);
-    this.markPartial.run(tally.id);
+    this.markPartial.run(seq, tally.id);
+    tally.open.clear();
+  }
+
+  /** Streaming messages are removed (never indexed, so the full-text index has nothing of them). */
+  private dropOpenMessages(tally: SessionTally): void {
+    this.dropStreaming.run(tally.id);
     tally.open.clear();
   }
 

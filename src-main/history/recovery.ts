@@ -33,7 +33,7 @@ export function recoverInterrupted(db: SqliteDatabase, now: number = Date.now())
   );
   const fts = new FtsIndex(db);
   const markPartial = db.prepare(
-    "UPDATE messages SET state = 'partial' WHERE session_id = ? AND state = 'streaming'",
+    "UPDATE messages SET state = 'partial', seq = ? WHERE session_id = ? AND state = 'streaming'",
   );
   const markSession = db.prepare(
     "UPDATE sessions SET status = 'interrupted', stop_reason = ?, ended_at = ?, updated_at = ? WHERE id = ?",
@@ -48,9 +48,11 @@ export function recoverInterrupted(db: SqliteDatabase, now: number = Date.now())
       const last = lastEvent.get(row.id) as { seq: number; t: number } | undefined;
       const t = last?.t ?? 0;
       const payload = { status: 'interrupted', stopReason: INTERRUPTED_REASON };
-      insertEvent.run(row.id, (last?.seq ?? 0) + 1, t, JSON.stringify(payload));
+      const seq = (last?.seq ?? 0) + 1;
+      insertEvent.run(row.id, seq, t, JSON.stringify(payload));
       fts.addStreamingOf(row.id);
-      report.partialMessages += markPartial.run(row.id).changes;
+      // Closed by the stop event, like a stop the runtime records (see Materializer.closeOpenMessages).
+      report.partialMessages += markPartial.run(seq, row.id).changes;
       const endedAt = row.created_at + Math.round(t);
       markSession.run(INTERRUPTED_REASON, endedAt, endedAt, row.id);
       releaseOwner.run(row.id);

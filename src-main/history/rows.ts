@@ -1,3 +1,4 @@
+import type { FamilyCounts, ForkChange, ForkOf } from '@shared/contract';
 import type {
   Message,
   MessageKind,
@@ -27,6 +28,12 @@ export interface SessionRow {
   tags: string;
   source: string;
   read_only: number;
+  fork_message: number | null;
+  fork_changes: string | null;
+  root_session_id: string | null;
+  /** Computed by the list queries: direct forks, and sessions in the family (root included). */
+  fork_count?: number;
+  family_size?: number;
 }
 
 /** A `messages` row as SQLite returns it. */
@@ -54,6 +61,28 @@ export interface MessageRow {
 /** One row of the session list: the summary plus how long it ran, in milliseconds. */
 export interface SessionListItem extends SessionSummary {
   durationMs: number;
+  /**
+   * The session it was forked from and at which message; null when it is not a fork. Always set
+   * by the store (optional as in the contract's list item, which older callers build).
+   */
+  forkOf?: ForkOf | null;
+  family?: FamilyCounts;
+}
+
+/** Columns the list queries add to `sessions.*`: fork and family counts. */
+export const FAMILY_COLUMNS = `(SELECT count(*) FROM sessions c WHERE c.parent_session_id = sessions.id) AS fork_count,
+  1 + (SELECT count(*) FROM sessions f WHERE f.root_session_id = coalesce(sessions.root_session_id, sessions.id)
+    AND f.id <> coalesce(sessions.root_session_id, sessions.id)) AS family_size`;
+
+/** What a fork changed, as stored in `fork_changes` (written by the store from typed values). */
+export function parseForkChanges(json: string | null): ForkChange[] {
+  if (json === null) return [];
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? (value as ForkChange[]) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** A stored message with where it sits in the event log (`seq`, the cursor for paging). */
@@ -93,6 +122,15 @@ export function toSessionListItem(row: SessionRow): SessionListItem {
     source: row.source,
     readOnly: row.read_only !== 0,
     durationMs: Math.max(0, end - row.created_at),
+    forkOf:
+      row.parent_session_id !== null && row.fork_message !== null
+        ? { sessionId: row.parent_session_id, atMessage: row.fork_message }
+        : null,
+    family: {
+      rootId: row.root_session_id ?? row.id,
+      size: row.family_size ?? 1,
+      forks: row.fork_count ?? 0,
+    },
   };
 }
 

@@ -4,7 +4,7 @@ import { HistoryError } from './errors';
 import type { ProcessIdentity } from './ownership';
 import { StatementCache } from './statement-cache';
 import { buildFtsQuery, likePattern } from './fts-query';
-import { toSessionListItem, type SessionListItem, type SessionRow } from './rows';
+import { FAMILY_COLUMNS, toSessionListItem, type SessionListItem, type SessionRow } from './rows';
 
 export interface SessionListQuery {
   /** Page size; 1..500, default 50. */
@@ -30,12 +30,14 @@ export interface SessionPage {
 /** Read-side queries on sessions, newest first. */
 export class SessionQueries {
   private readonly byId;
+  private readonly itemById;
   private readonly byPrefix;
   private readonly cache: StatementCache;
 
   constructor(db: SqliteDatabase) {
     this.cache = new StatementCache(db);
     this.byId = db.prepare('SELECT * FROM sessions WHERE id = ?');
+    this.itemById = db.prepare(`SELECT *, ${FAMILY_COLUMNS} FROM sessions WHERE id = ?`);
     this.byPrefix = db.prepare('SELECT id FROM sessions WHERE substr(id, 1, length(?)) = ? LIMIT 2');
   }
 
@@ -55,8 +57,17 @@ export class SessionQueries {
       });
   }
 
+  /** Ids of the direct forks of a session, oldest first. */
+  forksOf(id: string): string[] {
+    return (
+      this.cache
+        .get('SELECT id FROM sessions WHERE parent_session_id = ? ORDER BY created_at, id')
+        .all(id) as Array<{ id: string }>
+    ).map((row) => row.id);
+  }
+
   get(id: string): SessionListItem | null {
-    const row = this.byId.get(id) as SessionRow | undefined;
+    const row = this.itemById.get(id) as SessionRow | undefined;
     return row ? toSessionListItem(row) : null;
   }
 
@@ -113,8 +124,17 @@ export class SessionQueries {
         where.push(textMatch);
         params.push(like, like);
       } else {
-        where.push(`(${textMatch} OR id IN (SELECT m.session_id FROM messages_fts
-          JOIN messages m ON m.pk = messages_fts.rowid WHERE messages_fts MATCH ?))`);
+        // A fork matches on its own messages and on those it shares with its ancestors.
+        where.push(`(${textMatch} OR id IN (WITH RECURSIVE
+            hits (session_id, seq) AS (SELECT m.session_id, m.seq FROM messages_fts
+              JOIN messages m ON m.pk = messages_fts.rowid WHERE messages_fts MATCH ?),
+            prefix (fork, ancestor, upto, depth) AS (
+              SELECT id, parent_session_id, fork_seq, 1 FROM sessions WHERE parent_session_id IS NOT NULL
+              UNION ALL
+              SELECT p.fork, s.parent_session_id, min(p.upto, s.fork_seq), p.depth + 1 FROM prefix p
+                JOIN sessions s ON s.id = p.ancestor WHERE s.parent_session_id IS NOT NULL AND p.depth < 200)
+          SELECT session_id FROM hits
+          UNION SELECT p.fork FROM prefix p JOIN hits h ON h.session_id = p.ancestor AND h.seq <= p.upto))`);
         params.push(like, like, fts);
       }
     }
@@ -122,7 +142,9 @@ export class SessionQueries {
     const limit = clamp(query.limit ?? 50, 1, 500);
     const offset = Math.max(0, Math.trunc(query.offset ?? 0));
     const rows = this.cache
-      .get(`SELECT * FROM sessions ${clause} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`)
+      .get(
+        `SELECT *, ${FAMILY_COLUMNS} FROM sessions ${clause} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`,
+      )
       .all(...params, limit, offset) as SessionRow[];
     const total = (
       this.cache.get(`SELECT count(*) AS n FROM sessions ${clause}`).get(...params) as { n: number }

@@ -14,7 +14,9 @@ export {
   type RunSummary,
   type StartRunOptions,
   type HumanRequest,
+  type ResumeFrom,
 } from './run';
+export { foldRuntime, FORKED_STOP_REASON, type RuntimeSnapshot, type TeamSnapshot } from './resume';
 export { MemorySink, JsonlFileSink } from './sinks';
 export {
   ToolRegistry,

@@ -82,12 +82,15 @@ export function cloneView(view: ViewState): ViewState {
  * `foldEvents` when the input must stay untouched.
  */
 export function applyEvent(state: ViewState, event: RunEvent): void {
+  const forkStart = event.kind === 'session.started' && state.seq > 0;
   state.seq = event.seq;
   state.t = event.t;
   state.counters.events += 1;
   switch (event.kind) {
     case 'session.started':
+      if (forkStart) startFork(state);
       state.status = 'running';
+      state.stopReason = null;
       break;
     case 'session.continued':
       state.status = 'running';
@@ -207,6 +210,25 @@ function settleSender(state: ViewState, message: Message): void {
 export function statusAfterMessage(status: AgentStatus, message: Message): AgentStatus {
   if (status !== 'streaming') return status;
   return (message.toolCalls?.length ?? 0) > 0 ? 'thinking' : 'idle';
+}
+
+/**
+ * A `session.started` after other events is a fork's first own event: the fork holds the
+ * messages completed before it. Replies still streaming there belong to the branch not taken and
+ * are dropped (their usage with them); agents are idle and no question is open.
+ */
+function startFork(state: ViewState): void {
+  const kept: string[] = [];
+  for (const id of state.order) {
+    const message = state.messages[id];
+    if (message?.state === 'streaming') {
+      addUsage(state, { prompt: 0, completion: 0 }, message.usage);
+      delete state.messages[id];
+    } else kept.push(id);
+  }
+  state.order = kept;
+  state.pendingHuman = null;
+  for (const agent of Object.keys(state.agents)) state.agents[agent] = 'idle';
 }
 
 /** Usage replaces what a message had before; totals move by the difference. */

@@ -52,6 +52,11 @@ export class Redactor {
     return this.secrets.length === 0 ? event : (this.clean(event, false) as RunEvent);
   }
 
+  /** Any JSON value with the secret values masked in every string (a comparison, a message). */
+  value<T>(value: T): T {
+    return this.secrets.length === 0 ? value : (this.clean(value, false) as T);
+  }
+
   private clean(value: unknown, dropKeys: boolean): unknown {
     if (typeof value === 'string') return this.mask(value);
     if (Array.isArray(value)) return value.map((item) => this.clean(item, dropKeys));

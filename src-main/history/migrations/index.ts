@@ -4,6 +4,7 @@ import { sessionsTables } from './002-sessions';
 import { eventsTables } from './003-events';
 import { messagesTables } from './004-messages';
 import { sessionOwnersTable } from './005-session-owners';
+import { forksColumns } from './006-forks';
 
 /** Every schema step in order. Append only; never edit a released migration. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -12,6 +13,7 @@ export const MIGRATIONS: readonly Migration[] = [
   eventsTables,
   messagesTables,
   sessionOwnersTable,
+  forksColumns,
 ];
 export type { Migration } from './runner';
 export { migrate } from './runner';

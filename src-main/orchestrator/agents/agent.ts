@@ -42,6 +42,8 @@ export interface Agent {
   turn(context: TurnContext): Promise<void>;
   /** Forgets per-run state (scripted position, nested team state). */
   reset(): void;
+  /** Takes up where it stood after `turns` turns (a resumed or forked session); stateless agents ignore it. */
+  restoreTurns?(turns: number): void;
 }
 
 /**

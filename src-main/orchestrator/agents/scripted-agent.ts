@@ -32,6 +32,14 @@ export class ScriptedAgent implements Agent {
     this.position = 0;
   }
 
+  /** Each turn takes one reply (an exhausted script takes none; a looping one wraps). */
+  restoreTurns(turns: number): void {
+    const length = this.spec.script?.length ?? 0;
+    if (length === 0 || turns <= 0) this.position = 0;
+    else if (!this.spec.loop) this.position = Math.min(turns, length);
+    else this.position = ((turns - 1) % length) + 1;
+  }
+
   private nextReply(): ScriptedReply | null {
     const script = this.spec.script ?? [];
     if (script.length === 0) return null;

@@ -6,6 +6,6 @@ export {
   type RunManagerOptions,
   type RunRequest,
 } from './run-manager';
-export type { ProviderOverrides, RunHandle, RunSummary, StartRunOptions } from './run-types';
+export type { ProviderOverrides, ResumeFrom, RunHandle, RunSummary, StartRunOptions } from './run-types';
 export type { HumanRequest } from './human-desk';
 export { applyProviderOverrides } from './overrides';

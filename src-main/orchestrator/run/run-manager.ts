@@ -1,4 +1,4 @@
-import type { RunEvent } from '@shared/domain';
+import { FINAL_STATUSES, type RunEvent } from '@shared/domain';
 import { startRun } from './run-session';
 import type { RunHandle, StartRunOptions } from './run-types';
 
@@ -58,6 +58,14 @@ export class RunManager {
   /** The run, while it is going or one of the finished runs still kept; undefined once released. */
   get(sessionId: string): RunHandle | undefined {
     return this.runs.get(sessionId)?.handle;
+  }
+
+  /** Lets go of a finished run this manager keeps (its session goes on from the store instead). */
+  forget(sessionId: string): void {
+    const run = this.runs.get(sessionId);
+    if (!run || !FINAL_STATUSES.includes(run.handle.status)) return;
+    this.finished.delete(sessionId);
+    this.release(sessionId);
   }
 
   list(): RunHandle[] {

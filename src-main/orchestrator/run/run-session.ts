@@ -59,12 +59,24 @@ class RunSession implements RunHandle {
     const errors = issues.filter((issue) => issue.severity === 'error');
     if (errors.length > 0) throw new FleetInvalidError(errors);
     this.warnings = issues.map((issue) => `${issue.path}: ${issue.message}`);
+    if (options.resume && options.sessionId === undefined)
+      throw new Error('Resuming a session needs its id (options.sessionId).');
     this.sessionId = options.sessionId ?? newId('ses');
     this.masker = new SecretMasker(
       secretsInUse(this.fleet, options.env ?? process.env, options.secrets ?? []),
     );
-    this.recorder = new EventRecorder(this.sessionId, options.sink, { masker: this.masker });
+    const snapshot = options.resume?.snapshot;
+    this.recorder = new EventRecorder(this.sessionId, options.sink, {
+      masker: this.masker,
+      ...(snapshot
+        ? { lastSeq: snapshot.lastSeq, startT: Math.max(snapshot.lastT, options.resume?.startT ?? 0) }
+        : {}),
+    });
     this.session = new SessionState(this.recorder);
+    if (snapshot) {
+      this.session.restore(snapshot);
+      this.lastOutputId = snapshot.lastOutputId;
+    }
     this.control = this.newControl(options.startPaused ?? false);
     this.humans = new HumanDesk(this.recorder, (waiting) =>
       this.setStatus(waiting ? 'waiting-for-human' : this.control.isPaused ? 'paused' : 'running'),
@@ -83,7 +95,7 @@ class RunSession implements RunHandle {
         }),
     };
     this.watchSignal();
-    this.done = this.execute(options.task, null);
+    this.done = this.execute(options.task, options.resume ? (options.resume.context ?? {}) : null);
   }
 
   get status(): SessionStatus {
@@ -238,13 +250,17 @@ class RunSession implements RunHandle {
 
   private async runTeam(task: string, continuation: Record<string, string> | null): Promise<Ending> {
     try {
-      this.runner ??= new TeamRunner({
-        fleet: this.fleet,
-        scope: '',
-        owner: USER,
-        session: this.session,
-        services: this.services,
-      });
+      if (this.runner === null) {
+        this.runner = new TeamRunner({
+          fleet: this.fleet,
+          scope: '',
+          owner: USER,
+          session: this.session,
+          services: this.services,
+        });
+        const snapshot = this.options.resume?.snapshot;
+        if (snapshot) this.runner.restore(snapshot.team, snapshot.conditionMessages);
+      }
       const outcome = await this.runner.run(this.teamTask(task, continuation), this.control.signal);
       this.lastOutputId = outcome.output?.id ?? outcome.last?.id ?? this.lastOutputId;
       const status = outcome.stop.condition === 'external' ? 'stopped' : 'completed';

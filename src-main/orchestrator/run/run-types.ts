@@ -2,7 +2,17 @@ import type { Fleet, RunEvent, SessionStatus } from '@shared/domain';
 import type { ModelClientFactory } from '../../llm';
 import type { EventSink } from '../sink';
 import type { ToolRegistry } from '../tools';
+import type { RuntimeSnapshot } from '../resume/runtime-fold';
 import type { HumanRequest } from './human-desk';
+
+/** Where a stored session goes on from: its state folded from its events (see foldRuntime). */
+export interface ResumeFrom {
+  snapshot: RuntimeSnapshot;
+  /** Follow-up context lines sent with the task (none: the conversation resumes as it stood). */
+  context?: Record<string, string>;
+  /** Milliseconds since the session started at which the continuation begins (default: its last event's). */
+  startT?: number;
+}
 
 /** Replaces parts of every LLM agent's (and the selector's) provider, e.g. to use a local server. */
 export interface ProviderOverrides {
@@ -43,6 +53,12 @@ export interface StartRunOptions {
   sessionId?: string;
   parentSessionId?: string | null;
   forkSeq?: number | null;
+  /**
+   * Go on with a stored session (`sessionId` required) instead of starting one: the run appends
+   * `session.continued` and its events to it. `task` is the follow-up; empty resumes where the
+   * conversation stopped.
+   */
+  resume?: ResumeFrom;
 }
 
 /** How a run (or a continuation) ended. */

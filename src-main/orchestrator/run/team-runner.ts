@@ -7,6 +7,7 @@ import {
   type StopResult,
   type TerminationCondition,
 } from '../conditions';
+import type { TeamSnapshot } from '../resume/runtime-fold';
 import { MessageBus } from '../runtime/bus';
 import type { SessionState } from '../runtime/session-state';
 import { buildPattern, type Speaker, type TeamPattern } from '../teams';
@@ -73,6 +74,10 @@ export class TeamRunner {
   private output: Message | null = null;
   private lastSpeaker: string | null = null;
   private roundAbort: AbortController | null = null;
+  /** The last run ended because the pattern said it was done (its last round was read). */
+  private patternFinished = false;
+  /** Messages the condition takes up again before the next run (a session cut off mid-run). */
+  private primed: readonly Message[] | null = null;
   /** Fires time-based conditions (timeouts) while a turn is in flight. */
   private timer: ConditionTimer | null = null;
 
@@ -125,6 +130,22 @@ export class TeamRunner {
   }
 
   /**
+   * Takes up the state a session's events describe (see foldRuntime), so the next `run(RESUME)`
+   * goes on as an uninterrupted run would have. `conditionMessages` are what the condition had
+   * seen when the session was cut off mid-run.
+   */
+  restore(snapshot: TeamSnapshot, conditionMessages: readonly Message[]): void {
+    this.history.push(...snapshot.history);
+    this.recent = [...snapshot.recent];
+    this.lastSpeaker = snapshot.lastSpeaker;
+    this.patternFinished = snapshot.patternFinished;
+    this.bus.restore(snapshot.memory);
+    this.pattern.restore(snapshot.progress);
+    for (const [name, agent] of this.agents) agent.restoreTurns?.(snapshot.turns[name] ?? 0);
+    this.primed = conditionMessages.length > 0 ? conditionMessages : null;
+  }
+
+  /**
    * Runs until a condition fires or the pattern is done. `task` is RESUME to go on with the
    * conversation as it stands (the pattern keeps its place; one that had finished starts over).
    * `signal` is the enclosing turn's signal for nested teams. Throws RunCancelled, TurnAborted
@@ -132,12 +153,16 @@ export class TeamRunner {
    */
   async run(task: TeamTask | typeof RESUME, signal: AbortSignal): Promise<TeamOutcome> {
     const control = this.options.services.control;
+    const resuming = task === RESUME;
     this.stop = null;
     this.output = null;
-    this.recent = [];
+    // Resuming keeps what the last round said, which the next plan reads (a swarm's handoff, the
+    // selector's last message), unless the pattern had already read it to its end.
+    if (!resuming || this.patternFinished) this.recent = [];
+    this.patternFinished = false;
     this.unchecked = [];
     this.condition.reset(Date.now());
-    const resuming = task === RESUME;
+    this.takeUpCondition(resuming);
     if (!resuming) this.pattern.reset();
     const timer = new ConditionTimer(() => this.checkTimers());
     this.timer = timer;
@@ -168,6 +193,7 @@ export class TeamRunner {
         firstRound = false;
         if (plan.type === 'done') {
           this.stop = plan.stop;
+          this.patternFinished = true;
           break;
         }
         this.recent = [];
@@ -178,6 +204,23 @@ export class TeamRunner {
     } finally {
       timer.clear();
     }
+  }
+
+  /**
+   * A session cut off mid-run and resumed: the condition sees again what it had seen (and may
+   * fire at once). A new task starts a new run, which counts afresh.
+   */
+  private takeUpCondition(resuming: boolean): void {
+    const messages = this.primed;
+    this.primed = null;
+    if (messages === null || !resuming) return;
+    const result = this.condition.check({ messages, now: Date.now(), externalStop: false });
+    if (result === null) return;
+    this.stop = result;
+    this.options.session.recorder.emit(null, {
+      kind: 'termination.check',
+      payload: { condition: this.condition.label, fired: true, reason: result.detail },
+    });
   }
 
   private async runRound(speakers: readonly Speaker[], parent: AbortSignal): Promise<void> {

@@ -1,20 +1,14 @@
-import {
-  BROADCAST,
-  draftSchema,
-  type Draft,
-  type Message,
-  type MessageKind,
-  type MessageState,
-} from '@shared/domain';
+import { draftSchema, type Draft, type Message, type MessageKind, type MessageState } from '@shared/domain';
 import { newId } from './ids';
+import { memberOf, routeMessage, type BusMember } from './routing';
 import type { SessionState } from './session-state';
 
-/** A team member as the bus sees it. */
-export interface BusMember {
-  /** Name inside the team (what drafts use as `to`). */
-  name: string;
-  acceptedKinds: readonly MessageKind[];
-  receiveOwnBroadcasts: boolean;
+export type { BusMember } from './routing';
+
+/** What each member said and received so far (see `MessageBus.restore`). */
+export interface BusMemory {
+  inboxes: Readonly<Record<string, readonly Message[]>>;
+  views: Readonly<Record<string, readonly Message[]>>;
 }
 
 export interface BusOptions {
@@ -64,8 +58,15 @@ export class MessageBus {
 
   /** Member name from an envelope name, or null when it is not a member of this team. */
   memberName(address: string): string | null {
-    const local = address.startsWith(this.options.scope) ? address.slice(this.options.scope.length) : address;
-    return this.members.has(local) ? local : null;
+    return memberOf(this.members, this.options.scope, address);
+  }
+
+  /** Gives every member the inbox and view a session's events say it had (resume and fork). */
+  restore(memory: BusMemory): void {
+    for (const name of this.members.keys()) {
+      this.inboxes.set(name, [...(memory.inboxes[name] ?? [])]);
+      this.views.set(name, [...(memory.views[name] ?? [])]);
+    }
   }
 
   get owner(): string {
@@ -96,40 +97,21 @@ export class MessageBus {
   /** Records and delivers a finished message. Called by MessageWriter. */
   deliver(message: Message): void {
     const recorder = this.session.recorder;
-    const sender = this.memberName(message.from);
-    if (sender !== null) this.views.get(sender)?.push(message);
+    const delivery = routeMessage(this.members, this.options.scope, this.options.owner, message);
+    if (delivery.sender !== null) this.views.get(delivery.sender)?.push(message);
     this.session.messageCount += 1;
     recorder.emit(message.from, { kind: 'message.completed', payload: { message } });
     // The sink contract: commit buffered events whenever a message completes.
     recorder.flush();
 
-    let bounce: Message | null = null;
-    if (message.to === BROADCAST) {
-      for (const member of this.members.values()) {
-        if (member.name === sender && !member.receiveOwnBroadcasts) continue;
-        // A broadcast of a kind a member does not accept simply passes it by.
-        if (!member.acceptedKinds.includes(message.kind)) continue;
-        this.receive(member.name, message, member.name === sender);
-      }
-    } else if (message.to === this.options.owner) {
-      // Leaves the team: the owner (user or the enclosing team agent) reads it from the outcome.
-    } else {
-      const receiver = this.memberName(message.to);
-      if (receiver === null) {
-        recorder.emit(message.from, {
-          kind: 'message.dropped',
-          payload: { message, reason: `There is no agent named "${message.to}" in this team.` },
-        });
-      } else if (receiver === sender) {
-        // Self-addressed messages (tool calls and results) are already in the sender's view.
-      } else {
-        const member = this.members.get(receiver) as BusMember;
-        const isRuntimeError = message.kind === 'error' && message.meta.bounced === true;
-        if (member.acceptedKinds.includes(message.kind) || isRuntimeError)
-          this.receive(receiver, message, false);
-        else bounce = this.bounceMessage(message, receiver, member);
-      }
+    for (const receiver of delivery.receivers) this.receive(receiver.name, message, receiver.own);
+    if (delivery.outcome === 'dropped') {
+      recorder.emit(message.from, {
+        kind: 'message.dropped',
+        payload: { message, reason: `There is no agent named "${message.to}" in this team.` },
+      });
     }
+    const bounce = delivery.bouncedBy ? this.bounceMessage(message, delivery.bouncedBy) : null;
     this.options.onMessage(message);
     if (bounce) this.deliver(bounce);
   }
@@ -139,7 +121,8 @@ export class MessageBus {
     if (!isOwn) this.views.get(name)?.push(message);
   }
 
-  private bounceMessage(message: Message, receiver: string, member: BusMember): Message {
+  private bounceMessage(message: Message, member: BusMember): Message {
+    const receiver = member.name;
     const id = newId('msg');
     return {
       id,

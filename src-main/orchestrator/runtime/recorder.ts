@@ -12,6 +12,10 @@ export interface RecorderOptions {
   clock?: () => number;
   /** Masks secrets in every event before anyone sees it. */
   masker?: SecretMasker;
+  /** Seq of the session's last event when an existing session goes on (the next one is +1). */
+  lastSeq?: number;
+  /** Milliseconds since the session started at which this recorder's clock begins. */
+  startT?: number;
 }
 
 /**
@@ -25,7 +29,8 @@ export interface RecorderOptions {
  * that could end in the start of a key is held back until the next one (or the message's end).
  */
 export class EventRecorder {
-  private seq = 0;
+  private seq: number;
+  private readonly startT: number;
   private readonly listeners = new Set<EventListener>();
   private readonly startedAt: number;
   private readonly clock: () => number;
@@ -38,12 +43,14 @@ export class EventRecorder {
   ) {
     this.clock = options.clock ?? (() => performance.now());
     this.masker = options.masker?.active ? options.masker : null;
+    this.seq = options.lastSeq ?? 0;
+    this.startT = options.startT ?? 0;
     this.startedAt = this.clock();
   }
 
   /** Milliseconds since the session started. */
   now(): number {
-    return Math.max(0, Math.round((this.clock() - this.startedAt) * 1000) / 1000);
+    return Math.max(0, Math.round((this.startT + this.clock() - this.startedAt) * 1000) / 1000);
   }
 
   emit(agent: string | null, body: EventBody): void {

@@ -19,6 +19,18 @@ export class SessionState {
     return thread;
   }
 
+  /** Takes on what a session's events say was recorded so far (resume and fork). */
+  restore(snapshot: {
+    threads: Iterable<readonly [string, string]>;
+    messageCount: number;
+    tokens: TokenUsage;
+  }): void {
+    for (const [messageId, threadId] of snapshot.threads) this.threads.set(messageId, threadId);
+    this.messageCount = snapshot.messageCount;
+    this.tokens.prompt = snapshot.tokens.prompt;
+    this.tokens.completion = snapshot.tokens.completion;
+  }
+
   addUsage(usage: TokenUsage): void {
     this.tokens.prompt += usage.prompt;
     this.tokens.completion += usage.completion;

@@ -1,5 +1,5 @@
 import { BROADCAST } from '@shared/domain';
-import type { PatternState, RoundPlan, TeamPattern } from './pattern';
+import type { PatternProgress, PatternState, RoundPlan, TeamPattern } from './pattern';
 import { finished } from './pattern';
 
 /** Fan-out: every worker answers the task at once, to the aggregator; fan-in: it answers the owner. */
@@ -18,6 +18,12 @@ export class ParallelPattern implements TeamPattern {
 
   reset(): void {
     this.phase = 'workers';
+  }
+
+  /** The workers' round comes first, then the aggregator's. */
+  restore(progress: PatternProgress): void {
+    const rounds = progress.roundsSinceReset;
+    this.phase = rounds === 0 ? 'workers' : rounds === 1 ? 'aggregator' : 'done';
   }
 
   async next(_state: PatternState): Promise<RoundPlan> {

@@ -21,13 +21,28 @@ export interface PatternState {
   signal: AbortSignal;
 }
 
+/**
+ * Where a team stands in its turn order, as a session's events tell it (see resume/runtime-fold):
+ * enough for every pattern to take up its place again.
+ */
+export interface PatternProgress {
+  /** Rounds planned since the session started. */
+  rounds: number;
+  /** Rounds planned since the pattern was last reset (a run or a continuation with a task). */
+  roundsSinceReset: number;
+  /** Swarm: the member that holds the floor. */
+  floor: string | null;
+}
+
 /** Who speaks next: the only thing that differs between team patterns. */
 export interface TeamPattern {
   /** Receiver of the task message: a member or `*`. */
   taskReceiver(): string;
   next(state: PatternState): Promise<RoundPlan>;
-  /** Called at the start of every run and continuation. */
+  /** Called at the start of every run and continuation that brings a task. */
   reset(): void;
+  /** Takes up the place `progress` describes (a resumed or forked session). */
+  restore(progress: PatternProgress): void;
 }
 
 export function finished(detail: string): RoundPlan {

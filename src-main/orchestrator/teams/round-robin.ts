@@ -1,5 +1,5 @@
 import { BROADCAST } from '@shared/domain';
-import type { PatternState, RoundPlan, TeamPattern } from './pattern';
+import type { PatternProgress, PatternState, RoundPlan, TeamPattern } from './pattern';
 
 /** A group chat: agents take turns in a fixed order, each broadcasting to all. */
 export class RoundRobinPattern implements TeamPattern {
@@ -12,6 +12,10 @@ export class RoundRobinPattern implements TeamPattern {
   }
 
   reset(): void {}
+
+  restore(progress: PatternProgress): void {
+    this.index = progress.rounds;
+  }
 
   async next(_state: PatternState): Promise<RoundPlan> {
     const name = this.order[this.index % this.order.length] as string;

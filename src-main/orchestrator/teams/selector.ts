@@ -58,6 +58,9 @@ export class SelectorPattern implements TeamPattern {
 
   reset(): void {}
 
+  /** Stateless: every decision reads the conversation. */
+  restore(): void {}
+
   async next(state: PatternState): Promise<RoundPlan> {
     const decision = await this.decide(state);
     this.options.onDecision(decision);

@@ -1,4 +1,4 @@
-import type { PatternState, RoundPlan, TeamPattern } from './pattern';
+import type { PatternProgress, PatternState, RoundPlan, TeamPattern } from './pattern';
 import { finished } from './pattern';
 
 /** A pipeline: each agent speaks once, in order, to the next; the last one answers the owner. */
@@ -16,6 +16,10 @@ export class SequentialPattern implements TeamPattern {
 
   reset(): void {
     this.index = 0;
+  }
+
+  restore(progress: PatternProgress): void {
+    this.index = Math.min(progress.roundsSinceReset, this.order.length);
   }
 
   async next(_state: PatternState): Promise<RoundPlan> {

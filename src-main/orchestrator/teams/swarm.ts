@@ -1,5 +1,11 @@
 import { BROADCAST, USER } from '@shared/domain';
-import type { PatternState, RoundPlan, TeamPattern } from './pattern';
+import type { Message } from '@shared/domain';
+import type { PatternProgress, PatternState, RoundPlan, TeamPattern } from './pattern';
+
+/** The last handoff among `recent`, if any: the swarm's floor moves with it (or leaves the team). */
+export function lastHandoff(recent: readonly Message[]): Message | undefined {
+  return [...recent].reverse().find((message) => message.kind === 'handoff');
+}
 
 /**
  * Handoffs as tools: the current agent keeps the floor until it calls `transfer_to_<agent>` (or a
@@ -24,8 +30,12 @@ export class SwarmPattern implements TeamPattern {
 
   reset(): void {}
 
+  restore(progress: PatternProgress): void {
+    if (progress.floor !== null && this.members.has(progress.floor)) this.current = progress.floor;
+  }
+
   async next(state: PatternState): Promise<RoundPlan> {
-    const handoff = [...state.recent].reverse().find((message) => message.kind === 'handoff');
+    const handoff = lastHandoff(state.recent);
     if (handoff) {
       if (handoff.to === this.owner || handoff.to === USER) {
         return {

@@ -1,0 +1,180 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Writable } from 'node:stream';
+import type {
+  Compare,
+  CompareExportFormat,
+  ComparePair,
+  Family,
+  ForkChange,
+  ForkResult,
+  ParsedInput,
+} from '@shared/contract';
+import { validateFleet, type Fleet } from '@shared/domain';
+import type { HistoryStore } from '../history';
+import { exportComparison, Redactor, writeComparison } from '../history/export';
+import { storedFleet } from './resume-plan';
+import { SessionComparer } from './compare';
+import { AppError } from './errors';
+import { applyAgentChanges, replaceTermination, unmappedAgents } from './fleet-changes';
+import type { RunService } from './run-service';
+import { withMessageCap } from './run-service';
+import type { SettingsStore } from '../history/settings-store';
+
+export interface BranchServiceOptions {
+  store: HistoryStore;
+  runs: RunService;
+  settings: SettingsStore;
+  dataDir: string;
+  /** Where key variables are resolved, so exports can mask their values. */
+  env: NodeJS.ProcessEnv;
+  /** Names of the tools agents may use (fleet validation). */
+  toolNames: readonly string[];
+}
+
+/** Pairs written per page when a comparison is exported. */
+const EXPORT_PAGE = 200;
+
+/** A short label from what a fork changed (the tree shows it at the fork point). */
+export function labelOf(changes: readonly ForkChange[]): string {
+  return changes.length === 0 ? 'same as parent' : changes.map((change) => change.summary).join('; ');
+}
+
+/** Forks, families and comparisons of stored sessions, for every surface. */
+export class BranchService {
+  private readonly comparer: SessionComparer;
+
+  constructor(private readonly options: BranchServiceOptions) {
+    this.comparer = new SessionComparer(options.store);
+  }
+
+  /**
+   * Forks a session at a message (see HistoryStore.createFork) with the requested edits, and
+   * runs the fork on unless `run` is false. Everything is checked before anything is written:
+   * a refused fork leaves the store as it was.
+   */
+  fork(input: ParsedInput<'branches.fork'>): ForkResult {
+    const { store, runs } = this.options;
+    const parentId = store.resolveSessionId(input.sessionId);
+    const parent = store.getSession(parentId);
+    if (!parent) throw new AppError('not-found', `No session with id "${input.sessionId}".`);
+    const base = storedFleet(parent.fleet);
+    if (base === null) throw new AppError('invalid-input', 'This session has no fleet to fork with.');
+    const original = store.messageAt(parentId, input.atMessage);
+    if (original === null) {
+      const count = store.countMessages(parentId);
+      throw new AppError(
+        'invalid-input',
+        `The session has ${count} message${count === 1 ? '' : 's'}; there is no message ${input.atMessage}.`,
+      );
+    }
+    const applied = applyAgentChanges(base, input.agents, (id) => runs.preset(id));
+    let fleet: Fleet = applied.fleet;
+    const changes: ForkChange[] = [];
+    if (input.text !== undefined && input.text !== original.content) {
+      changes.push({
+        field: 'text',
+        agent: original.from === 'user' ? null : original.from,
+        summary: `message ${input.atMessage} edited`,
+      });
+    }
+    changes.push(...applied.changes);
+    if (input.termination !== undefined) {
+      const replaced = replaceTermination(fleet, input.termination);
+      fleet = withMessageCap(replaced.fleet, this.options.settings.get().maxMessagesPerSession);
+      changes.push(replaced.change);
+    }
+    const errors = validateFleet(fleet, { knownTools: this.options.toolNames }).filter(
+      (issue) => issue.severity === 'error',
+    );
+    if (errors.length > 0) {
+      throw new AppError(
+        'invalid-input',
+        `The fork's fleet is invalid: ${errors.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`,
+      );
+    }
+    if (input.run) {
+      const unmapped = unmappedAgents(fleet);
+      if (unmapped.length > 0) {
+        throw new AppError(
+          'invalid-input',
+          `The fork cannot run until its agents have providers: give ${unmapped.join(', ')} a provider (or create it without running).`,
+        );
+      }
+      runs.checkKeys(fleet);
+    }
+    const created = store.createFork({
+      parentId,
+      atMessage: input.atMessage,
+      ...(input.text !== undefined ? { text: input.text } : {}),
+      fleet,
+      ...(input.title !== undefined ? { title: input.title } : {}),
+      changes,
+    });
+    if (input.run) runs.resume({ sessionId: created.sessionId });
+    return {
+      sessionId: created.sessionId,
+      forkOf: { sessionId: parentId, atMessage: input.atMessage },
+      label: labelOf(changes),
+      changes,
+      running: input.run,
+    };
+  }
+
+  family(id: string): Family {
+    const store = this.options.store;
+    return store.family(store.resolveSessionId(id));
+  }
+
+  compare(a: string, b: string, offset: number, limit: number): Compare {
+    const store = this.options.store;
+    return this.comparer.compare(store.resolveSessionId(a), store.resolveSessionId(b), offset, limit);
+  }
+
+  /** Writes the comparison of two sessions to `target` (a file path, atomically, or a stream). */
+  async exportCompare(
+    a: string,
+    b: string,
+    format: CompareExportFormat,
+    target: string | Writable,
+  ): Promise<{ bytes: number; aId: string; bId: string }> {
+    const store = this.options.store;
+    const aId = store.resolveSessionId(a);
+    const bId = store.resolveSessionId(b);
+    const frame = this.comparer.frame(aId, bId);
+    const redactor = new Redactor(
+      [store.getSession(aId)?.fleet ?? null, store.getSession(bId)?.fleet ?? null],
+      this.options.env,
+    );
+    const comparer = this.comparer;
+    function* pairs(): Generator<ComparePair> {
+      for (let offset = 0; offset < frame.totalPairs; offset += EXPORT_PAGE) {
+        for (const pair of comparer.pairs(aId, bId, offset, EXPORT_PAGE, frame.totalPairs))
+          yield redactor.value(pair);
+      }
+    }
+    const input = { frame: redactor.value(frame), pairs: pairs() };
+    const result =
+      typeof target === 'string'
+        ? await exportComparison(input, format, target)
+        : await writeComparison(input, format, target);
+    return { bytes: result.bytes, aId, bId };
+  }
+
+  /** Exports a comparison into the data folder's exports/. */
+  async exportCompareToFolder(
+    a: string,
+    b: string,
+    format: CompareExportFormat,
+  ): Promise<{ path: string; bytes: number; fileName: string }> {
+    const store = this.options.store;
+    const aId = store.resolveSessionId(a);
+    const bId = store.resolveSessionId(b);
+    const folder = join(this.options.dataDir, 'exports');
+    mkdirSync(folder, { recursive: true });
+    const fileName = `compare-${aId.replace(/^ses_/, '').slice(0, 8)}-${bId.replace(/^ses_/, '').slice(0, 8)}.${format}`;
+    const path = join(folder, fileName);
+    const { bytes } = await this.exportCompare(aId, bId, format, path);
+    return { path, bytes, fileName };
+  }
+}
