@@ -39,6 +39,12 @@ export function exportFileName(title: string, id: string, format: ExportFormat):
   return `${slug}-${id.slice(0, 8)}.${EXTENSIONS[format]}`;
 }
 
+/** A safe file name for an upload: its base name in letters, digits, dots, dashes and underscores. */
+function uploadName(fileName: string): string {
+  const base = (fileName.split(/[\\/]/).pop() ?? '').replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '');
+  return base.slice(-120) || 'upload.json';
+}
+
 export function registerSessionHandlers(deps: {
   store: HistoryStore;
   hub: EventHub;
@@ -90,7 +96,8 @@ export function registerSessionHandlers(deps: {
       const folder = mkdtempSync(join(tmpdir(), 'fleetscope-import-'));
       const task = trackTask(hub, `Importing ${fileName}`, taskId);
       try {
-        const path = join(folder, 'upload.json');
+        // The upload keeps its own name, so refusals name the file the person picked.
+        const path = join(folder, uploadName(fileName));
         writeFileSync(path, content);
         return await importFile(path, store, { onProgress: (done, total) => task.progress(done, total) });
       } finally {

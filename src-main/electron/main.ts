@@ -39,7 +39,12 @@ if (!app.requestSingleInstanceLock()) {
     const picked = await dialog.showOpenDialog({
       title: 'Import a transcript',
       properties: ['openFile'],
-      filters: [{ name: 'Transcripts (Fleetscope, AutoGen, OpenAI messages)', extensions: ['json'] }],
+      filters: [
+        {
+          name: 'Transcripts (Fleetscope, AutoGen, OpenAI messages, traces, ChatDev logs)',
+          extensions: ['json', 'log'],
+        },
+      ],
     });
     const path = picked.filePaths[0];
     if (picked.canceled || !path) return;

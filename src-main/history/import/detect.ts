@@ -12,8 +12,12 @@ export const IMPORT_FORMATS = [
   'autogen-teamstate',
   'openai-messages',
   ...TRACE_FORMATS,
+  /** Plain text, recognised by its first line before any JSON is read (file-look.ts). */
+  'chatdev-log',
 ] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+/** The formats that are JSON documents, told apart by their shape. */
+export type JsonImportFormat = Exclude<ImportFormat, 'chatdev-log'>;
 
 function looksLikeAutogenMessage(value: unknown): boolean {
   return (
@@ -29,7 +33,7 @@ function looksLikeAutogenMessage(value: unknown): boolean {
  * earlier, while streaming, by its leading `format` key; this catches reordered copies.
  * Throws `invalid-input` naming what was found when nothing matches.
  */
-export function detectFormat(value: unknown): ImportFormat {
+export function detectFormat(value: unknown): JsonImportFormat {
   if (isRecord(value) && value.format === FLEETSCOPE_FORMAT) return 'fleetscope-json';
   if (isRecord(value) && value.type === 'TeamState') return 'autogen-teamstate';
   if (Array.isArray(value) && value.length === 0) {
@@ -55,6 +59,6 @@ export function detectFormat(value: unknown): ImportFormat {
       : `a ${value === null ? 'null' : typeof value}`;
   throw new TransferError(
     'invalid-input',
-    `Unrecognized file at $: expected a Fleetscope export, an AutoGen TaskResult or TeamState, an OpenAI message list, or an OpenTelemetry trace (OTLP/JSON or a span dump), but found ${found}.`,
+    `Unrecognized file at $: expected a Fleetscope export, an AutoGen TaskResult or TeamState, an OpenAI message list, an OpenTelemetry trace (OTLP/JSON or a span dump), or a ChatDev log, but found ${found}.`,
   );
 }

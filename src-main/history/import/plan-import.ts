@@ -1,4 +1,6 @@
 import type { ImportedEvent, ImportedSessionMeta } from '../ports';
+import { planChatDevLog } from './chatdev-plan';
+import { explainRefusal, lookOf, readHead, unreadableFile } from './file-look';
 import { importAutogenTaskResult, importAutogenTeamState } from './autogen';
 import { buildImportedEvents, inferFleet } from './build-events';
 import type { ForeignConversation } from './conversation';
@@ -38,13 +40,20 @@ export function openImportPlan(
   limits: ImportLimits,
   onBytesRead?: (bytes: number) => void,
 ): OpenedPlan {
+  // Text formats and files no importer reads are told apart by their first bytes, before JSON.
+  const look = lookOf(readHead(path));
+  if (look.kind === 'other') throw unreadableFile(path, look);
+  if (look.kind === 'chatdev-log') {
+    const plan = planChatDevLog(path, fileTime, limits, onBytesRead);
+    return { plan: { ...plan, events: limitCounts(plan.events, limits) }, close: () => undefined };
+  }
   const reader = new JsonTokenReader(path, limits, onBytesRead);
   try {
     const plan = planFrom(new JsonCursor(reader, limits.maxHeldBytes), fileTime);
     return { plan: { ...plan, events: limitCounts(plan.events, limits) }, close: () => reader.close() };
   } catch (error) {
     reader.close();
-    throw error;
+    throw look.hint ? explainRefusal(error, path, look.hint) : error;
   }
 }
 
@@ -147,7 +156,7 @@ function* limitCounts(events: Iterable<ImportedEvent>, limits: ImportLimits): Ge
   }
 }
 
-type ConversationFormat = Exclude<ImportFormat, 'fleetscope-json' | TraceFormat>;
+type ConversationFormat = Exclude<ImportFormat, 'fleetscope-json' | TraceFormat | 'chatdev-log'>;
 
 function isTraceFormat(format: ImportFormat): format is TraceFormat {
   return (TRACE_FORMATS as readonly string[]).includes(format);
