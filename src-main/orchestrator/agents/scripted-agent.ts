@@ -3,6 +3,8 @@ import { TurnAborted, type Agent, type TurnContext } from './agent';
 
 /** Characters per simulated streaming chunk when the reply does not say. */
 const DEFAULT_CHUNK_SIZE = 12;
+/** With a typing pace, chunks come about this often: smooth to watch, few events. */
+const PACED_CHUNKS_PER_SECOND = 20;
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -19,9 +21,22 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Chunk size and the pause between chunks for one reply. */
+export function streamingPace(
+  reply: Pick<ScriptedReply, 'chunkSize' | 'delayMs'>,
+  charsPerSecond: number | undefined,
+): { size: number; delayMs: number } {
+  if (reply.delayMs !== undefined || charsPerSecond === undefined || !(charsPerSecond > 0))
+    return { size: reply.chunkSize ?? DEFAULT_CHUNK_SIZE, delayMs: reply.delayMs ?? 0 };
+  const size = reply.chunkSize ?? Math.max(1, Math.round(charsPerSecond / PACED_CHUNKS_PER_SECOND));
+  return { size, delayMs: Math.round((size * 1000) / charsPerSecond) };
+}
+
 /**
  * Replies from the fleet's `script`, in order (cycling when `loop` is set), streamed in chunks to
- * look like a model. An exhausted script answers with a stop message.
+ * look like a model, at the agent's typing pace (`charsPerSecond`) unless a reply sets its own
+ * `delayMs`. Once the script is used up the agent has said its part: its turns end without a
+ * message and `finished` is true, so the team can end the run when nobody has anything left.
  */
 export class ScriptedAgent implements Agent {
   private position = 0;
@@ -30,6 +45,12 @@ export class ScriptedAgent implements Agent {
 
   reset(): void {
     this.position = 0;
+  }
+
+  /** Nothing more to say: the script is used up (a looping script never is). */
+  get finished(): boolean {
+    const length = this.spec.script?.length ?? 0;
+    return length === 0 || (!this.spec.loop && this.position >= length);
   }
 
   /** Each turn takes one reply (an exhausted script takes none; a looping one wraps). */
@@ -54,13 +75,10 @@ export class ScriptedAgent implements Agent {
 
   async turn(context: TurnContext): Promise<void> {
     const reply = this.nextReply();
-    if (reply === null) {
-      context.send({ kind: 'stop', content: `${this.spec.name} has no more scripted replies.` });
-      return;
-    }
+    // Its part is done: the turn ends quietly (no error, nothing for the others to answer).
+    if (reply === null) return;
     const writer = context.open({ to: reply.to ?? context.receiver, kind: reply.kind ?? 'text' });
-    const size = reply.chunkSize ?? DEFAULT_CHUNK_SIZE;
-    const delay = reply.delayMs ?? 0;
+    const { size, delayMs: delay } = streamingPace(reply, this.spec.charsPerSecond);
     context.setStatus('streaming');
     try {
       for (let index = 0; index < reply.content.length; index += size) {

@@ -1,6 +1,13 @@
 import { type Fleet, type Message, type MessageKind } from '@shared/domain';
 import type { ModelClientFactory } from '../../llm';
-import { AgentFailure, TurnAborted, buildAgent, type Agent, type TurnContext } from '../agents';
+import {
+  AgentFailure,
+  ScriptedAgent,
+  TurnAborted,
+  buildAgent,
+  type Agent,
+  type TurnContext,
+} from '../agents';
 import {
   buildCondition,
   effectiveTermination,
@@ -74,6 +81,8 @@ export class TeamRunner {
   private output: Message | null = null;
   private lastSpeaker: string | null = null;
   private roundAbort: AbortController | null = null;
+  /** Rounds in a row in which only agents with nothing left to say were asked (see outOfReplies). */
+  private silentRounds = 0;
   /** The last run ended because the pattern said it was done (its last round was read). */
   private patternFinished = false;
   /** Messages the condition takes up again before the next run (a session cut off mid-run). */
@@ -161,6 +170,7 @@ export class TeamRunner {
     if (!resuming || this.patternFinished) this.recent = [];
     this.patternFinished = false;
     this.unchecked = [];
+    this.silentRounds = 0;
     this.condition.reset(Date.now());
     this.takeUpCondition(resuming);
     if (!resuming) this.pattern.reset();
@@ -197,7 +207,9 @@ export class TeamRunner {
           break;
         }
         this.recent = [];
+        const said = this.history.length;
         await this.runRound(plan.speakers, signal);
+        this.stop ??= this.outOfReplies(plan.speakers, this.history.length > said);
         control.afterRound();
       }
       return { stop: this.stop, output: this.output, last: this.history.at(-1) ?? null };
@@ -255,9 +267,42 @@ export class TeamRunner {
     }
   }
 
+  /** A scripted agent whose script is used up: its turns pass without a word. */
+  private hasNothingLeft(name: string): boolean {
+    const agent = this.agents.get(name);
+    return agent instanceof ScriptedAgent && agent.finished;
+  }
+
+  /**
+   * Ends the run cleanly when it can only go round in silence: after a round in which nobody said
+   * anything, because every agent has nothing left to say, or because the rounds keep going to
+   * agents that have nothing left (a selector that keeps picking one) as many times in a row as
+   * the team has members.
+   */
+  private outOfReplies(speakers: readonly Speaker[], spoke: boolean): StopResult | null {
+    if (spoke || !speakers.every((speaker) => this.hasNothingLeft(speaker.name))) {
+      this.silentRounds = 0;
+      return null;
+    }
+    this.silentRounds += 1;
+    const members = [...this.agents.keys()];
+    if (members.every((name) => this.hasNothingLeft(name)))
+      return { condition: 'out-of-replies', detail: 'Every agent had said all its scripted replies.' };
+    if (this.silentRounds < members.length) return null;
+    const quiet = [...new Set(speakers.map((speaker) => speaker.name))].join(', ');
+    return {
+      condition: 'out-of-replies',
+      detail: `${quiet} had nothing more to say, and the others were not asked.`,
+    };
+  }
+
   private async runTurn(speaker: Speaker, signal: AbortSignal): Promise<void> {
     const agent = this.agents.get(speaker.name);
     if (!agent) throw new AgentFailure('unknown-agent', `The team has no agent named "${speaker.name}".`);
+    if (this.hasNothingLeft(speaker.name)) {
+      this.lastSpeaker = speaker.name;
+      return;
+    }
     const context = new RuntimeTurnContext({
       name: speaker.name,
       receiver: speaker.receiver,
