@@ -55,20 +55,19 @@ export class Dispatcher {
       return fail('unknown-channel', `Unknown channel: ${String(channel).slice(0, 80)}`);
     }
     const spec = contract[channel];
-    const shape = measureShape(payload);
-    if (shape === 'too-many-nodes') {
-      return fail('too-large', `Payload has more than ${MAX_PAYLOAD_NODES} values`);
-    }
-    if (shape === 'too-deep') {
-      return fail('too-large', `Payload is nested deeper than ${MAX_PAYLOAD_DEPTH} levels`);
-    }
     const limit = 'maxBytes' in spec && typeof spec.maxBytes === 'number' ? spec.maxBytes : MAX_PAYLOAD_BYTES;
-    const size = approximateSize(payload);
-    if (size === Number.POSITIVE_INFINITY) {
-      return fail('invalid-input', 'Payload is not plain data (it cannot be written as JSON)');
-    }
-    if (size > limit) {
-      return fail('too-large', `Payload of ${size} bytes exceeds the ${limit}-byte limit`);
+    const measured = measurePayload(payload, limit);
+    switch (measured.verdict) {
+      case 'too-many-nodes':
+        return fail('too-large', `Payload has more than ${MAX_PAYLOAD_NODES} values`);
+      case 'too-deep':
+        return fail('too-large', `Payload is nested deeper than ${MAX_PAYLOAD_DEPTH} levels`);
+      case 'not-json':
+        return fail('invalid-input', 'Payload is not plain data (it cannot be written as JSON)');
+      case 'too-large':
+        return fail('too-large', `Payload of more than ${limit} bytes exceeds the ${limit}-byte limit`);
+      case 'ok':
+        break;
     }
     const parsed = safeParse(spec.input, payload ?? {});
     if (!parsed.success) {
@@ -102,30 +101,58 @@ function safeParse(schema: z.ZodType, payload: unknown): ReturnType<z.ZodType['s
 }
 
 /**
- * Walks a payload without recursion (so no payload can overflow the stack) and says whether it
- * is too deep or holds too many values. Shared references (structured clone keeps them) are
- * counted each time they are reached, so the walk is bounded by the node budget too.
+ * Walks a payload once, without recursion (so no payload can overflow the stack) and without
+ * serializing it (a large import must not be copied a second time), and says whether it is too
+ * deep, holds too many values, is not JSON data, or is larger than `limitBytes` once written as
+ * JSON (estimated from its strings' UTF-8 sizes, numbers and punctuation; the walk stops as soon
+ * as the limit is passed). Shared references (structured clone keeps them) are counted each time
+ * they are reached, so the walk is bounded by the node budget too.
  */
-export function measureShape(payload: unknown): 'ok' | 'too-deep' | 'too-many-nodes' {
-  const stack: Array<[unknown, number]> = [[payload, 0]];
+export function measurePayload(
+  payload: unknown,
+  limitBytes: number,
+): { verdict: 'ok' | 'too-deep' | 'too-many-nodes' | 'not-json' | 'too-large'; bytes: number } {
+  const stack: Array<[unknown, number]> = [[payload ?? null, 0]];
   let nodes = 0;
+  let bytes = 0;
   while (stack.length > 0) {
     const [value, depth] = stack.pop() as [unknown, number];
-    if (++nodes > MAX_PAYLOAD_NODES) return 'too-many-nodes';
-    if (typeof value !== 'object' || value === null) continue;
-    if (depth >= MAX_PAYLOAD_DEPTH) return 'too-deep';
-    const children = Array.isArray(value) ? value : Object.values(value);
-    for (const child of children) stack.push([child, depth + 1]);
+    if (++nodes > MAX_PAYLOAD_NODES) return { verdict: 'too-many-nodes', bytes };
+    switch (typeof value) {
+      case 'string':
+        bytes += Buffer.byteLength(value, 'utf8') + 2;
+        break;
+      case 'number':
+        bytes += Number.isFinite(value) ? String(value).length : 4;
+        break;
+      case 'boolean':
+        bytes += 5;
+        break;
+      case 'bigint':
+        return { verdict: 'not-json', bytes };
+      case 'object': {
+        if (value === null) {
+          bytes += 4;
+          break;
+        }
+        if (depth >= MAX_PAYLOAD_DEPTH) return { verdict: 'too-deep', bytes };
+        if (Array.isArray(value)) {
+          bytes += 2 + value.length;
+          for (const child of value) stack.push([child, depth + 1]);
+        } else {
+          const entries = Object.entries(value);
+          bytes += 2 + entries.length;
+          for (const [key, child] of entries) {
+            bytes += Buffer.byteLength(key, 'utf8') + 3;
+            stack.push([child, depth + 1]);
+          }
+        }
+        break;
+      }
+      default:
+        break; // functions, symbols and undefined are left out of JSON, as JSON.stringify does
+    }
+    if (bytes > limitBytes) return { verdict: 'too-large', bytes };
   }
-  return 'ok';
-}
-
-/** Serialized size in bytes, or Infinity for values that cannot be serialized. */
-export function approximateSize(payload: unknown): number {
-  try {
-    const text = JSON.stringify(payload ?? null);
-    return text === undefined ? 0 : Buffer.byteLength(text, 'utf8');
-  } catch {
-    return Number.POSITIVE_INFINITY;
-  }
+  return { verdict: 'ok', bytes };
 }

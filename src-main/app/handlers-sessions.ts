@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExportFormat } from '@shared/contract';
@@ -98,7 +99,7 @@ export function registerSessionHandlers(deps: {
       try {
         // The upload keeps its own name, so refusals name the file the person picked.
         const path = join(folder, uploadName(fileName));
-        writeFileSync(path, content);
+        await writeFile(path, content); // never blocks the host's event loop, whatever the size
         return await importFile(path, store, { onProgress: (done, total) => task.progress(done, total) });
       } finally {
         task.finish(1, 1);
