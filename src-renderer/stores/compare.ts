@@ -73,12 +73,36 @@ export const useCompareStore = defineStore('compare', () => {
     pending.clear();
     pagesVersion.value += 1;
     loading.value = true;
-    await fetchPage(0, mine);
+    // Every answer carries the summary: the first asks for the page where the two probably part,
+    // so a long common prefix (folded in the view) costs no page of its own.
+    const hint = await forkPointOf(a, b);
+    if (mine !== generation) return;
+    await fetchPage(hint === null ? 0 : pageOf(hint, COMPARE_PAGE), mine);
     if (mine !== generation) return;
     loading.value = false;
     const shape = summary.value as CompareSummary | null;
-    const diverge = shape?.divergeAt;
-    if (diverge) void fetchPage(pageOf(diverge, COMPARE_PAGE), mine);
+    if (!shape) return;
+    if (shape.divergeAt) void fetchPage(pageOf(shape.divergeAt, COMPARE_PAGE), mine);
+    else if (shape.totalPairs > 0) void fetchPage(0, mine);
+  }
+
+  /**
+   * Where two sessions of one family likely part, from their fork points (one forked from the
+   * other, or both from one parent); null when neither says. Only a hint: the answer decides.
+   */
+  async function forkPointOf(a: string, b: string): Promise<number | null> {
+    const [first, second] = await Promise.all([
+      bridge.call('sessions.get', { id: a }),
+      bridge.call('sessions.get', { id: b }),
+    ]);
+    if (!first.ok || !second.ok) return null;
+    const forkA = first.value.summary.forkOf ?? null;
+    const forkB = second.value.summary.forkOf ?? null;
+    if (forkB?.sessionId === a) return forkB.atMessage;
+    if (forkA?.sessionId === b) return forkA.atMessage;
+    if (forkA && forkB && forkA.sessionId === forkB.sessionId)
+      return Math.min(forkA.atMessage, forkB.atMessage);
+    return null;
   }
 
   function close(): void {

@@ -108,8 +108,35 @@ function compareAnswer(offset: number, limit: number): Compare {
   };
 }
 
-function backend(compare?: () => ReturnType<Parameters<typeof createFakeBridge>[0]>) {
+function backend(
+  compare?: () => ReturnType<Parameters<typeof createFakeBridge>[0]>,
+  forkOf: Record<string, { sessionId: string; atMessage: number }> = {},
+) {
   const fake = createFakeBridge((channel, input) => {
+    if (channel === 'sessions.get' && Object.keys(forkOf).length > 0) {
+      const { id } = input as { id: string };
+      const summary = {
+        id,
+        title: id,
+        task: 't',
+        fleetName: 'f',
+        status: 'completed' as const,
+        stopReason: null,
+        createdAt: 0,
+        updatedAt: 0,
+        endedAt: 0,
+        messageCount: TOTAL,
+        tokens: 0,
+        parentSessionId: forkOf[id]?.sessionId ?? null,
+        forkSeq: null,
+        tags: [],
+        source: 'run',
+        readOnly: false,
+        durationMs: 0,
+        forkOf: forkOf[id] ?? null,
+      };
+      return { ok: true, value: { summary, fleet: null } };
+    }
     if (channel === 'branches.compare') {
       if (compare) return compare();
       const { offset = 0, limit = 50 } = input as { offset?: number; limit?: number };
@@ -184,6 +211,16 @@ describe('the compare view', () => {
     const unfolded = view.findAll('[data-testid="compare-pair"]');
     expect(unfolded[0]!.attributes('data-position')).toBe('1');
     expect(unfolded[0]!.attributes('data-state')).toBe('same');
+  });
+
+  it('asks first for the page where two branches part, from their fork point', async () => {
+    const fake = backend(undefined, { B: { sessionId: 'A', atMessage: PREFIX } });
+    const view = mount(CompareView, { props: { a: 'A', b: 'B' }, attachTo: document.body });
+    await flushPromises();
+    await flushPromises();
+    expect(view.findAll('[data-testid="compare-pair"]')[0]!.attributes('data-position')).toBe('121');
+    // One page: the summary came with it and the folded prefix needs none.
+    expect(offsets(fake)).toEqual([100]);
   });
 
   it('puts per-agent figures and stop reasons side by side and highlights what differs', async () => {

@@ -20,6 +20,12 @@ export interface FrameFigures {
   longTasks: number;
   streamingNodes: number;
 }
+/** Opening a comparison: its summary line, its first aligned pair, the next frame (painted). */
+export interface CompareFigures {
+  summary: number;
+  rows: number;
+  frame: number;
+}
 /** Which view of the session an open waits for: the graph (default) or the lanes. */
 export type Lens = 'graph' | 'lanes';
 export interface Probes {
@@ -27,6 +33,8 @@ export interface Probes {
   leaveSession(): Promise<void>;
   seekRandomly(args: { count: number }): Promise<SeekFigures>;
   watchFrames(args: { ms: number }): Promise<FrameFigures>;
+  openCompare(args: { a: string; b: string }): Promise<CompareFigures>;
+  leaveCompare(): Promise<void>;
 }
 
 /** Puts the probes on `window.fleetscopeBench`. */
@@ -159,6 +167,38 @@ export function installProbes(): void {
       streamingNodes,
     };
   }
-  const probes: Probes = { openSession, leaveSession, seekRandomly, watchFrames };
+  /**
+   * Opens `#/compare/<a>/<b>` and times it until the summary line shows (`summary`), until the
+   * first aligned pair holds its messages (`rows`), and until the next animation frame (`frame`).
+   */
+  async function openCompare(args: { a: string; b: string }): Promise<CompareFigures> {
+    const view = () =>
+      document.querySelector(`[data-testid="compare-view"][data-a="${args.a}"][data-b="${args.b}"]`);
+    const start = performance.now();
+    window.location.hash = `#/compare/${encodeURIComponent(args.a)}/${encodeURIComponent(args.b)}`;
+    const summary = await until(() => !!view()?.querySelector('[data-testid="compare-relation"]'), 30_000);
+    const rows = await until(
+      () => !!view()?.querySelector('[data-testid="compare-pair"]:not([data-state="loading"])'),
+      30_000,
+    );
+    const frame = await nextFrame();
+    return { summary: summary - start, rows: rows - start, frame: frame - start };
+  }
+
+  /** Leaves a comparison for the sessions list and waits until it is gone. */
+  async function leaveCompare(): Promise<void> {
+    window.location.hash = '#/sessions';
+    await until(() => !document.querySelector('[data-testid="compare-view"]'), 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+
+  const probes: Probes = {
+    openSession,
+    leaveSession,
+    seekRandomly,
+    watchFrames,
+    openCompare,
+    leaveCompare,
+  };
   (window as unknown as { fleetscopeBench: Probes }).fleetscopeBench = probes;
 }
