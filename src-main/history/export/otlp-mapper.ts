@@ -47,8 +47,9 @@ interface PendingTool {
  * The session-to-spans mapping of the OTLP export (OpenTelemetry GenAI semantic conventions),
  * one event at a time, so the file export and the live export share it: one trace per session; a
  * root `invoke_agent {fleet}` span; a `chat {model}` span per agent turn (each completed agent
- * message); an `execute_tool {name}` span per tool call, parented to the turn that asked for it.
- * Handoffs and errors are events on the root span. Ids are derived from the session id, so the
+ * message, with what the person said since the previous turn as its input messages); an
+ * `execute_tool {name}` span per tool call, parented to the turn that asked for it. Handoffs and
+ * errors are events on the root span. Ids are derived from the session id, so the
  * same session always maps to the same trace.
  */
 export class OtlpSpanMapper {
@@ -60,6 +61,8 @@ export class OtlpSpanMapper {
   private readonly usageOf = new Map<string, { prompt: number; completion: number }>();
   private readonly turns = new Set<string>();
   private readonly tools = new Map<string, PendingTool>();
+  /** What the person said (the task, follow-ups, answers) since the last agent turn. */
+  private userInputs: string[] = [];
   private readonly rootEvents: Array<{ t: number; event: OtlpEvent }> = [];
   private endT = 0;
   private readonly session: OtlpSessionInfo;
@@ -226,7 +229,11 @@ export class OtlpSpanMapper {
     this.startedAt.delete(message.id);
     const usage = message.usage ?? this.usageOf.get(message.id);
     this.usageOf.delete(message.id);
+    if (message.from === USER && message.content) this.userInputs.push(message.content);
     if (!isAgentTurn(message)) return null;
+    // The next turn's model call is the first to see what the person said: it goes in as input.
+    const inputs = this.userInputs.map((content) => ({ role: 'user', parts: [{ type: 'text', content }] }));
+    this.userInputs = [];
     this.turns.add(message.id);
     const model = this.models.get(message.from);
     return this.span(`message:${message.id}`, this.rootSpanId, {
@@ -243,6 +250,7 @@ export class OtlpSpanMapper {
         'gen_ai.conversation.id': this.session.id,
         'gen_ai.usage.input_tokens': usage?.prompt,
         'gen_ai.usage.output_tokens': usage?.completion,
+        'gen_ai.input.messages': inputs.length > 0 ? JSON.stringify(inputs) : undefined,
         'gen_ai.output.messages': JSON.stringify([outputMessage(message)]),
         'fleetscope.message.id': message.id,
         'fleetscope.message.to': message.to,
