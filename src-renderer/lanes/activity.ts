@@ -41,6 +41,8 @@ interface Gap {
 }
 
 interface AgentTrack {
+  /** Seq of the first event about this agent. */
+  firstSeq: number;
   status: AgentStatus;
   openTools: number;
   spans: BusySpan[];
@@ -66,6 +68,11 @@ export class ActivityTracker {
   /** Names of agents seen with a status or a tool call, in the order first seen. */
   get agents(): string[] {
     return [...this.tracks.keys()];
+  }
+
+  /** Seq of the first event about `agent` (Infinity for one never seen). */
+  firstSeqOf(agent: string): number {
+    return this.tracks.get(agent)?.firstSeq ?? Infinity;
   }
 
   spansOf(agent: string): readonly BusySpan[] {
@@ -220,7 +227,7 @@ export class ActivityTracker {
   private update(agent: string, event: RunEvent, change: (track: AgentTrack) => void): void {
     let track = this.tracks.get(agent);
     if (!track) {
-      track = { status: 'idle', openTools: 0, spans: [] };
+      track = { firstSeq: event.seq, status: 'idle', openTools: 0, spans: [] };
       this.tracks.set(agent, track);
     }
     const before = busyKind(track);

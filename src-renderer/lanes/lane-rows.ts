@@ -87,7 +87,6 @@ export class LaneRows {
 export class LaneRowBuilder {
   readonly rows = new LaneRows();
   private nextMessage = 0;
-  private readonly seenMessages = new Set<string>();
 
   constructor(private readonly log: MessageLog) {}
 
@@ -102,7 +101,8 @@ export class LaneRowBuilder {
         return;
       case 'handoff': {
         const { from, to, messageId } = event.payload;
-        if (messageId !== null && this.seenMessages.has(messageId)) {
+        // The message a handoff names was said before it: the log (ahead of the rows) knows it.
+        if (messageId !== null && this.log.indexOf(messageId) !== undefined) {
           this.rows.handoffMessages.add(messageId);
           return;
         }
@@ -176,7 +176,6 @@ export class LaneRowBuilder {
 
   /** Adds the row of the log entry that `event` made appear, if it made one appear. */
   private message(id: string, event: RunEvent): void {
-    this.seenMessages.add(id);
     const index = this.log.indexOf(id);
     if (index === undefined || index < this.nextMessage) return;
     // Entries appear in the log in seq order, so each new one is the next index.

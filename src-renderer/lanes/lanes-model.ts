@@ -1,4 +1,4 @@
-import { BROADCAST, USER } from '@shared/domain';
+import { BROADCAST, USER, type RunEvent } from '@shared/domain';
 import type { MessageLog } from '../session/message-log';
 import type { Timeline } from '../session/timeline';
 import { ActivityTracker } from './activity';
@@ -12,10 +12,12 @@ import { LaneRowBuilder, LaneRows, rowsOfLog } from './lane-rows';
  */
 export class LanesModel {
   readonly offsets: RowOffsets;
-  /** Agents named by rows or busy time, in the order first seen. */
-  readonly names: string[] = [];
-  private readonly named = new Set<string>();
+  /** Seq at which each agent named by rows or busy time first appeared. */
+  private readonly firstSeen = new Map<string, number>();
+  private sortedNames: string[] | null = null;
+  /** Seq of the last event taken into rows, and into busy time. */
   private applied = 0;
+  private appliedActivity = 0;
   private namedRows = 0;
 
   private constructor(
@@ -43,50 +45,71 @@ export class LanesModel {
     return new LanesModel(rowsOfLog(log), log, null, null, new ActivityTracker());
   }
 
-  /** Seq of the last event taken from the timeline. */
+  /** Seq of the last event whose busy time was taken from the timeline. */
   get seq(): number {
-    return this.applied;
+    return this.appliedActivity;
   }
 
-  /** Takes the events the timeline gained since the last call; true when anything was added. */
-  ingest(): boolean {
+  /**
+   * Takes the events the timeline gained since the last call: always into busy time (the
+   * header's waits need it), and into rows only with `rows` (while the lens is shown; rows left
+   * behind are caught up the next time). True when anything was added.
+   */
+  ingest(rows = true): boolean {
     const timeline = this.timeline;
     const builder = this.builder;
-    if (!timeline || !builder || this.applied >= timeline.lastSeq) return false;
+    if (!timeline || !builder) return false;
     const events = timeline.events;
-    for (let seq = this.applied + 1; seq <= timeline.lastSeq; seq++) {
-      const event = events[seq - 1];
-      if (!event) break;
-      builder.apply(event);
-      this.activity.apply(event);
-      this.applied = seq;
+    const last = timeline.lastSeq;
+    let changed = false;
+    for (let seq = this.appliedActivity + 1; seq <= last; seq++)
+      this.activity.apply(events[seq - 1] as RunEvent);
+    if (this.appliedActivity < last) {
+      this.appliedActivity = last;
+      changed = true;
+      for (const name of this.activity.agents) this.addName(name, this.activity.firstSeqOf(name));
     }
-    this.offsets.update();
-    this.nameRows();
-    for (const name of this.activity.agents) this.addName(name);
-    return true;
+    if (rows && this.applied < last) {
+      for (let seq = this.applied + 1; seq <= last; seq++) builder.apply(events[seq - 1] as RunEvent);
+      this.applied = last;
+      this.offsets.update();
+      this.nameRows();
+      changed = true;
+    }
+    return changed;
+  }
+
+  /** Agents named by rows or busy time, in the order they first appeared in the log. */
+  get names(): readonly string[] {
+    this.sortedNames ??= [...this.firstSeen.entries()]
+      .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1))
+      .map(([name]) => name);
+    return this.sortedNames;
   }
 
   private nameRows(): void {
     const { rows, log } = this;
     for (let index = this.namedRows; index < rows.size; index++) {
+      const seq = rows.seqs[index] as number;
       if (rows.kinds[index] === 'message') {
         const entry = log.entries[rows.refs[index] as number];
         if (!entry) continue;
-        this.addName(entry.from);
-        if (entry.to === USER) this.addName(USER);
+        this.addName(entry.from, seq);
+        if (entry.to === USER) this.addName(USER, seq);
       } else {
         const note = rows.notes[rows.refs[index] as number];
-        if (note?.agent) this.addName(note.agent);
+        if (note?.agent) this.addName(note.agent, seq);
       }
     }
     this.namedRows = rows.size;
   }
 
-  private addName(name: string): void {
-    if (name === BROADCAST || this.named.has(name)) return;
-    this.named.add(name);
-    this.names.push(name);
+  private addName(name: string, seq: number): void {
+    if (name === BROADCAST) return;
+    const known = this.firstSeen.get(name);
+    if (known !== undefined && known <= seq) return;
+    this.firstSeen.set(name, seq);
+    this.sortedNames = null;
   }
 }
 

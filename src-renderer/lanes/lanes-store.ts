@@ -29,6 +29,15 @@ export const useLanesStore = defineStore('lanes', () => {
   let insightTimer: ReturnType<typeof setTimeout> | null = null;
   let insightsAt = 0;
 
+  /** Lenses on screen: rows are built only while one is (busy time always, for the header). */
+  const viewers = ref(0);
+  function show(): void {
+    viewers.value += 1;
+  }
+  function hide(): void {
+    viewers.value = Math.max(0, viewers.value - 1);
+  }
+
   function sync(): void {
     if (sessionId.value === null) {
       // The view closed: let the models (and the timeline they hold) go.
@@ -47,7 +56,7 @@ export const useLanesStore = defineStore('lanes', () => {
       if (insightTimer !== null) clearTimeout(insightTimer);
       insightTimer = null;
     }
-    const grew = timelineModel.ingest();
+    const grew = timelineModel.ingest(viewers.value > 0);
     if (grew) scheduleInsights();
     const log = session.getLog();
     if (log !== timeline.log) {
@@ -79,10 +88,10 @@ export const useLanesStore = defineStore('lanes', () => {
     }, wait);
   }
 
-  watch([version, loadedEvents, sessionId], sync, { immediate: true });
+  watch([version, loadedEvents, sessionId, viewers], sync, { immediate: true });
   onScopeDispose(() => {
     if (insightTimer !== null) clearTimeout(insightTimer);
   });
 
-  return { model, revision, waits, firstError };
+  return { model, revision, waits, firstError, show, hide };
 });
