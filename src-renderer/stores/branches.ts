@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { Family, ForkResult } from '@shared/contract';
+import type { Family, ForkResult, ResumeCheck } from '@shared/contract';
 import { useBridge } from '../bridge';
 import { createFailureReporter } from './failure';
 import { useToastStore } from './toasts';
@@ -24,7 +24,8 @@ export interface ForkRequest {
 
 /**
  * Forks and families: the fork editor's draft and its commands (`branches.fork`), and the family
- * tree of the open session (`branches.family`), kept fresh as sessions are added.
+ * tree of the open session (`branches.family`) with whether it can be resumed
+ * (`runs.resumeCheck`), kept fresh as sessions are added and change.
  */
 export const useBranchesStore = defineStore('branches', () => {
   const bridge = useBridge();
@@ -111,12 +112,19 @@ export const useBranchesStore = defineStore('branches', () => {
   let familyOf: string | null = null;
   let familyGeneration = 0;
 
+  /** Whether the open session can be continued now, and if not why (see runs.resumeCheck). */
+  const resume = ref<ResumeCheck | null>(null);
+
   async function loadFamily(id: string): Promise<void> {
     familyOf = id;
     const mine = ++familyGeneration;
     familyLoading.value = true;
-    const result = await bridge.call('branches.family', { id });
+    const [result, check] = await Promise.all([
+      bridge.call('branches.family', { id }),
+      bridge.call('runs.resumeCheck', { sessionId: id }),
+    ]);
     if (mine !== familyGeneration) return;
+    resume.value = check.ok ? check.value : null;
     familyLoading.value = false;
     if (!result.ok) {
       family.value = null;
@@ -130,6 +138,7 @@ export const useBranchesStore = defineStore('branches', () => {
     familyOf = null;
     familyGeneration += 1;
     family.value = null;
+    resume.value = null;
     familyError.value = null;
   }
 
@@ -160,6 +169,7 @@ export const useBranchesStore = defineStore('branches', () => {
     closeEditor,
     submit,
     family,
+    resume,
     familyError,
     familyLoading,
     loadFamily,

@@ -355,6 +355,45 @@ describe('Fork here in the session view', () => {
     expect(useBranchesStore().draft).toMatchObject({ atMessage: 3, from: 'critic', text: 'Too short' });
   });
 
+  it('runs a fork saved without running, and says why a session cannot resume', async () => {
+    const log = new EventLog().start();
+    log.say('task', 'user', 'writer', ['Write a haiku']);
+    log.stop('stopped', 'forked');
+    let check = { resumable: true, reason: null as string | null };
+    const fake = backend(
+      {
+        'sessions.get': () => ({
+          ok: true,
+          value: { summary: listItem('s1', { status: 'stopped', stopReason: 'forked' }), fleet: writers },
+        }),
+        'runs.resumeCheck': () => ({
+          ok: true,
+          value: { sessionId: 's1', ...check, live: false, unmappedAgents: [], imported: false },
+        }),
+        'runs.continue': () => ({ ok: true, value: { sessionId: 's1' } }),
+      },
+      log,
+    );
+    await useSessionStore().open('s1');
+    const view = mount(BranchBar, { props: { sessionId: 's1' }, attachTo: document.body });
+    await flushPromises();
+    const button = view.get('[data-testid="resume-run"]');
+    expect(button.text()).toContain('Run this fork');
+    await button.trigger('click');
+    await flushPromises();
+    expect(fake.calls.find((call) => call.channel === 'runs.continue')?.input).toEqual({
+      sessionId: 's1',
+      task: '',
+      context: {},
+    });
+
+    check = { resumable: false, reason: 'Its agents have no provider: alice.' };
+    await useBranchesStore().loadFamily('s1');
+    await flushPromises();
+    expect(view.get('[data-testid="resume-run"]').attributes('disabled')).toBeDefined();
+    expect(view.get('[data-testid="resume-reason"]').text()).toBe('Its agents have no provider: alice.');
+  });
+
   it('has no Fork button outside a session view', () => {
     const log = new EventLog().start();
     const message = log.say('m1', 'user', 'writer', ['hi']);
