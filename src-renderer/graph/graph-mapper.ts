@@ -53,6 +53,8 @@ export interface MessageEdgeData {
   color: string;
   /** Stroke width in pixels, growing with the count. */
   width: number;
+  /** Many agents: a count of one goes without a label (the stroke says it), to spare the clutter. */
+  quiet: boolean;
 }
 
 export interface GraphNodeModel {
@@ -153,7 +155,8 @@ export function mapGraph(agents: readonly AgentInfo[], frame: SessionFrame): Gra
   const toUser = (name: string): number => {
     let sum = 0;
     for (const edge of Object.values(stats.edges))
-      if (edge.kind !== 'routing' && edge.from === name && edge.to === USER) sum += edge.count;
+      if ((edge.kind === 'message' || edge.kind === 'handoff') && edge.from === name && edge.to === USER)
+        sum += edge.count;
     return sum;
   };
   const active = new Set(
@@ -244,6 +247,7 @@ export function mapGraph(agents: readonly AgentInfo[], frame: SessionFrame): Gra
       existing.data.turns += turns;
       existing.data.pulseSeq = Math.max(existing.data.pulseSeq, edge.lastSeq);
       existing.data.width = edgeWidth(existing.data.count);
+      existing.data.quiet = compact && existing.data.count < 2;
       continue;
     }
     merged.set(id, {
@@ -257,6 +261,7 @@ export function mapGraph(agents: readonly AgentInfo[], frame: SessionFrame): Gra
         pulseSeq: edge.lastSeq,
         color: colorOf.get(edge.from) ?? 'var(--fg-muted)',
         width: edgeWidth(edge.count),
+        quiet: compact && edge.count < 2,
       },
     });
   }

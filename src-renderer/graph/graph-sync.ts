@@ -215,15 +215,13 @@ export function useGraphSync(options: GraphSyncOptions) {
 
   function markSent(model: GraphModel): void {
     throttle.reset();
-    const now = performance.now();
-    for (const node of model.nodes) throttle.mark(node.id, node.data, now);
+    for (const node of model.nodes) throttle.mark(node.id, node.data);
   }
 
   function patchData(model: GraphModel): void {
-    const now = performance.now();
-    throttle.pending = false;
+    throttle.begin(performance.now());
     for (const node of model.nodes) {
-      if (throttle.due(node.id, node.data, now)) flow.updateNodeData<AgentNodeData>(node.id, node.data);
+      if (throttle.due(node.id, node.data)) flow.updateNodeData<AgentNodeData>(node.id, node.data);
     }
     if (throttle.pending && !trailing) {
       // The stream may pause after this frame: send the held-back tails once the interval ends.

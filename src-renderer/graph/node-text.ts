@@ -38,8 +38,13 @@ export const SELECT_EDGE: InjectionKey<(id: string) => void> = Symbol('graph-sel
 export function usePulse(seq: () => number): Ref<number> {
   const gate = inject(PULSE_GATE, null);
   const key = ref(0);
-  watch(seq, (now) => {
-    if (gate?.on.value && now > gate.floor.value) key.value = now;
-  });
+  // Immediate: an edge or node that first appears with a new message pulses for it too.
+  watch(
+    seq,
+    (now) => {
+      if (gate?.on.value && now > gate.floor.value) key.value = now;
+    },
+    { immediate: true },
+  );
   return key;
 }

@@ -130,22 +130,25 @@ export function grid(boxes: readonly Box[], options: ShapeOptions): Placement {
 }
 
 /**
- * A left-to-right pipeline in the given order; when the pane is narrow it continues on the next
- * row, still left to right (like reading), with room between columns for the arrows.
+ * A left-to-right pipeline in the given order. When the pane is too narrow for one row it
+ * snakes: the next row continues under the last box and runs back, so each step stays a short
+ * arrow to a neighbour and no arrow crosses the drawing.
  */
 export function pipeline(boxes: readonly Box[], options: ShapeOptions): Placement {
   if (boxes.length === 0) return {};
   const gapX = options.gap * 2;
+  const gapY = options.gap * 1.25;
   const cell = maxSize(boxes);
   // A pipeline prefers fewer rows: each extra row must buy a third more zoom.
-  const columns = bestColumns(boxes, options, gapX, options.gap * 1.25, 0.75);
+  const columns = bestColumns(boxes, options, gapX, gapY, 0.75);
   const out: Placement = {};
   boxes.forEach((box, index) => {
-    const column = index % columns;
     const row = Math.floor(index / columns);
+    const step = index % columns;
+    const column = row % 2 === 0 ? step : columns - 1 - step;
     out[box.id] = {
       x: column * (cell.width + gapX) + (cell.width - box.width) / 2,
-      y: row * (cell.height + options.gap * 1.25) + (cell.height - box.height) / 2,
+      y: row * (cell.height + gapY) + (cell.height - box.height) / 2,
     };
   });
   return out;

@@ -118,12 +118,22 @@ describe('pattern layout', () => {
     expect(new Set(['a0', 'a1', 'a2', 'a3'].map((id) => positions[id]!.y)).size).toBeLessThanOrEqual(2);
   });
 
-  it('wraps a long pipeline into rows on a narrow pane, still reading left to right', () => {
+  it('snakes a long pipeline into rows on a narrow pane, each step to a neighbour', () => {
     const nodes = agents(6, 'sequential');
     const { positions } = layoutGraph(nodes, [], { aspect: 0.8 });
-    expect(positions.a1!.x).toBeGreaterThan(positions.a0!.x);
     const rows = new Set(nodes.map((node) => Math.round(positions[node.id]!.y / 50)));
     expect(rows.size).toBeGreaterThan(1);
+    const centre = (id: string) => ({ x: positions[id]!.x + 115, y: positions[id]!.y + 50 });
+    for (let i = 1; i < nodes.length; i += 1) {
+      const from = centre(`a${i - 1}`);
+      const to = centre(`a${i}`);
+      // Consecutive stages are neighbours: side by side in a row, or one above the other.
+      const sameRow = Math.abs(from.y - to.y) < 30;
+      const sameColumn = Math.abs(from.x - to.x) < 30;
+      expect(sameRow || sameColumn, `a${i - 1} -> a${i}`).toBe(true);
+    }
+    // The first row runs left to right.
+    expect(positions.a1!.x).toBeGreaterThan(positions.a0!.x);
   });
 
   it('fans a parallel team out to its workers and in to the aggregator on their right', () => {

@@ -1,0 +1,224 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { FleetInput } from '../../src-shared/domain';
+import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import { makeTempDir } from '../helpers/temp-dir';
+import { callHost, openApp, shot } from './session-helpers';
+import { measureGraph, openGraph, settle } from './graph-measure';
+
+const TOKEN = 'e2e-graph-live-token-0123456789abcdef0123';
+
+/** A round robin whose replies stream for about a second each, so the run can be watched live. */
+function slowDebate(): FleetInput {
+  const reply = (text: string) => ({ content: text.repeat(12), chunkSize: 6, delayMs: 25 });
+  return {
+    version: 1,
+    name: 'Slow debate',
+    agents: ['pro', 'con', 'chair'].map((name) => ({
+      name,
+      type: 'scripted' as const,
+      role: `${name} of the debate`,
+      script: [reply(`${name} speaks. `)],
+      loop: true,
+    })),
+    team: { pattern: 'round-robin' },
+    termination: { type: 'max-messages', max: 7 },
+  };
+}
+
+/** A fleet of `count` agents in the given pattern, for the many-agents layout. */
+function many(count: number, pattern: 'round-robin' | 'parallel'): FleetInput {
+  const names = Array.from({ length: count }, (_, index) => `agent${String(index).padStart(2, '0')}`);
+  return {
+    version: 1,
+    name: `${count} agents, ${pattern}`,
+    agents: names.map((name) => ({
+      name,
+      type: 'scripted' as const,
+      script: [{ content: `${name} done.` }],
+    })),
+    team:
+      pattern === 'parallel'
+        ? { pattern, workers: names.slice(0, count - 1), aggregator: names[count - 1]! }
+        : { pattern },
+    termination: { type: 'max-messages', max: count + 2 },
+  };
+}
+
+/** Each node's position in flow coordinates (its translate), by id: what a layout change moves. */
+function flowPositions(page: Page): Promise<Record<string, string>> {
+  return page.evaluate(() => {
+    const out: Record<string, string> = {};
+    for (const node of Array.from(document.querySelectorAll<HTMLElement>('.vue-flow__node')))
+      out[node.dataset.id ?? '?'] = node.style.transform;
+    return out;
+  });
+}
+
+function translate(transform: string | undefined): { x: number; y: number } {
+  const match = /translate\(([-\d.]+)px, ([-\d.]+)px\)/.exec(transform ?? '');
+  if (!match) throw new Error(`no translate in ${transform}`);
+  return { x: Number(match[1]), y: Number(match[2]) };
+}
+
+/** Records, in the page, every pulse (node ring, edge dot, broadcast ray) that appears from now on. */
+function watchPulses(page: Page): Promise<void> {
+  return page.evaluate(() => {
+    const seen = { rings: 0, dots: 0, broadcasts: 0 };
+    (window as unknown as { graphPulses: typeof seen }).graphPulses = seen;
+    new MutationObserver((records) => {
+      for (const record of records)
+        for (const added of Array.from(record.addedNodes)) {
+          if (!(added instanceof Element)) continue;
+          // A pulse is added on its own, or inside a node or edge that appears with it.
+          const has = (selector: string) => added.matches(selector) || added.querySelector(selector) !== null;
+          if (has('.pulse-ring')) seen.rings += 1;
+          if (has('.pulse-dot')) seen.dots += 1;
+          if (has('[data-testid="broadcast-pulse"]')) seen.broadcasts += 1;
+        }
+    }).observe(document.body, { subtree: true, childList: true });
+  });
+}
+const pulses = (page: Page) =>
+  page.evaluate(
+    () =>
+      (window as unknown as { graphPulses: { rings: number; dots: number; broadcasts: number } }).graphPulses,
+  );
+
+describe('the session graph while a run is live, in replay and when rearranged', () => {
+  const temp = makeTempDir();
+  let host: HostProcess;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let page: Page;
+  const pageErrors: string[] = [];
+  let debateId = '';
+
+  beforeAll(async () => {
+    ensureBuilt();
+    host = await spawnHost(join(temp.dir, 'data'), { token: TOKEN });
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    await page.addInitScript({ content: 'window.__name = (fn) => fn;' });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await openApp(page, host.url);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await host?.stop();
+    temp.remove();
+  });
+
+  it('keeps every node where it is while messages arrive, highlights the speaker and pulses each message', async () => {
+    const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
+      source: { fleet: slowDebate() },
+      task: 'Should meetings be shorter?',
+    });
+    debateId = sessionId;
+    await page.evaluate((id) => (window.location.hash = `#/sessions/${id}`), sessionId);
+    await page.locator('[data-testid="agent-graph"][data-phase="ready"]').waitFor();
+    await watchPulses(page);
+    const first = await flowPositions(page);
+    expect(Object.keys(first).sort()).toEqual(['chair', 'con', 'pro']);
+    const speakers = new Set<string>();
+    const layouts = new Set<string>();
+    for (let round = 0; round < 60; round += 1) {
+      const status = await page.getByTestId('session-status').getAttribute('data-status');
+      const speaking = await page
+        .locator('[data-testid="agent-node"][data-speaking="true"][data-status="streaming"]')
+        .evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset.agent ?? ''));
+      for (const name of speaking) speakers.add(name);
+      layouts.add(JSON.stringify(await flowPositions(page)));
+      if (round === 10) await shot(page, 'graph-live-streaming.png');
+      if (status === 'completed') break;
+      await page.waitForTimeout(150);
+    }
+    expect(await page.getByTestId('session-status').getAttribute('data-status')).toBe('completed');
+    // Nothing moved while the run was live; each agent was highlighted while it spoke.
+    expect([...layouts]).toEqual([JSON.stringify(first)]);
+    expect([...speakers].sort()).toEqual(['chair', 'con', 'pro']);
+    const seen = await pulses(page);
+    expect(seen.rings).toBeGreaterThan(0);
+    expect(seen.dots).toBeGreaterThan(0);
+    expect(seen.broadcasts).toBeGreaterThan(0);
+    // The ring of turns: pro -> con -> chair -> pro, each edge labelled with its count.
+    const labels = await page
+      .getByTestId('edge-label')
+      .evaluateAll((nodes) =>
+        nodes.map((node) => `${(node as HTMLElement).dataset.edge}=${node.textContent?.trim()}`),
+      );
+    // Six replies: pro, con, chair, pro, con, chair (chair hands back to pro once).
+    expect(labels.sort()).toEqual(['message:chair->pro=1', 'message:con->chair=2', 'message:pro->con=2']);
+    await shot(page, 'graph-live-completed.png');
+  });
+
+  it('pulses replayed messages and keeps the layout when stepping back and forth', async () => {
+    await openGraph(page, debateId);
+    const before = await flowPositions(page);
+    const position = async () => Number(await page.getByTestId('replay-position').getAttribute('data-seq'));
+    await page.getByTestId('replay-home').click();
+    await expect.poll(position).toBe(0);
+    await settle(page);
+    await watchPulses(page);
+    for (let step = 0; step < 3; step += 1) await page.getByTestId('replay-next').click();
+    expect(await position()).toBeGreaterThan(0);
+    await expect.poll(async () => (await pulses(page)).broadcasts).toBeGreaterThan(0);
+    await expect.poll(async () => (await pulses(page)).dots).toBeGreaterThan(0);
+    await page.getByTestId('replay-prev').click();
+    await page.getByTestId('replay-end').click();
+    await settle(page);
+    expect(await flowPositions(page)).toEqual(before);
+  });
+
+  it('remembers a node dragged elsewhere, and Auto layout puts it back', async () => {
+    await openGraph(page, debateId);
+    const before = await flowPositions(page);
+    const box = await page.locator('.vue-flow__node[data-id="con"]').boundingBox();
+    if (!box) throw new Error('no node');
+    await page.mouse.move(box.x + 30, box.y + 12);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 90, box.y + 80, { steps: 8 });
+    await page.mouse.up();
+    const dragged = translate((await flowPositions(page)).con);
+    expect(Math.abs(dragged.x - translate(before.con).x)).toBeGreaterThan(20);
+    await openGraph(page, debateId);
+    const reopened = translate((await flowPositions(page)).con);
+    // Saved positions are whole pixels.
+    expect(Math.abs(reopened.x - dragged.x)).toBeLessThan(1);
+    expect(Math.abs(reopened.y - dragged.y)).toBeLessThan(1);
+    await page.getByTestId('relayout').click();
+    await page.locator('[data-testid="agent-graph"][data-phase="ready"]').waitFor();
+    await settle(page);
+    const back = translate((await flowPositions(page)).con);
+    expect(Math.abs(back.x - translate(before.con).x)).toBeLessThan(4);
+    expect(Math.abs(back.y - translate(before.con).y)).toBeLessThan(4);
+  });
+
+  it('lays out 50 agents without overlaps or clipped labels, fitted into the pane', async () => {
+    for (const pattern of ['round-robin', 'parallel'] as const) {
+      const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
+        source: { fleet: many(50, pattern) },
+        task: 'Everyone report',
+      });
+      await expect
+        .poll(
+          async () =>
+            (
+              await callHost<{ summary: { status: string } }>(host.port, TOKEN, 'sessions.get', {
+                id: sessionId,
+              })
+            ).summary.status,
+          { timeout: 30_000 },
+        )
+        .not.toBe('running');
+      await openGraph(page, sessionId);
+      const measure = await measureGraph(page);
+      await shot(page, `graph-50-agents-${pattern}-1440x900.png`);
+      expect(measure.nodes).toBe(50);
+      expect([...measure.overlaps, ...measure.outside, ...measure.covered, ...measure.clipped]).toEqual([]);
+    }
+    expect(pageErrors).toEqual([]);
+  });
+});

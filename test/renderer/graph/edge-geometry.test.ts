@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { borderPoint, floatingEdge } from '../../../src-renderer/graph/edge-geometry';
+import { fitPadding, minimapSize, MARGIN, TOOLBAR_HEIGHT } from '../../../src-renderer/graph/graph-fit';
+
+const box = (x: number, y: number) => ({ x, y, width: 200, height: 100 });
+const point = (text: string) =>
+  text.split(' ').map((pair) => pair.split(',').map(Number) as [number, number]);
+
+describe('floating edges', () => {
+  it('leave and enter the boxes at their borders, with the arrow tip on the target border', () => {
+    const geometry = floatingEdge(box(0, 0), box(400, 0));
+    expect(geometry.start.x).toBeGreaterThanOrEqual(200);
+    expect(geometry.start.x).toBeLessThan(210);
+    expect(geometry.end.x).toBeLessThanOrEqual(400);
+    expect(geometry.end.x).toBeGreaterThan(390);
+    const [tip] = point(geometry.arrow);
+    expect(tip![0]).toBeCloseTo(geometry.end.x, 0);
+    expect(geometry.path.startsWith('M ')).toBe(true);
+  });
+
+  it('bows the two directions between one pair to opposite sides, so they never overlap', () => {
+    const there = floatingEdge(box(0, 0), box(400, 0));
+    const back = floatingEdge(box(400, 0), box(0, 0));
+    expect(there.labelY).toBeLessThan(50);
+    expect(back.labelY).toBeGreaterThan(50);
+  });
+
+  it('grows the arrowhead with the stroke', () => {
+    const size = (width: number) => {
+      const [tip, left, right] = point(floatingEdge(box(0, 0), box(400, 0), width).arrow);
+      return Math.hypot(left![0] - right![0], left![1] - right![1]) + Math.abs(tip![0] - left![0]);
+    };
+    expect(size(7)).toBeGreaterThan(size(1.5));
+  });
+
+  it('finds the border point in every direction', () => {
+    const square = { x: 0, y: 0, width: 100, height: 100 };
+    expect(borderPoint(square, { x: 50, y: -500 }).y).toBeCloseTo(-3, 5);
+    expect(borderPoint(square, { x: 500, y: 50 }).x).toBeCloseTo(103, 5);
+    expect(borderPoint(square, { x: 50, y: 50 })).toEqual({ x: 50, y: 50 });
+  });
+});
+
+describe('fitting the graph clear of the overlays', () => {
+  it('hides the minimap on small panes and keeps it modest on large ones', () => {
+    expect(minimapSize({ width: 430, height: 400 })).toBeNull();
+    expect(minimapSize({ width: 900, height: 420 })).toBeNull();
+    const large = minimapSize({ width: 900, height: 850 })!;
+    expect(large.width).toBeLessThanOrEqual(200);
+    expect(large.height).toBeLessThan(large.width);
+  });
+
+  it('keeps the toolbar strip free and takes the minimap room from whichever side costs least', () => {
+    const pane = { width: 900, height: 850 };
+    const minimap = minimapSize(pane)!;
+    const wide = fitPadding(pane, { width: 1000, height: 200 }, minimap);
+    expect(wide.top).toBe(TOOLBAR_HEIGHT + MARGIN);
+    expect(wide.right).toBe(MARGIN);
+    expect(wide.bottom).toBeGreaterThan(minimap.height);
+    const tall = fitPadding(pane, { width: 200, height: 1000 }, minimap);
+    expect(tall.right).toBeGreaterThan(minimap.width);
+    expect(fitPadding(pane, { width: 200, height: 1000 }, null).right).toBe(MARGIN);
+  });
+});

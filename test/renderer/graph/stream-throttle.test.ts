@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { STREAM_INTERVAL_MS, StreamThrottle } from '../../../src-renderer/graph/stream-throttle';
+import type { AgentNodeData } from '../../../src-renderer/graph/graph-mapper';
+
+const data = (streaming: string, status: AgentNodeData['status'] = 'streaming'): AgentNodeData => ({
+  name: 'a',
+  kind: 'agent',
+  role: '',
+  model: '',
+  status,
+  messages: 0,
+  tokens: 0,
+  toolCalls: 0,
+  broadcasts: 0,
+  fromUser: 0,
+  toUser: 0,
+  streaming,
+  pulseSeq: 0,
+  color: '#3a7be0',
+  speaking: true,
+  compact: false,
+  slot: null,
+});
+
+describe('streaming text reaching the graph', () => {
+  it('sends every node’s grown tail together, once per interval, and holds it back in between', () => {
+    const throttle = new StreamThrottle();
+    throttle.mark('a', data('x'));
+    throttle.mark('b', data('y'));
+    throttle.begin(0);
+    expect(throttle.due('a', data('xx'))).toBe(true);
+    expect(throttle.due('b', data('yy'))).toBe(true);
+    throttle.begin(STREAM_INTERVAL_MS / 2);
+    expect(throttle.due('a', data('xxx'))).toBe(false);
+    expect(throttle.due('b', data('yy'))).toBe(false);
+    expect(throttle.pending).toBe(true);
+    throttle.begin(STREAM_INTERVAL_MS);
+    expect(throttle.due('a', data('xxx'))).toBe(true);
+    expect(throttle.pending).toBe(false);
+  });
+
+  it('sends any other change at once, and an emptied tail too', () => {
+    const throttle = new StreamThrottle();
+    throttle.mark('a', data('x'));
+    throttle.begin(0);
+    expect(throttle.due('a', data('xy'))).toBe(true);
+    throttle.begin(10);
+    expect(throttle.due('a', data('xyz', 'thinking'))).toBe(true);
+    throttle.begin(20);
+    expect(throttle.due('a', data('', 'thinking'))).toBe(true);
+    expect(throttle.due('a', data('', 'thinking'))).toBe(false);
+  });
+});
