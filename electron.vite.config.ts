@@ -43,8 +43,22 @@ export default defineConfig({
     build: {
       outDir: here('./out/renderer'),
       emptyOutDir: true,
+      // electron-vite leaves the renderer unminified; the browser surface loads it over the network
+      // and the first route's JavaScript has a budget (test/e2e/bundle-size.test.ts). The heavy
+      // views are split off with dynamic import() in src-renderer/views/lazy-views.ts.
+      minify: true,
       rolldownOptions: {
         input: { index: here('./src-renderer/index.html') },
+        // Libraries every page needs get chunks named after them (instead of after whichever
+        // module happened to come first), so the first route's files say what they hold.
+        output: {
+          codeSplitting: {
+            groups: [
+              { name: 'vue', test: /node_modules[\\/](vue|@vue[\\/]|pinia)/ },
+              { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
+            ],
+          },
+        },
         // Timing warnings are noise on a loaded 2-core machine; `npm run bench` measures speed.
         checks: { bundlerTimings: false },
       },

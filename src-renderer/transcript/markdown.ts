@@ -1,6 +1,6 @@
 import MarkdownIt from 'markdown-it';
 import DOMPurify from 'dompurify';
-import hljs from 'highlight.js/lib/common';
+import { hljs, loadMoreLanguages } from './highlight-languages';
 
 /**
  * Message content is untrusted. Markdown is rendered with raw HTML disabled (so tags show as
@@ -147,6 +147,10 @@ export function renderBody(content: string, kind: string): { mode: BodyMode; htm
 
 const cache = new Map<string, { mode: BodyMode; html: string }>();
 const CACHE_LIMIT = 2000;
+// Bodies rendered before the lazily loaded languages arrived are rendered again with them.
+void loadMoreLanguages()
+  .then(() => cache.clear())
+  .catch(() => undefined);
 
 /** renderBody with a bounded cache keyed by kind and content (completed messages render once). */
 export function renderBodyCached(content: string, kind: string): { mode: BodyMode; html: string } {
