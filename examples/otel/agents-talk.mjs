@@ -11,7 +11,8 @@
 // each chat completion becomes an LLM span with its input and output messages. Each turn is
 // wrapped in an agent span carrying both the OpenTelemetry GenAI attributes (gen_ai.agent.name,
 // gen_ai.conversation.id) and OpenInference's (openinference.span.kind AGENT, agent.name,
-// graph.node.id), so a viewer can tell which agent made which call and who spoke after whom.
+// graph.node.id, graph.node.parent_id: the agent it answers), so a viewer can tell which agent
+// made which call and who spoke after whom. What was said is on the model call's span only.
 import { randomUUID } from 'node:crypto';
 import * as openaiModule from 'openai';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
@@ -58,7 +59,6 @@ async function turn(agent, heard) {
         'graph.node.id': agent.name,
         'graph.node.parent_id': heard.from,
         'session.id': conversationId,
-        'input.value': heard.text,
       },
     },
     async (span) => {
@@ -70,9 +70,7 @@ async function turn(agent, heard) {
             { role: 'user', name: heard.from, content: heard.text },
           ],
         });
-        const text = completion.choices[0]?.message?.content ?? '';
-        span.setAttribute('output.value', text);
-        return text;
+        return completion.choices[0]?.message?.content ?? '';
       } catch (error) {
         span.recordException(error);
         span.setStatus({ code: SpanStatusCode.ERROR, message: String(error?.message ?? error) });

@@ -1,0 +1,122 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Message, RunEvent } from '../../../src-shared/domain';
+import { otlpEnvLines } from '../../../src-main/app';
+import { startTestHost, type RunningHost } from '../../helpers/web-host';
+
+const root = join(import.meta.dirname, '../../..');
+const EXAMPLE = join(root, 'examples/otel/agents-talk.mjs');
+
+let stubProcess: ChildProcess;
+let stubBaseUrl: string;
+let receiver: RunningHost;
+
+/** Starts `npm run stub`'s script on a free port and reads the base URL it prints. */
+async function startStubScript(): Promise<{ child: ChildProcess; baseUrl: string }> {
+  const child = spawn(process.execPath, [join(root, 'scripts/stub-model-server.mjs'), '--port', '0'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const found = /^OPENAI_BASE_URL=(\S+)$/m.exec(output)?.[1];
+      if (found) resolve(found);
+    });
+    child.on('exit', (code) => reject(new Error(`the stub script exited (${code}): ${output}`)));
+  });
+  return { child, baseUrl };
+}
+
+function run(
+  command: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, command, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function messagesOf(events: RunEvent[]): Message[] {
+  return events.flatMap((event) => (event.kind === 'message.completed' ? [event.payload.message] : []));
+}
+
+beforeAll(async () => {
+  const stub = await startStubScript();
+  stubProcess = stub.child;
+  stubBaseUrl = stub.baseUrl;
+  receiver = await startTestHost();
+});
+afterAll(async () => {
+  stubProcess.kill('SIGTERM');
+  await receiver.stop();
+});
+
+/** Waits (without asserting on time) until the receiver holds a trace session passing `ready`. */
+async function receivedSession(ready: (messages: Message[]) => boolean): Promise<RunEvent[]> {
+  let last: RunEvent[] = [];
+  for (let attempt = 0; attempt < 400; attempt++) {
+    const item = receiver.app.store.listSessions({}).items.find((session) => session.source === 'otlp');
+    if (item) {
+      last = [...receiver.app.store.iterateEvents(item.id)];
+      if (ready(messagesOf(last))) return last;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return last;
+}
+
+describe('examples/otel: three agents traced by OpenInference, sent with the standard OTLP exporter', () => {
+  it('run against the `npm run stub` server, its agents and every message appear in a running Fleetscope', async () => {
+    // Exactly what a newcomer does: paste the two lines `fleetscope serve` prints, point the
+    // openai SDK at the stub, run the example. No API key is set.
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, OPENAI_BASE_URL: stubBaseUrl };
+    for (const text of otlpEnvLines(receiver.host.port, receiver.host.token)) {
+      const [name, value] = text.split(/=(.*)/s) as [string, string];
+      env[name] = value;
+    }
+    const result = await run([EXAMPLE, 'Plan a picnic for the team.'], env);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const said = result.stdout.split('\n').flatMap((line) => {
+      const match = /^(Planner|Critic|Writer): (.+)$/.exec(line);
+      return match ? [{ agent: match[1] as string, text: match[2] as string }] : [];
+    });
+    expect(said).toHaveLength(6);
+    expect(said.map((turn) => turn.agent)).toEqual([
+      'Planner',
+      'Critic',
+      'Writer',
+      'Planner',
+      'Critic',
+      'Writer',
+    ]);
+
+    const isThere = (messages: Message[]) =>
+      said.every((turn) =>
+        messages.some((message) => message.from === turn.agent && message.content === turn.text),
+      );
+    const events = await receivedSession(isThere);
+    const messages = messagesOf(events);
+    expect(isThere(messages)).toBe(true);
+    const started = events.find((event) => event.kind === 'session.started');
+    expect(
+      started?.kind === 'session.started' && started.payload.fleet.agents.map((agent) => agent.name),
+    ).toEqual(['Planner', 'Critic', 'Writer']);
+    expect(messages).toContainEqual(
+      expect.objectContaining({ from: 'user', to: 'Planner', content: 'Plan a picnic for the team.' }),
+    );
+    // Each agent's words come once, in the order they were said, at the pace of the spans.
+    const turns = messages.filter((message) => said.some((turn) => turn.agent === message.from));
+    expect(turns.map((message) => message.content)).toEqual(said.map((turn) => turn.text));
+    for (const [index, message] of turns.slice(1).entries())
+      expect(message.t).toBeGreaterThanOrEqual((turns[index] as Message).t);
+  });
+});
