@@ -22,7 +22,7 @@ export async function waitForSamples(
   token: string,
   fleetNames: string[],
 ): Promise<ListedSession[]> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const sessions = await listSessions(port, token);
     if (fleetNames.every((name) => sessions.some((session) => session.fleetName === name))) return sessions;

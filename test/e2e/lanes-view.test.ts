@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
 import { callHost, openApp, shot } from './session-helpers';
+import { streamingFleet } from '../bench/chromium/streaming-fleet';
 import {
   waitForSamples,
   openSession,
@@ -273,6 +274,44 @@ describe('the sequence lens (lanes) in Chromium', () => {
     const lanes = await readLanes(page);
     expect(lanes.lastMessage).toBe((await readTranscript(page)).lastMessage);
     await shot(page, 'lanes-live-completed.png');
+  });
+
+  it('shows 50 agents with 16 streaming at once: every lane named, the lens scrolls sideways', async () => {
+    const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
+      source: { fleet: streamingFleet() },
+      task: 'Stream at once',
+    });
+    await page.evaluate((id) => (window.location.hash = `#/sessions/${id}`), sessionId);
+    await showLens(page, 'lanes');
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="lane"][data-status="streaming"]').length >= 8,
+      undefined,
+      { timeout: 30_000 },
+    );
+    for (const size of [
+      { width: 1024, height: 700 },
+      { width: 1920, height: 1080 },
+    ]) {
+      await page.setViewportSize(size);
+      await page.waitForTimeout(300);
+      await shot(page, `lanes-50-agents-streaming-${size.width}x${size.height}.png`);
+    }
+    const layout = await page.getByTestId('lanes').evaluate((root) => {
+      const scroller = root.querySelector<HTMLElement>('[data-testid="lanes-scroller"]')!;
+      const names = Array.from(root.querySelectorAll<HTMLElement>('[data-testid="lane"] .name'));
+      return {
+        lanes: root.querySelectorAll('[data-testid="lane"]').length,
+        clipped: names.filter((name) => name.scrollWidth > name.clientWidth + 1).length,
+        sideways: scroller.scrollWidth > scroller.clientWidth,
+        streamingBars: root.querySelectorAll('[data-testid="lane-bar"][data-kind="streaming"]').length,
+      };
+    });
+    expect(layout.lanes).toBe(51); // the 50 agents and the person who gave the task
+    expect(layout.clipped).toBe(0);
+    expect(layout.sideways).toBe(true);
+    expect(layout.streamingBars).toBeGreaterThan(0);
+    await callHost(host.port, TOKEN, 'runs.control', { sessionId, action: 'stop' }).catch(() => undefined);
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('logged no errors in the page', () => {
