@@ -196,6 +196,21 @@ describe('the session graph while a run is live, in replay and when rearranged',
     expect(Math.abs(back.y - translate(before.con).y)).toBeLessThan(4);
   });
 
+  it('grows with the window: the same graph fills a bigger pane at a bigger zoom', async () => {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await openGraph(page, debateId);
+    const small = await measureGraph(page);
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await expect.poll(async () => (await measureGraph(page)).zoom).toBeGreaterThan(small.zoom * 1.3);
+    await settle(page);
+    const large = await measureGraph(page);
+    expect(large.fill).toBeGreaterThan(0.7);
+    expect(large.minimapShown).toBe(true);
+    expect(small.minimapShown).toBe(false);
+    expect([...large.overlaps, ...large.outside, ...large.covered, ...large.clipped]).toEqual([]);
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+
   it('lays out 50 agents without overlaps or clipped labels, fitted into the pane', async () => {
     for (const pattern of ['round-robin', 'parallel'] as const) {
       const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
