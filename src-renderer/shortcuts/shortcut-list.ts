@@ -1,8 +1,9 @@
 /**
  * Every keyboard shortcut the app has, for the shortcut sheet ("?"). The handlers live where the
- * keys are handled (App.vue, composables/useSessionKeys.ts, builder/useBuilderKeys.ts, the text
- * fields listed under "While typing"); a shortcut added there belongs here too, and
- * test/renderer/shortcut-sheet.test.ts checks that the handled keys are all listed.
+ * keys are handled (App.vue, composables/useSessionKeys.ts, builder/useBuilderKeys.ts,
+ * components/branches/fork-action.ts, views/CompareView.vue, the text fields listed under "While
+ * typing"); a shortcut added there belongs here too, and test/renderer/first-hour/shell-edges.test.ts
+ * checks that the keys those handlers react to are all listed.
  */
 export interface Shortcut {
   /** Key combinations, each an array of key caps: [['Ctrl', '1']] or [['←'], ['→']]. */
@@ -52,6 +53,15 @@ export function shortcutGroups(mod: string): ShortcutGroup[] {
         { keys: [['P']], what: 'Pause or resume a live run' },
         { keys: [['N']], what: 'Let a paused run take one more round' },
         { keys: [['X']], what: 'Stop a live run' },
+        { keys: [['F']], what: 'Fork here: at the message under the pointer, else at the playhead' },
+      ],
+    },
+    {
+      title: 'Comparing two sessions',
+      where: 'side by side',
+      shortcuts: [
+        { keys: [['D']], what: 'Jump to where the two sessions part ways' },
+        { keys: [['S']], what: 'Swap left and right' },
       ],
     },
     {
@@ -75,7 +85,7 @@ export function shortcutGroups(mod: string): ShortcutGroup[] {
       title: 'While typing',
       where: 'in text fields',
       shortcuts: [
-        { keys: [[mod, 'Enter']], what: 'Run the task, send an answer or a follow-up' },
+        { keys: [[mod, 'Enter']], what: 'Run the task, send an answer or a follow-up, start a fork' },
         { keys: [['Enter'], ['Shift', 'Enter']], what: 'Next or previous match in transcript search' },
         { keys: [['Enter']], what: 'Save a title or tags you are editing' },
         { keys: [['Esc']], what: 'Cancel editing a title or tags' },

@@ -9,6 +9,8 @@ import { createFakeBridge } from '../../helpers/fake-bridge';
 import appSource from '../../../src-renderer/App.vue?raw';
 import sessionKeysSource from '../../../src-renderer/composables/useSessionKeys.ts?raw';
 import builderKeysSource from '../../../src-renderer/builder/useBuilderKeys.ts?raw';
+import forkKeysSource from '../../../src-renderer/components/branches/fork-action.ts?raw';
+import compareKeysSource from '../../../src-renderer/views/CompareView.vue?raw';
 
 /** A backend with no sessions and no fleets; `sessions.get` knows only `known`. */
 function backend() {
@@ -137,7 +139,7 @@ describe('the shortcut sheet', () => {
   function handledKeys(source: string): string[] {
     const keys = [
       ...[...source.matchAll(/case '([^']+)':/g)].map((match) => match[1]!),
-      ...[...source.matchAll(/key === '([^']+)'/g)].map((match) => match[1]!),
+      ...[...source.matchAll(/key [!=]== '([^']+)'/g)].map((match) => match[1]!),
     ];
     const caps: Record<string, string> = { ' ': 'Space', ArrowLeft: '←', ArrowRight: '→' };
     return [...new Set(keys.map((key) => caps[key] ?? (key.length === 1 ? key.toUpperCase() : key)))];
