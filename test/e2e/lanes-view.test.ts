@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -312,6 +313,98 @@ describe('the sequence lens (lanes) in Chromium', () => {
     expect(layout.streamingBars).toBeGreaterThan(0);
     await callHost(host.port, TOKEN, 'runs.control', { sessionId, action: 'stop' }).catch(() => undefined);
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('marks a tool call and an error, and the header seeks to the first error', async () => {
+    const sample = JSON.parse(readFileSync(join('resources', 'samples', 'code-review.json'), 'utf8')) as {
+      session: Record<string, unknown>;
+      fleet: unknown;
+      events: { kind: string; payload: unknown }[];
+    };
+    const started = sample.events[0]!;
+    const message = (id: string, from: string, to: string, extra: Record<string, unknown>) => ({
+      id,
+      threadId: 'm1',
+      parentId: null,
+      from,
+      to,
+      kind: 'text',
+      content: '',
+      meta: {},
+      state: 'complete',
+      t: 0,
+      ...extra,
+    });
+    const bodies = [
+      { agent: null, kind: 'session.started', payload: started.payload },
+      {
+        agent: 'user',
+        kind: 'message.completed',
+        payload: { message: message('m1', 'user', 'author', { kind: 'task', content: 'Average of a list' }) },
+      },
+      { agent: 'author', kind: 'agent.status', payload: { status: 'thinking' } },
+      {
+        agent: 'author',
+        kind: 'message.completed',
+        payload: {
+          message: message('m2', 'author', 'author', {
+            kind: 'function',
+            toolCalls: [{ id: 'c1', name: 'calculator', arguments: '{"expression":"(1+2)/0"}' }],
+          }),
+        },
+      },
+      {
+        agent: 'author',
+        kind: 'tool.requested',
+        payload: { messageId: 'm2', callId: 'c1', name: 'calculator', arguments: '{"expression":"(1+2)/0"}' },
+      },
+      {
+        agent: 'author',
+        kind: 'tool.executed',
+        payload: { callId: 'c1', name: 'calculator', result: 'Division by zero', isError: true },
+      },
+      {
+        agent: 'author',
+        kind: 'error',
+        payload: { code: 'rate-limited', message: 'The provider refused: 429' },
+      },
+      { agent: 'author', kind: 'agent.status', payload: { status: 'error' } },
+      {
+        agent: null,
+        kind: 'session.stopped',
+        payload: { status: 'failed', stopReason: 'error', detail: 'author failed' },
+      },
+    ];
+    const events = bodies.map((body, index) => ({ seq: index + 1, t: index * 700, ...body }));
+    const file = {
+      format: 'fleetscope-session',
+      version: 1,
+      session: { ...sample.session, id: 'ses_lanes-error', title: 'A tool fails', status: 'failed' },
+      fleet: sample.fleet,
+      events,
+    };
+    const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'sessions.importData', {
+      fileName: 'lanes-error.json',
+      content: JSON.stringify(file),
+    });
+    await openSession(page, sessionId);
+    await showLens(page, 'lanes');
+    const call = page.locator('[data-testid="lane-row"][data-message-id="m2"]');
+    await call.waitFor();
+    expect(await call.getAttribute('class')).toContain('style-tool');
+    expect(await call.textContent()).toContain('calculator');
+    await page.locator('[data-testid="lane-row"][data-kind="error"]').waitFor();
+    const first = page.getByTestId('insight-first-error');
+    await first.waitFor();
+    // The tool's failure is the first thing that went wrong (before the error event).
+    expect(await first.textContent()).toContain('calculator failed: Division by zero');
+    await first.click();
+    await expect.poll(async () => (await playhead(page)).seq).toBe(6);
+    expect(await page.getByTestId('session-status').textContent()).toContain('Replaying · 6/9');
+    expect(
+      await page.locator('[data-testid="lane-bar"][data-agent="author"][data-kind="tool"]').count(),
+    ).toBe(1);
+    await shot(page, 'lanes-tool-and-error.png');
   });
 
   it('logged no errors in the page', () => {
