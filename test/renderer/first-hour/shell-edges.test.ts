@@ -153,6 +153,8 @@ describe('the shortcut sheet', () => {
       'App.vue': appSource,
       useSessionKeys: sessionKeysSource,
       useBuilderKeys: builderKeysSource,
+      'fork-action': forkKeysSource,
+      'CompareView.vue': compareKeysSource,
     };
     for (const [file, source] of Object.entries(sources)) {
       const keys = handledKeys(source);
