@@ -17,7 +17,8 @@ import { storedFleet } from './resume-plan';
 import { SessionComparer } from './compare';
 import { AppError } from './errors';
 import { applyAgentChanges, replaceTermination, unmappedAgents } from './fleet-changes';
-import type { RunService } from './run-service';
+import type { ResumeRequest, RunService } from './run-service';
+import { applyProviderOverrides } from '../orchestrator';
 import { withMessageCap } from './run-service';
 import type { SettingsStore } from '../history/settings-store';
 
@@ -31,6 +32,9 @@ export interface BranchServiceOptions {
   /** Names of the tools agents may use (fleet validation). */
   toolNames: readonly string[];
 }
+
+/** How a fork that runs at once is run (the CLI's provider flags and timeouts). */
+export type ForkRunOptions = Pick<ResumeRequest, 'overrides' | 'fileRoot' | 'idleTimeoutMs' | 'signal'>;
 
 /** Pairs written per page when a comparison is exported. */
 const EXPORT_PAGE = 200;
@@ -53,7 +57,7 @@ export class BranchService {
    * runs the fork on unless `run` is false. Everything is checked before anything is written:
    * a refused fork leaves the store as it was.
    */
-  fork(input: ParsedInput<'branches.fork'>): ForkResult {
+  fork(input: ParsedInput<'branches.fork'>, run: ForkRunOptions = {}): ForkResult {
     const { store, runs } = this.options;
     const parentId = store.resolveSessionId(input.sessionId);
     const parent = store.getSession(parentId);
@@ -101,7 +105,7 @@ export class BranchService {
           `The fork cannot run until its agents have providers: give ${unmapped.join(', ')} a provider (or create it without running).`,
         );
       }
-      runs.checkKeys(fleet);
+      if (run.overrides?.baseUrl === undefined) runs.checkKeys(applyProviderOverrides(fleet, run.overrides));
     }
     const created = store.createFork({
       parentId,
@@ -111,7 +115,7 @@ export class BranchService {
       ...(input.title !== undefined ? { title: input.title } : {}),
       changes,
     });
-    if (input.run) runs.resume({ sessionId: created.sessionId });
+    if (input.run) runs.resume({ sessionId: created.sessionId, ...run });
     return {
       sessionId: created.sessionId,
       forkOf: { sessionId: parentId, atMessage: input.atMessage },

@@ -50,6 +50,11 @@ export interface ResumeRequest {
   agents?: readonly AgentChange[];
   /** Go on with another fleet (its agents must include every agent that spoke). */
   fleet?: FleetSource | { parsed: Fleet };
+  /**
+   * Replaces every LLM agent's base URL, model or key variable (CLI flags). A base URL typed here
+   * is where the person wants keys to go, so the Settings check is skipped, as for `run`.
+   */
+  overrides?: ProviderOverrides;
   fileRoot?: string | null;
   idleTimeoutMs?: number;
   /** Aborting it cancels the run like `stop()`. */
@@ -251,11 +256,13 @@ export class RunService {
       { agents, ...(other ? { fleet: other } : {}) },
       (id) => this.preset(id),
     );
-    this.checkKeys(plan.fleet);
-    if (plan.fleetChanged) store.setRunFleet(sessionId, plan.fleet);
+    const overrides = request.overrides ?? {};
+    const fleet = applyProviderOverrides(plan.fleet, overrides);
+    if (overrides.baseUrl === undefined) this.checkKeys(fleet);
+    if (plan.fleetChanged || fleet !== plan.fleet) store.setRunFleet(sessionId, fleet);
     try {
       return this.manager.start({
-        fleet: plan.fleet,
+        fleet,
         task,
         sessionId,
         resume: { snapshot: plan.snapshot, context, startT: plan.startT },
@@ -268,6 +275,11 @@ export class RunService {
       if (error instanceof FleetInvalidError) throw new AppError('invalid-input', error.message);
       throw error;
     }
+  }
+
+  /** The run of a session while this service drives it (or keeps it finished), else undefined. */
+  handle(sessionId: string): RunHandle | undefined {
+    return this.manager.get(sessionId);
   }
 
   /** Whether a stored session can go on now, and what it still needs. */

@@ -5,11 +5,17 @@ import { showCommand } from './show';
 import { importCommand } from './import';
 import { exportCommand } from './export';
 import { runCommand } from './run';
+import { continueCommand } from './continue';
+import { forkCommand } from './fork';
+import { compareCommand } from './compare';
 
 /** Every CLI command, in the order `--help` lists them. */
 export const COMMANDS: readonly CliCommand[] = [
   serveCommand,
   runCommand,
+  continueCommand,
+  forkCommand,
+  compareCommand,
   sessionsCommand,
   showCommand,
   importCommand,

@@ -35,7 +35,8 @@ const COLUMNS: Array<{
   right?: boolean;
 }> = [
   { title: 'ID', width: 8, value: (s) => s.id.slice(0, 8) },
-  { title: 'TITLE', width: 30, value: (s) => s.title },
+  // A fork's title is marked; `show` names its parent and fork point.
+  { title: 'TITLE', width: 30, value: (s) => (s.forkOf ? `↳ ${s.title}` : s.title) },
   { title: 'FLEET', width: 18, value: (s) => s.fleetName },
   { title: 'STATUS', width: 17, value: (s) => s.status },
   { title: 'STOP REASON', width: 28, value: (s) => s.stopReason ?? '' },

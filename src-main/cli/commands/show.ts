@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { Family } from '@shared/contract';
 import { AppError, type FleetscopeApp, type StoredMessage } from '../../app';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 import { dataDirFrom, hasStore, withApp } from '../open-app';
@@ -37,9 +38,20 @@ function printMessage(message: StoredMessage, position: number, io: CliIO): void
   io.out('');
 }
 
+/** The family tree as indented lines, the shown session marked with `*`. */
+export function familyLines(family: Family, shown: string): string[] {
+  return family.nodes.map((node) => {
+    const mark = node.sessionId === shown ? '*' : ' ';
+    const at = node.forkOf ? ` @${node.forkOf.atMessage}` : '';
+    const label = node.label ? `  ${node.label}` : '';
+    return `${mark} ${'  '.repeat(node.depth)}${node.sessionId}${at}  ${node.status}  ${node.messageCount} msgs${label}`;
+  });
+}
+
 export const showCommand: CliCommand = {
   name: 'show',
-  summary: "Print one session's transcript (id or unique id prefix); messages are numbered from 1",
+  summary:
+    "Print one session's transcript (id or unique id prefix), a fork's shared prefix included, and its branches; messages are numbered from 1",
   usage: 'fleetscope show SESSION [--json] [--data-dir DIR]',
   async run(args, io) {
     const { values, positionals } = parseArgs({
@@ -68,9 +80,13 @@ export const showCommand: CliCommand = {
         throw error;
       }
       const s = session.summary;
+      const family = await app.call('branches.family', { id: s.id });
       if (values.json) {
         // Streamed as lines (waiting for a slow reader) so a 100k-message session is never one huge string.
-        io.out(`{"session":${JSON.stringify(s)},"fleet":${JSON.stringify(session.fleet)},"messages":[`);
+        io.out(
+          `{"session":${JSON.stringify(s)},"forkOf":${JSON.stringify(s.forkOf ?? null)},"fleet":${JSON.stringify(session.fleet)},` +
+            `"branches":${JSON.stringify(family)},"messages":[`,
+        );
         let first = true;
         for await (const message of allMessages(app, s.id)) {
           io.out(`${first ? '' : ','}${JSON.stringify(message)}`);
@@ -87,6 +103,16 @@ export const showCommand: CliCommand = {
           `${formatDuration(s.durationMs)} | ${formatWhen(s.createdAt)}${s.readOnly ? ` | imported (${s.source})` : ''}`,
       );
       if (s.task) io.out(`Task: ${s.task}`);
+      if (s.forkOf)
+        io.out(
+          `Fork of ${s.forkOf.sessionId} at message ${s.forkOf.atMessage}; messages 1-${s.forkOf.atMessage} continue its history.`,
+        );
+      if (family.nodes.length > 1) {
+        io.out(
+          `Branches (${family.nodes.length} sessions in the family${family.truncated ? ', more not shown' : ''}):`,
+        );
+        for (const line of familyLines(family, s.id)) io.out(line);
+      }
       io.out('');
       let position = 0;
       for await (const message of allMessages(app, s.id)) {

@@ -49,7 +49,9 @@ function markdownDiff(segments: readonly DiffSegment[]): string {
     .map((segment) => {
       const text = escapeInline(segment.text);
       if (segment.side === 'both' || text.trim() === '') return text;
-      return segment.side === 'a' ? `~~${text.trim()}~~ ` : `**${text.trim()}** `;
+      // Markers hug the words: Markdown ignores `** word**`.
+      const [, lead = '', core = '', trail = ''] = /^(\s*)([\s\S]*?)(\s*)$/.exec(text) ?? [];
+      return segment.side === 'a' ? `${lead}~~${core}~~${trail}` : `${lead}**${core}**${trail}`;
     })
     .join('');
 }
