@@ -49,7 +49,7 @@ export interface LayoutResult {
 }
 
 /** Height of a group's header (the team agent's own label) and the padding around its members. */
-export const GROUP_HEADER = 60;
+export const GROUP_HEADER = 70;
 export const GROUP_PADDING = 16;
 export const DEFAULT_GAP = 36;
 

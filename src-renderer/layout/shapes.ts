@@ -135,12 +135,21 @@ export function grid(boxes: readonly Box[], options: ShapeOptions): Placement {
  * arrow to a neighbour and no arrow crosses the drawing.
  */
 export function pipeline(boxes: readonly Box[], options: ShapeOptions): Placement {
-  if (boxes.length === 0) return {};
-  const gapX = options.gap * 2;
-  const gapY = options.gap * 1.25;
-  const cell = maxSize(boxes);
   // A pipeline prefers fewer rows: each extra row must buy a third more zoom.
-  const columns = bestColumns(boxes, options, gapX, gapY, 0.75);
+  return snake(boxes, options, options.gap * 2, options.gap * 1.25, 0.75);
+}
+
+/** Rows that run alternately left to right and back, so consecutive boxes are neighbours. */
+function snake(
+  boxes: readonly Box[],
+  options: ShapeOptions,
+  gapX: number,
+  gapY: number,
+  rowPenalty: number,
+): Placement {
+  if (boxes.length === 0) return {};
+  const cell = maxSize(boxes);
+  const columns = bestColumns(boxes, options, gapX, gapY, rowPenalty);
   const out: Placement = {};
   boxes.forEach((box, index) => {
     const row = Math.floor(index / columns);
@@ -179,7 +188,10 @@ function clearOf(centre: Box, boxes: readonly Box[], placement: Placement, gap: 
   return rectsOf(boxes, placement).every((rect) => !tooClose(own!, rect, gap));
 }
 
-/** Rings above this many boxes become grids: a bigger ring only shrinks every label. */
+/**
+ * Rings above this many boxes become grids that snake in speaking order (each turn an arrow to
+ * a neighbour): a bigger ring only shrinks every label.
+ */
 export const RING_LIMIT = 16;
 
 /**
@@ -190,8 +202,10 @@ export const RING_LIMIT = 16;
 export function ring(boxes: readonly Box[], options: ShapeOptions, centre?: Box): Placement {
   // Neighbours on a ring are joined by arrows with count labels: leave them room.
   const gap = options.gap * 1.5;
-  if (boxes.length > RING_LIMIT) return withHubAbove(grid(boxes, options), boxes, options.gap, centre);
-  if (!centre && boxes.length <= 2) return gridWith(boxes, boxes.length, gap);
+  if (boxes.length > RING_LIMIT)
+    return withHubAbove(snake(boxes, options, options.gap * 1.5, options.gap, 1), boxes, options.gap, centre);
+  // Two agents side by side, with room between for both arrows and their labels.
+  if (!centre && boxes.length <= 2) return gridWith(boxes, boxes.length, options.gap * 2.5);
   if (centre && boxes.length === 0) return { [centre.id]: { x: 0, y: 0 } };
   const cell = maxSize(boxes);
   let best: Placement = {};

@@ -136,6 +136,17 @@ describe('pattern layout', () => {
     expect(positions.a1!.x).toBeGreaterThan(positions.a0!.x);
   });
 
+  it('turns a ring of more than 16 agents into a grid that snakes in speaking order', () => {
+    const nodes = agents(30, 'round-robin').map((node) => ({ ...node, width: 200, height: 100 }));
+    const { positions } = layoutGraph(nodes, [], { aspect: 1.5 });
+    for (let i = 1; i < nodes.length; i += 1) {
+      const from = positions[`a${i - 1}`]!;
+      const to = positions[`a${i}`]!;
+      expect(from.x === to.x || from.y === to.y, `a${i - 1} -> a${i}`).toBe(true);
+      expect(Math.abs(from.x - to.x) + Math.abs(from.y - to.y)).toBeLessThan(300);
+    }
+  });
+
   it('fans a parallel team out to its workers and in to the aggregator on their right', () => {
     const nodes = agents(4, 'parallel', (index) => (index === 3 ? 'aggregator' : 'worker'));
     const { positions } = layoutGraph(nodes, [], { aspect: 1.4 });
