@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { flushPromises, mount } from '@vue/test-utils';
+import { enableAutoUnmount, flushPromises, mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { defineComponent, h } from 'vue';
 import type { ChannelName, Family, ForkInput, Result, SessionListItem } from '@shared/contract';
@@ -142,6 +142,9 @@ function backend(answers: Answers = {}, events: EventLog = new EventLog()) {
   setBridge(fake.bridge);
   return fake;
 }
+
+// Views (and the key listeners they add) go away after each test.
+enableAutoUnmount(afterEach);
 
 const forkCalls = (fake: ReturnType<typeof backend>) =>
   fake.calls.filter((call) => call.channel === 'branches.fork').map((call) => call.input as ForkInput);
@@ -345,6 +348,35 @@ describe('Fork here in the session view', () => {
     const button = view.get('[data-testid="fork-here"]');
     expect(button.attributes('disabled')).toBeDefined();
     expect(button.attributes('title')).toMatch(/still being written/);
+  });
+
+  it('is disabled with the reason while the session is still running', async () => {
+    const log = new EventLog().start();
+    const task = log.say('task', 'user', 'writer', ['Write a haiku']);
+    backend({}, log);
+    await useSessionStore().open('s1');
+    const Host = defineComponent({
+      setup() {
+        provideForkAction();
+        return () =>
+          h(MessageItem, {
+            message: task,
+            depth: 0,
+            descendants: 0,
+            collapsed: false,
+            droppedReason: null,
+            highlighted: false,
+            toggleable: false,
+          });
+      },
+    });
+    const view = mount(Host, { attachTo: document.body });
+    const button = view.get('[data-testid="fork-here"]');
+    expect(button.attributes('disabled')).toBeDefined();
+    expect(button.attributes('title')).toMatch(/still running: stop it/);
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'f' }));
+    await flushPromises();
+    expect(useBranchesStore().draft).toBeNull();
   });
 
   it('F forks at the replay playhead', async () => {

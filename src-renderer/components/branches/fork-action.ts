@@ -30,6 +30,9 @@ export interface ForkAction {
 
 const FORK_ACTION: InjectionKey<ForkAction> = Symbol('fork-action');
 
+/** A fork starts from a stored history that no longer moves (the backend refuses live ones too). */
+const RUNNING = 'The session is still running: stop it (or wait for it to end) to fork it.';
+
 /** The action for components inside a session view; null anywhere else (they hide their button). */
 export function injectForkAction(): ForkAction | null {
   return inject(FORK_ACTION, null);
@@ -74,17 +77,20 @@ export function provideForkAction(): ForkAction {
     void session.version;
     const seq = session.display?.seq;
     if (!session.summary || seq === undefined) return 'The session is still loading.';
+    if (session.isActive) return RUNNING;
     return hasForkPointAt(session.getLog(), seq) ? null : 'There is no complete message at the playhead yet.';
   });
 
   const action: ForkAction = {
     blockerFor(message) {
       if (!session.summary) return 'The session is still loading.';
+      if (session.isActive) return RUNNING;
       if (message.state === 'streaming')
         return 'This message is still being written: fork once it is complete.';
       return null;
     },
     atMessage(messageId) {
+      if (session.isActive) return;
       const log = session.getLog();
       const index = log.indexOf(messageId);
       const entry = index === undefined ? null : (log.entries[index] ?? null);
@@ -93,6 +99,7 @@ export function provideForkAction(): ForkAction {
       open(entry, number);
     },
     atPlayhead() {
+      if (session.isActive) return;
       const seq = session.display?.seq;
       if (seq === undefined) return;
       const point = forkPointAt(session.getLog(), seq);
