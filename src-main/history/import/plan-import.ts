@@ -10,7 +10,9 @@ import { JsonCursor, type JsonValue } from './json-cursor';
 import { JsonTokenReader } from './json-tokens';
 import type { ImportLimits } from './limits';
 import { importOpenAiMessages } from './openai';
-import { TRACE_FORMATS, importTraceFile, type TraceFormat } from './otlp/trace-file';
+import { TRACE_FORMATS, importTraceFile, importTraceSpans, type TraceFormat } from './otlp/trace-file';
+import { readTraceLines } from './otlp/trace-lines';
+import type { SpanBatch } from './otlp/span';
 import { TransferError } from './transfer-error';
 
 export interface ImportPlan {
@@ -42,7 +44,12 @@ export function openImportPlan(
 ): OpenedPlan {
   // Text formats and files no importer reads are told apart by their first bytes, before JSON.
   const look = lookOf(readHead(path));
-  if (look.kind === 'other') throw unreadableFile(path, look);
+  if (look.kind === 'other') {
+    // The OpenTelemetry Collector writes traces as JSON Lines: one export request per line.
+    const traceLines = look.description.startsWith('JSON Lines') ? readTraceLines(path, limits) : null;
+    if (!traceLines) throw unreadableFile(path, look);
+    return tracePlan(traceLines, limits);
+  }
   if (look.kind === 'chatdev-log') {
     const plan = planChatDevLog(path, fileTime, limits, onBytesRead);
     return { plan: { ...plan, events: limitCounts(plan.events, limits) }, close: () => undefined };
@@ -53,8 +60,18 @@ export function openImportPlan(
     return { plan: { ...plan, events: limitCounts(plan.events, limits) }, close: () => reader.close() };
   } catch (error) {
     reader.close();
+    // JSON Lines whose first line is longer than the head `lookOf` saw: collector trace files.
+    const traceLines = error instanceof TransferError ? readTraceLines(path, limits) : null;
+    if (traceLines) return tracePlan(traceLines, limits);
     throw look.hint ? explainRefusal(error, path, look.hint) : error;
   }
+}
+
+function tracePlan(batch: SpanBatch, limits: ImportLimits): OpenedPlan {
+  const trace = importTraceSpans(batch, 'otlp-json');
+  const counter = { messages: trace.messageCount };
+  const plan: ImportPlan = { format: 'otlp-json', meta: trace.meta, events: trace.events, counter };
+  return { plan: { ...plan, events: limitCounts(plan.events, limits) }, close: () => undefined };
 }
 
 function planFrom(cursor: JsonCursor, fileTime: number): ImportPlan {

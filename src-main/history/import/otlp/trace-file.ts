@@ -47,6 +47,11 @@ export function importTraceFile(value: unknown, format: TraceFormat): TraceImpor
       throw new TransferError('invalid-input', `Invalid trace file: ${error.message}`);
     throw error;
   }
+  return importTraceSpans(batch, format);
+}
+
+/** The spans read from a trace file, as one session (see `importTraceFile`). */
+export function importTraceSpans(batch: SpanBatch, format: TraceFormat): TraceImport {
   if (batch.rejected.length > 0) {
     const first = batch.rejected[0]?.reason ?? '';
     throw new TransferError(

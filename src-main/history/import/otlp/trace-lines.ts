@@ -1,0 +1,87 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import { formatBytes, type ImportLimits } from '../limits';
+import { TransferError, ioError } from '../transfer-error';
+import { OtlpShapeError, looksLikeOtlpTraces, readOtlpTraces } from './read-otlp';
+import { FILE_SPAN_LIMITS } from './span-limits';
+import type { SpanBatch } from './span';
+
+const CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * OTLP/JSON Lines, as the OpenTelemetry Collector's file exporter writes traces: one
+ * ExportTraceServiceRequest per line. Returns null unless the file's first line is a whole
+ * OTLP trace document and another line follows (a single document, even on one line, is read
+ * as ordinary JSON). Every line must then be one; the file is read whole, so it may hold at
+ * most `maxHeldBytes`.
+ */
+export function readTraceLines(path: string, limits: ImportLimits): SpanBatch | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw ioError('read', path, error);
+  }
+  const batch: SpanBatch = { spans: [], rejected: [] };
+  try {
+    const buffer = Buffer.alloc(CHUNK_BYTES);
+    let carry = '';
+    let lineNumber = 0;
+    let documents = 0;
+    let total = 0;
+    const take = (line: string): boolean => {
+      lineNumber++;
+      if (line.trim() === '') return true;
+      let value: unknown;
+      try {
+        value = JSON.parse(line) as unknown;
+      } catch {
+        if (documents === 0) return false;
+        throw new TransferError(
+          'invalid-input',
+          `Line ${lineNumber} of the OTLP JSON Lines file is not JSON.`,
+        );
+      }
+      if (!looksLikeOtlpTraces(value)) {
+        if (documents === 0) return false;
+        throw new TransferError(
+          'invalid-input',
+          `Line ${lineNumber} of the OTLP JSON Lines file is not a trace export (no "resourceSpans").`,
+        );
+      }
+      documents++;
+      try {
+        const read = readOtlpTraces(value, FILE_SPAN_LIMITS);
+        batch.spans.push(...read.spans);
+        batch.rejected.push(...read.rejected);
+      } catch (error) {
+        if (error instanceof OtlpShapeError) {
+          throw new TransferError('invalid-input', `Line ${lineNumber}: ${error.message}`);
+        }
+        throw error;
+      }
+      return true;
+    };
+    for (;;) {
+      const bytes = readSync(fd, buffer, 0, CHUNK_BYTES, null);
+      if (bytes === 0) break;
+      total += bytes;
+      if (total > limits.maxHeldBytes) {
+        if (documents === 0) return null;
+        throw new TransferError(
+          'too-large',
+          `The OTLP JSON Lines file is over ${formatBytes(limits.maxHeldBytes)}, the most a trace file may hold.`,
+        );
+      }
+      const lines = (carry + buffer.toString('utf8', 0, bytes)).split('\n');
+      carry = lines.pop() ?? '';
+      for (const line of lines) if (!take(line)) return null;
+    }
+    if (carry.trim() !== '' && !take(carry)) return null;
+    return documents > 1 ? batch : null;
+  } catch (error) {
+    if (error instanceof TransferError) throw error;
+    throw ioError('read', path, error);
+  } finally {
+    closeSync(fd);
+  }
+}
