@@ -292,6 +292,24 @@ describe('the fork editor', () => {
   });
 });
 
+/** A transcript message inside a session view's fork action, as the session view provides it. */
+const ForkHost = defineComponent({
+  props: { message: { type: Object as () => Message, required: true } },
+  setup(props) {
+    provideForkAction();
+    return () =>
+      h(MessageItem, {
+        message: props.message,
+        depth: 0,
+        descendants: 0,
+        collapsed: false,
+        droppedReason: null,
+        highlighted: false,
+        toggleable: false,
+      });
+  },
+});
+
 describe('Fork here in the session view', () => {
   beforeEach(() => setActivePinia(createPinia()));
   afterEach(() => {
@@ -308,23 +326,7 @@ describe('Fork here in the session view', () => {
     const fake = backend({}, log);
     await useSessionStore().open('s1');
     await flushPromises();
-    const Host = defineComponent({
-      props: { message: { type: Object as () => Message, required: true } },
-      setup(props) {
-        provideForkAction();
-        return () =>
-          h(MessageItem, {
-            message: props.message,
-            depth: 0,
-            descendants: 0,
-            collapsed: false,
-            droppedReason: null,
-            highlighted: false,
-            toggleable: false,
-          });
-      },
-    });
-    return { fake, task, draft, Host };
+    return { fake, task, draft, Host: ForkHost };
   }
 
   it('opens the editor at the message clicked, with its number as show prints it', async () => {
@@ -355,22 +357,7 @@ describe('Fork here in the session view', () => {
     const task = log.say('task', 'user', 'writer', ['Write a haiku']);
     backend({}, log);
     await useSessionStore().open('s1');
-    const Host = defineComponent({
-      setup() {
-        provideForkAction();
-        return () =>
-          h(MessageItem, {
-            message: task,
-            depth: 0,
-            descendants: 0,
-            collapsed: false,
-            droppedReason: null,
-            highlighted: false,
-            toggleable: false,
-          });
-      },
-    });
-    const view = mount(Host, { attachTo: document.body });
+    const view = mount(ForkHost, { props: { message: task }, attachTo: document.body });
     const button = view.get('[data-testid="fork-here"]');
     expect(button.attributes('disabled')).toBeDefined();
     expect(button.attributes('title')).toMatch(/still running: stop it/);
