@@ -47,6 +47,13 @@ export function detectFormat(value: unknown): JsonImportFormat {
   if (locateOpenAiMessages(value)) return 'openai-messages';
   const trace = traceFormatOf(value);
   if (trace) return trace;
+  const spans = spanLike(value);
+  if (spans) {
+    throw new TransferError(
+      'invalid-input',
+      `The file looks like trace spans (${spans}), but not in a form Fleetscope reads: OTLP/JSON ({"resourceSpans": [...]}, as OTLP exporters and the OpenTelemetry Collector write it), a list of ReadableSpan.to_json() objects, or an any-agent trace.`,
+    );
+  }
   const found = isRecord(value)
     ? `an object with keys ${
         Object.keys(value)
@@ -61,4 +68,19 @@ export function detectFormat(value: unknown): JsonImportFormat {
     'invalid-input',
     `Unrecognized file at $: expected a Fleetscope export, an AutoGen TaskResult or TeamState, an OpenAI message list, an OpenTelemetry trace (OTLP/JSON or a span dump), or a ChatDev log, but found ${found}.`,
   );
+}
+
+/** What makes a document look like spans in an unknown dump format, or null. */
+function spanLike(value: unknown): string | null {
+  const items = Array.isArray(value)
+    ? value
+    : isRecord(value) && Array.isArray(value.spans)
+      ? value.spans
+      : null;
+  const first: unknown = items?.[0];
+  if (!isRecord(first)) return null;
+  const keys = ['spanId', 'span_id', 'traceId', 'trace_id', 'parentSpanId', 'parent_id'].filter(
+    (key) => key in first,
+  );
+  return keys.length > 0 ? `items with ${keys.map((key) => JSON.stringify(key)).join(', ')}` : null;
 }

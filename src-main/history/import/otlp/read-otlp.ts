@@ -40,9 +40,12 @@ function list(node: Node, camel: string, path: string): unknown[] {
   return value;
 }
 
-/** True when a parsed JSON document has the shape of an OTLP trace export (TracesData). */
+/**
+ * True when a parsed JSON document means to be an OTLP trace export (TracesData): it has
+ * `resourceSpans`; `readOtlpTraces` then says what is wrong with it, if anything.
+ */
 export function looksLikeOtlpTraces(value: unknown): boolean {
-  return isNode(value) && Array.isArray(field(value, 'resourceSpans'));
+  return isNode(value) && field(value, 'resourceSpans') !== undefined;
 }
 
 /**

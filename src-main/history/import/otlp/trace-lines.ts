@@ -28,6 +28,19 @@ export function readTraceLines(path: string, limits: ImportLimits): SpanBatch | 
     let lineNumber = 0;
     let documents = 0;
     let total = 0;
+    /** The first document waits until a second line shows the file is JSON Lines. */
+    let first: { value: unknown; line: number } | null = null;
+    const read = (value: unknown, line: number) => {
+      try {
+        const spans = readOtlpTraces(value, FILE_SPAN_LIMITS);
+        batch.spans.push(...spans.spans);
+        batch.rejected.push(...spans.rejected);
+      } catch (error) {
+        if (error instanceof OtlpShapeError)
+          throw new TransferError('invalid-input', `Line ${line}: ${error.message}`);
+        throw error;
+      }
+    };
     const take = (line: string): boolean => {
       lineNumber++;
       if (line.trim() === '') return true;
@@ -49,16 +62,15 @@ export function readTraceLines(path: string, limits: ImportLimits): SpanBatch | 
         );
       }
       documents++;
-      try {
-        const read = readOtlpTraces(value, FILE_SPAN_LIMITS);
-        batch.spans.push(...read.spans);
-        batch.rejected.push(...read.rejected);
-      } catch (error) {
-        if (error instanceof OtlpShapeError) {
-          throw new TransferError('invalid-input', `Line ${lineNumber}: ${error.message}`);
-        }
-        throw error;
+      if (documents === 1) {
+        first = { value, line: lineNumber };
+        return true;
       }
+      if (first) {
+        read(first.value, first.line);
+        first = null;
+      }
+      read(value, lineNumber);
       return true;
     };
     for (;;) {

@@ -83,3 +83,19 @@ describe('OTLP JSON Lines (the collector file exporter)', () => {
     await expect(importFile(other, new MemorySessions())).rejects.toThrow(/JSON Lines/);
   });
 });
+
+describe('files that look like traces but are not in a form Fleetscope reads', () => {
+  it('says they look like spans and which forms are read', async () => {
+    const path = file(
+      'jaeger.json',
+      JSON.stringify({ spans: [{ traceID: 'x', spanID: 'y', span_id: '1', operationName: 'chat' }] }),
+    );
+    await expect(importFile(path, new MemorySessions())).rejects.toThrow(
+      /looks like trace spans \(items with "span_id"\), but not in a form Fleetscope reads: OTLP\/JSON/,
+    );
+    const shapeless = file('otlp.json', JSON.stringify({ resourceSpans: { spans: [] } }));
+    await expect(importFile(shapeless, new MemorySessions())).rejects.toThrow(
+      'Invalid trace file: $.resourceSpans must be a list.',
+    );
+  });
+});
