@@ -1,33 +1,124 @@
-import { it } from 'vitest';
-import { Writable } from 'node:stream';
-import { EXPORT_FORMATS, exportToStream } from '../../src-main/history/export';
-import { GeneratedSession } from '../main/history/export/sample-session';
+import { createWriteStream, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src-main/app';
+import { EXPORT_FORMATS } from '../../src-main/history/export';
+import { STORE_FILE } from '../../src-main/history';
+import { sampleEvents } from '../main/history/export/sample-session';
+import { makeTempDir } from '../helpers/temp-dir';
+import { BenchReport, benchReps, benchSize, fmt, interleave } from './harness';
 
-const MESSAGES = 100_000;
+/**
+ * Export of a stored MESSAGES-message session to a real file in each format, through the app
+ * (`app.exportTo`: read from the SQLite store, masked, rendered, written atomically), beside the
+ * same run's baseline: the session's event rows read from the same store with a bare SELECT and
+ * written to a file as they are stored (one JSON line each). Interleaved repetitions; printed
+ * and written as JSON, never asserted on time. FLEETSCOPE_BENCH_EXPORT_MESSAGES sets the size.
+ */
+const MESSAGES = benchSize('FLEETSCOPE_BENCH_EXPORT_MESSAGES', 100_000);
+const REPS = benchReps();
 
-/** Discards output, counting bytes: measures rendering, not the disk. */
-class NullSink extends Writable {
-  override _write(_chunk: Buffer, _encoding: BufferEncoding, callback: () => void): void {
-    callback();
+const temp = makeTempDir('fleetscope-bench-export-');
+afterAll(() => temp.remove());
+let files = 0;
+const freshFile = (extension: string) => join(temp.dir, `out-${(files += 1)}.${extension}`);
+
+/** The baseline: the stored event rows copied to a file, one line each, with a write stream. */
+async function copyEventRows(
+  db: Database.Database,
+  sessionId: string,
+): Promise<{ ms: number; bytes: number }> {
+  const file = freshFile('jsonl');
+  const started = performance.now();
+  const out = createWriteStream(file);
+  const rows = db
+    .prepare('SELECT seq, t, kind, agent, payload FROM events WHERE session_id = ? ORDER BY seq')
+    .raw()
+    .iterate(sessionId) as IterableIterator<[number, number, string, string | null, string]>;
+  let pending: string[] = [];
+  let size = 0;
+  for (const [seq, t, kind, agent, payload] of rows) {
+    const line = `{"seq":${seq},"t":${t},"kind":${JSON.stringify(kind)},"agent":${JSON.stringify(agent)},"payload":${payload}}\n`;
+    pending.push(line);
+    size += line.length;
+    if (size >= 64 * 1024) {
+      if (!out.write(pending.join(''))) await once(out, 'drain');
+      pending = [];
+      size = 0;
+    }
   }
+  out.end(pending.join(''));
+  await once(out, 'close');
+  return { ms: performance.now() - started, bytes: statSync(file).size };
 }
 
-it(`exports a ${MESSAGES / 1000}k-message session to each format (MB/s)`, async () => {
-  const session = new GeneratedSession(MESSAGES);
-  // Generating the events costs time too; measured alone so the figures can be read net of it.
-  let start = performance.now();
-  let generated = 0;
-  for (const event of session.iterateEvents(session.id)) if (event) generated++;
-  const generation = (performance.now() - start) / 1000;
-  console.log(`generating ${generated} events: ${generation.toFixed(2)} s`);
-  for (const format of EXPORT_FORMATS) {
-    start = performance.now();
-    const result = await exportToStream(session, session.id, format, new NullSink());
-    const seconds = (performance.now() - start) / 1000;
-    const mb = result.bytes / 1024 / 1024;
-    console.log(
-      `export ${format.padEnd(4)} ${mb.toFixed(1).padStart(6)} MB in ${seconds.toFixed(2)} s: ` +
-        `${(mb / seconds).toFixed(1)} MB/s (${(mb / Math.max(0.001, seconds - generation)).toFixed(1)} MB/s net of generation), ${result.chunks} chunks`,
-    );
-  }
+describe('export', () => {
+  it(`exports a stored ${MESSAGES}-message session to a file in each format`, async () => {
+    const app = createApp({
+      dataDir: join(temp.dir, 'data'),
+      surface: 'cli',
+      env: {},
+      seedSamples: false,
+      pingIntervalMs: 0,
+      watchStore: false,
+    });
+    const meta = {
+      title: 'Bench',
+      task: 'bench',
+      fleetName: 'bench',
+      source: 'bench',
+      createdAt: Date.now(),
+      tags: [],
+    };
+    const id = app.store.importSession(meta, sampleEvents(MESSAGES));
+    const db = new Database(join(temp.dir, 'data', STORE_FILE), { readonly: true });
+    const bytes: Record<string, number> = {};
+    const steps: Record<string, () => Promise<number>> = {
+      baseline: async () => {
+        const copied = await copyEventRows(db, id);
+        bytes.baseline = copied.bytes;
+        return copied.ms;
+      },
+    };
+    for (const format of EXPORT_FORMATS) {
+      steps[format] = async () => {
+        const file = freshFile(format);
+        const started = performance.now();
+        const result = await app.exportTo(id, format, file);
+        const ms = performance.now() - started;
+        expect(statSync(file).size).toBe(result.bytes);
+        bytes[format] = result.bytes;
+        return ms;
+      };
+    }
+    // Warm-up: JIT, the page cache of the store file.
+    for (const step of Object.values(steps)) await step();
+    const times = await interleave(REPS, steps);
+    db.close();
+    await app.close();
+
+    const report = new BenchReport('export', `Export of a stored ${MESSAGES}-message session to a file`, {
+      messages: MESSAGES,
+      bytes,
+      reps: REPS,
+    });
+    for (const format of EXPORT_FORMATS) {
+      const mb = bytes[format]! / 1e6;
+      report.add({
+        id: `export-${format}`,
+        label: `app.exportTo ${format} (${fmt(mb)} MB)`,
+        unit: 'ms',
+        values: times[format]!,
+        baseline: {
+          label: `event rows copied to a file (${fmt(bytes.baseline! / 1e6)} MB)`,
+          values: times.baseline!,
+        },
+        goal: { kind: 'info', text: 'no goal in the issue' },
+        note: `${fmt(mb / (Math.min(...times[format]!) / 1000))} MB/s at best`,
+      });
+    }
+    report.finish();
+  });
 });
