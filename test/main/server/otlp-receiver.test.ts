@@ -341,3 +341,53 @@ describe('live sessions from the OTLP receiver', () => {
     ]);
   });
 });
+
+describe('turning the receiver off under fleetscope serve', () => {
+  it('answers 404 while off, stores nothing, and receives again once on', async () => {
+    running = await startTestHost();
+    const { app, host } = running;
+    const send = async () => {
+      const sender = makeSender({
+        protocol: 'json',
+        endpoint: `http://127.0.0.1:${host.port}`,
+        headers: { 'x-fleetscope-token': host.token },
+      });
+      sender.span({
+        name: 'chat',
+        start: Date.now() - 2_000,
+        end: Date.now() - 1_000,
+        attributes: {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.agent.name': 'toggled',
+          'gen_ai.output.messages': json([{ role: 'assistant', parts: [{ type: 'text', content: 'here' }] }]),
+        },
+      });
+      try {
+        await sender.flush();
+        return null;
+      } catch (error) {
+        // The provider's flush rejects with the processors' errors.
+        return (Array.isArray(error) ? error[0] : error) as { code?: number };
+      } finally {
+        await sender.shutdown().catch(() => undefined);
+      }
+    };
+    expect(await app.call('traces.configure', { enabled: false })).toMatchObject({
+      enabled: false,
+      listening: false,
+      envLines: [],
+    });
+    const refused = await fetch(`http://127.0.0.1:${host.port}/v1/traces`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'x-fleetscope-token': host.token },
+      body: '{}',
+    });
+    expect(refused.status).toBe(404);
+    // The SDK's exporter sees the refusal (404 is not retried).
+    expect(await send()).toMatchObject({ code: 404 });
+    expect(traceSessions(running)).toHaveLength(0);
+    expect((await app.call('traces.configure', { enabled: true })).listening).toBe(true);
+    expect(await send()).toBeNull();
+    expect(traceSessions(running)).toHaveLength(1);
+  });
+});
