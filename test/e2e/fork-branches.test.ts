@@ -142,6 +142,15 @@ describe('fork a session at a message and move between its branches (Chromium + 
     expect(saved.summary.forkOf).toEqual({ sessionId: forkId, atMessage: at });
     expect(saved.summary.status).not.toBe('running');
     expect(await messagesOf(host.port, savedId)).toHaveLength(at);
+    // Saved, it waits; Run this fork goes on from the fork point in the same session.
+    const run = page.getByTestId('resume-run');
+    expect(await run.textContent()).toContain('Run this fork');
+    await run.click();
+    await expect
+      .poll(() => page.getByTestId('session-status').getAttribute('data-status'), { timeout: 60_000 })
+      .toBe('completed');
+    expect((await messagesOf(host.port, savedId)).length).toBeGreaterThan(at);
+    expect(await page.getByTestId('session-view').getAttribute('data-session-id')).toBe(savedId);
   });
 
   it('navigates the family tree: each branch labelled with its fork point, a click opens it', async () => {
