@@ -1,4 +1,4 @@
-import { nextTick, onBeforeUnmount, ref, watch, type Ref } from 'vue';
+import { nextTick, onBeforeUnmount, reactive, ref, watch, type Ref } from 'vue';
 import { useVueFlow, type GraphNode } from '@vue-flow/core';
 import type { AgentNodeData, GraphModel, GraphNodeModel, MessageEdgeData } from './graph-mapper';
 import type { AgentFlowNode, GraphNodeType, MessageFlowEdge } from './flow-types';
@@ -62,12 +62,17 @@ function dimensionsOf(node: GraphNode | undefined, fallback: Size): Size {
  * Keeps Vue Flow's nodes and edges in step with the graph model. Positions come from the team
  * pattern once per session and fleet (then with the measured sizes), from the user's saved
  * arrangement, or, for agents that appear later, beside the drawing: nothing moves when a
- * message arrives. Node data changes are patched in place; streaming text at most every
- * STREAM_INTERVAL_MS per node.
+ * message arrives. Node data changes are patched in place; streaming text goes to `streams`,
+ * for all nodes together at most every STREAM_INTERVAL_MS.
  */
 export function useGraphSync(options: GraphSyncOptions) {
   const flow = useVueFlow(options.flowId);
   const phase = ref<GraphPhase>('empty');
+  /**
+   * The text each agent is streaming, by node id, read by its node directly: a chunk of text
+   * updates one text node, without a node-data change running through Vue Flow's graph.
+   */
+  const streams = reactive(new Map<string, string>());
   let layoutKey = '';
   let drawn = new Map<string, GraphNodeModel>();
   const remembered = new Map<string, Point>();
@@ -112,7 +117,8 @@ export function useGraphSync(options: GraphSyncOptions) {
       id: model.id,
       type: typeOf(model.data),
       position: remembered.get(model.id) ?? { x: 0, y: 0 },
-      data: model.data,
+      // Streaming text goes through `streams`, not through Vue Flow's node data.
+      data: { ...model.data, streaming: '' },
       ...(model.parent ? { parentNode: model.parent, extent: 'parent' as const } : {}),
       ...(size ? { style: { width: `${size.width}px`, height: `${size.height}px` } } : {}),
     };
@@ -215,13 +221,24 @@ export function useGraphSync(options: GraphSyncOptions) {
 
   function markSent(model: GraphModel): void {
     throttle.reset();
-    for (const node of model.nodes) throttle.mark(node.id, node.data);
+    streams.clear();
+    for (const node of model.nodes) {
+      throttle.mark(node.id, node.data);
+      setStream(node.id, node.data.streaming);
+    }
+  }
+
+  function setStream(id: string, text: string): void {
+    if (text) streams.set(id, text);
+    else streams.delete(id);
   }
 
   function patchData(model: GraphModel): void {
     throttle.begin(performance.now());
     for (const node of model.nodes) {
-      if (throttle.due(node.id, node.data)) flow.updateNodeData<AgentNodeData>(node.id, node.data);
+      const due = throttle.due(node.id, node.data);
+      if (due.rest) flow.updateNodeData<AgentNodeData>(node.id, { ...node.data, streaming: '' });
+      if (due.tail) setStream(node.id, node.data.streaming);
     }
     if (throttle.pending && !trailing) {
       // The stream may pause after this frame: send the held-back tails once the interval ends.
@@ -299,5 +316,5 @@ export function useGraphSync(options: GraphSyncOptions) {
     if (fallback) clearTimeout(fallback);
   });
 
-  return { phase, sync, relayout, reshape, currentPositions };
+  return { phase, streams, sync, relayout, reshape, currentPositions };
 }

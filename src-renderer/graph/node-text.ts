@@ -28,6 +28,9 @@ export interface PulseGate {
 }
 export const PULSE_GATE: InjectionKey<PulseGate> = Symbol('graph-pulse-gate');
 
+/** The text each agent is streaming now, by node id (see graph-sync.ts). */
+export const STREAMS: InjectionKey<ReadonlyMap<string, string>> = Symbol('graph-streams');
+
 /** Selects the edge with this id as a click on the edge itself would (edge labels call it). */
 export const SELECT_EDGE: InjectionKey<(id: string) => void> = Symbol('graph-select-edge');
 

@@ -7,12 +7,18 @@ import type { AgentNodeData } from './graph-mapper';
  */
 export const STREAM_INTERVAL_MS = 100;
 
+/** What of a node's data should go out now: the rest of it, its streaming tail, both or none. */
+export interface DueParts {
+  rest: boolean;
+  tail: boolean;
+}
+
 /**
- * Decides which node-data changes go to Vue Flow now. Any change other than the streaming tail
- * (status, counts, a pulse) goes through at once. Changes of only the tail go out together, for
- * every node at once, once every `STREAM_INTERVAL_MS`: one frame in six does the text work and
- * the frames between have none, instead of some node's text in every frame. `pending` says a
- * held-back change needs a later call.
+ * Decides which node-data changes go out now. Any change other than the streaming tail
+ * (status, counts, a pulse) goes at once. Tails go out together, for every node at once, once
+ * every `STREAM_INTERVAL_MS`: one frame in six does the text work and the frames between have
+ * none, instead of some node's text in every frame; an emptied tail goes at once. `pending` says
+ * a held-back tail needs a later round.
  */
 export class StreamThrottle {
   /** Last data sent per node, serialized without the streaming tail, and the tail itself. */
@@ -39,20 +45,20 @@ export class StreamThrottle {
     if (this.tailsDue) this.lastTails = now;
   }
 
-  /** True when `data` should be sent now (and records it as sent). */
-  due(id: string, data: AgentNodeData): boolean {
+  /** Which parts of `data` should be sent now (and records them as sent). */
+  due(id: string, data: AgentNodeData): DueParts {
     const rest = restOf(data);
-    const last = this.sent.get(id);
-    if (last && last.rest === rest) {
-      if (last.streaming === data.streaming) return false;
-      // Only the tail grew: hold it back until the next round of tails; an emptied tail goes at once.
-      if (data.streaming !== '' && !this.tailsDue) {
-        this.pending = true;
-        return false;
-      }
+    const last = this.sent.get(id) ?? { rest: '', streaming: '' };
+    const parts: DueParts = { rest: last.rest !== rest, tail: false };
+    if (last.streaming !== data.streaming) {
+      if (data.streaming === '' || this.tailsDue) parts.tail = true;
+      else this.pending = true;
     }
-    this.sent.set(id, { rest, streaming: data.streaming });
-    return true;
+    this.sent.set(id, {
+      rest: parts.rest ? rest : last.rest,
+      streaming: parts.tail ? data.streaming : last.streaming,
+    });
+    return parts;
   }
 }
 

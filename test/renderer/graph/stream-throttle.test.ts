@@ -28,14 +28,14 @@ describe('streaming text reaching the graph', () => {
     throttle.mark('a', data('x'));
     throttle.mark('b', data('y'));
     throttle.begin(0);
-    expect(throttle.due('a', data('xx'))).toBe(true);
-    expect(throttle.due('b', data('yy'))).toBe(true);
+    expect(throttle.due('a', data('xx'))).toEqual({ rest: false, tail: true });
+    expect(throttle.due('b', data('yy'))).toEqual({ rest: false, tail: true });
     throttle.begin(STREAM_INTERVAL_MS / 2);
-    expect(throttle.due('a', data('xxx'))).toBe(false);
-    expect(throttle.due('b', data('yy'))).toBe(false);
+    expect(throttle.due('a', data('xxx'))).toEqual({ rest: false, tail: false });
+    expect(throttle.due('b', data('yy'))).toEqual({ rest: false, tail: false });
     expect(throttle.pending).toBe(true);
     throttle.begin(STREAM_INTERVAL_MS);
-    expect(throttle.due('a', data('xxx'))).toBe(true);
+    expect(throttle.due('a', data('xxx'))).toEqual({ rest: false, tail: true });
     expect(throttle.pending).toBe(false);
   });
 
@@ -43,11 +43,12 @@ describe('streaming text reaching the graph', () => {
     const throttle = new StreamThrottle();
     throttle.mark('a', data('x'));
     throttle.begin(0);
-    expect(throttle.due('a', data('xy'))).toBe(true);
+    expect(throttle.due('a', data('xy'))).toEqual({ rest: false, tail: true });
     throttle.begin(10);
-    expect(throttle.due('a', data('xyz', 'thinking'))).toBe(true);
+    // The status goes at once; the grown tail waits for its round.
+    expect(throttle.due('a', data('xyz', 'thinking'))).toEqual({ rest: true, tail: false });
     throttle.begin(20);
-    expect(throttle.due('a', data('', 'thinking'))).toBe(true);
-    expect(throttle.due('a', data('', 'thinking'))).toBe(false);
+    expect(throttle.due('a', data('', 'thinking'))).toEqual({ rest: false, tail: true });
+    expect(throttle.due('a', data('', 'thinking'))).toEqual({ rest: false, tail: false });
   });
 });
