@@ -1,6 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Fleet, RunEvent } from '../../../src-shared/domain';
@@ -9,6 +7,7 @@ import { openHistory, type ImportedEvent } from '../../../src-main/history';
 import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../../helpers/browser';
 import { makeTempDir } from '../../helpers/temp-dir';
 import { openApp } from '../../e2e/session-helpers';
+import { BenchReport, benchReps, benchSize, interleave } from '../harness';
 import { installProbes, type CompareFigures, type Probes } from './probes';
 
 /**
@@ -16,21 +15,14 @@ import { installProbes, type CompareFigures, type Probes } from './probes';
  * 10,000-message branches of one family (a root, and a fork of it at message 5,000 with 5,000
  * messages of its own) beside the same-run baseline of two 10-message branches shaped the same
  * way. Time to the summary line, to the first aligned pair drawn, and to the next frame, over
- * interleaved repetitions with their spread; printed and written to
- * test-artifacts/bench/compare-first-paint.json. Never asserted on time.
+ * interleaved repetitions with their spread (the shared harness: printed as a goal table and
+ * written to test-artifacts/bench/compare-first-paint.json). Never asserted on time.
+ * FLEETSCOPE_BENCH_COMPARE_MESSAGES sets the branches' length, FLEETSCOPE_BENCH_REPS the repetitions.
  */
-const LARGE = 10_000;
+const LARGE = benchSize('FLEETSCOPE_BENCH_COMPARE_MESSAGES', 10_000);
 const SMALL = 10;
-const OPENS = 5;
-const ARTIFACT = fileURLToPath(
-  new URL('../../../test-artifacts/bench/compare-first-paint.json', import.meta.url),
-);
+const REPS = benchReps(5);
 const AGENTS = ['planner', 'writer', 'critic', 'editor'];
-
-const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
-const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)] ?? NaN;
-const spread = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
-const f = (ms: number): string => `${ms.toFixed(0)} ms`;
 
 const fleet: Fleet = fleetSchema.parse({
   version: 1,
@@ -98,7 +90,7 @@ function seedBranches(dataDir: string, messages: number): { a: string; b: string
   try {
     const meta = { task: 'bench', fleetName: fleet.name, source: 'bench', createdAt: Date.now(), tags: [] };
     const rootId = history.store.importSession({ ...meta, title: `Root ${messages}` }, rootEvents(messages));
-    const at = messages / 2;
+    const at = Math.floor(messages / 2);
     const fork = history.store.createFork({
       parentId: rootId,
       atMessage: at,
@@ -156,18 +148,24 @@ describe('the compare view in Chromium', () => {
   let page: Page;
   let large: { a: string; b: string };
   let small: { a: string; b: string };
-  const lines: string[] = [];
-  const results: Record<string, unknown> = { largeMessages: LARGE, smallMessages: SMALL };
+  const report = new BenchReport(
+    'compare-first-paint',
+    `Compare view in Chromium (web host), two ${LARGE}-message branches`,
+    {
+      largeMessages: LARGE,
+      smallMessages: SMALL,
+      forkAt: LARGE / 2,
+      reps: REPS,
+    },
+  );
 
   beforeAll(async () => {
     ensureBuilt();
     const dataDir = join(temp.dir, 'data');
-    const seeded = Date.now();
+    const seeded = performance.now();
     large = seedBranches(dataDir, LARGE);
     small = seedBranches(dataDir, SMALL);
-    lines.push(
-      `  (seeded two ${LARGE}-message branches through the HistoryStore in ${f(Date.now() - seeded)})`,
-    );
+    report.context.seedMs = performance.now() - seeded;
     host = await spawnHost(dataDir);
     browser = await launchBrowser();
     page = await browser.context.newPage();
@@ -179,9 +177,7 @@ describe('the compare view in Chromium', () => {
   });
 
   afterAll(async () => {
-    console.log(`\nCompare view in Chromium (web host)\n${lines.join('\n')}`);
-    mkdirSync(dirname(ARTIFACT), { recursive: true });
-    writeFileSync(ARTIFACT, `${JSON.stringify(results, null, 2)}\n`);
+    report.finish();
     await browser?.close();
     await host?.stop();
     temp.remove();
@@ -189,33 +185,45 @@ describe('the compare view in Chromium', () => {
 
   it(`opens a comparison of two ${LARGE}-message branches`, async () => {
     const probe = probes(page);
-    const smallRuns: CompareFigures[] = [];
-    const largeRuns: CompareFigures[] = [];
-    // One open of each first, unmeasured: the first open of the view loads its code.
-    await probe.open(small.a, small.b);
-    await probe.leave();
-    for (let i = 0; i < OPENS; i++) {
-      smallRuns.push(await probe.open(small.a, small.b));
+    const seen: Record<'small' | 'large', CompareFigures[]> = { small: [], large: [] };
+    const open = async (which: 'small' | 'large') => {
+      const pair = which === 'small' ? small : large;
+      const figures = await probe.open(pair.a, pair.b);
       await probe.leave();
-      largeRuns.push(await probe.open(large.a, large.b));
-      await probe.leave();
-    }
-    const pick = (runs: CompareFigures[], key: keyof CompareFigures) => runs.map((run) => run[key]);
-    results.open = {
-      smallSummaryMs: pick(smallRuns, 'summary'),
-      smallFrameMs: pick(smallRuns, 'frame'),
-      largeSummaryMs: pick(largeRuns, 'summary'),
-      largeRowsMs: pick(largeRuns, 'rows'),
-      largeFrameMs: pick(largeRuns, 'frame'),
+      seen[which].push(figures);
+      return figures.frame;
     };
-    const ratio = median(pick(largeRuns, 'frame')) / median(pick(smallRuns, 'frame'));
-    results.ratio = ratio;
-    lines.push(
-      `  two ${SMALL}-message branches (baseline): median ${f(median(pick(smallRuns, 'summary')))} to the summary, ` +
-        `${f(median(pick(smallRuns, 'frame')))} to first paint (${spread(pick(smallRuns, 'frame'))} over ${OPENS})`,
-      `  two ${LARGE}-message branches: median ${f(median(pick(largeRuns, 'summary')))} to the summary, ` +
-        `${f(median(pick(largeRuns, 'rows')))} to the first aligned pair, ${f(median(pick(largeRuns, 'frame')))} to first paint ` +
-        `(${spread(pick(largeRuns, 'frame'))} over ${OPENS}; ${ratio.toFixed(2)}x the baseline)`,
-    );
+    // Warm-up, unmeasured: the first open loads the view's code and the host's pages.
+    await open('small');
+    await open('large');
+    seen.small = [];
+    seen.large = [];
+    const times = await interleave(REPS, { large: () => open('large'), small: () => open('small') });
+    const pick = (which: 'small' | 'large', key: keyof CompareFigures) => seen[which].map((run) => run[key]);
+    report.add({
+      id: 'compare-first-paint',
+      label: `open a compare of two ${LARGE}-message branches (fork at ${LARGE / 2}) to the painted frame`,
+      unit: 'ms',
+      values: times.large,
+      baseline: { label: `same, two ${SMALL}-message branches`, values: times.small },
+      goal: { kind: 'value', max: 300, text: '< 300 ms, as a session opens' },
+      note: 'painted: the summary line, the folded common prefix, the point of divergence and the first aligned pairs',
+    });
+    report.add({
+      id: 'compare-summary',
+      label: `summary line of the ${LARGE}-message compare shown`,
+      unit: 'ms',
+      values: pick('large', 'summary'),
+      baseline: { label: `same, two ${SMALL}-message branches`, values: pick('small', 'summary') },
+      goal: { kind: 'info', text: 'the backend answer (figures, prefix, edges) plus the view' },
+    });
+    report.add({
+      id: 'compare-first-pair',
+      label: `first aligned pair of the ${LARGE}-message compare drawn`,
+      unit: 'ms',
+      values: pick('large', 'rows'),
+      baseline: { label: `same, two ${SMALL}-message branches`, values: pick('small', 'rows') },
+      goal: { kind: 'info', text: 'the page where the branches part, fetched first' },
+    });
   });
 });
