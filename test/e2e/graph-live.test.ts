@@ -211,6 +211,19 @@ describe('the session graph while a run is live, in replay and when rearranged',
     await page.setViewportSize({ width: 1440, height: 900 });
   });
 
+  it('comes back laid out and fitted after a switch to the lanes', async () => {
+    await openGraph(page, debateId);
+    const before = await flowPositions(page);
+    await page.getByTestId('lens-lanes').click();
+    await page.getByTestId('agent-graph').waitFor({ state: 'detached' });
+    await page.getByTestId('lens-graph').click();
+    await page.locator('[data-testid="agent-graph"][data-phase="ready"]').waitFor();
+    await settle(page);
+    expect(await flowPositions(page)).toEqual(before);
+    const measure = await measureGraph(page);
+    expect([...measure.overlaps, ...measure.outside, ...measure.covered, ...measure.clipped]).toEqual([]);
+  });
+
   it('lays out 50 agents without overlaps or clipped labels, fitted into the pane', async () => {
     for (const pattern of ['round-robin', 'parallel'] as const) {
       const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
