@@ -81,7 +81,9 @@ export class IngestService {
     this.now = options.now ?? Date.now;
     this.quietMs = options.quietMs ?? 30_000;
     this.index = new SpanIndex({
-      holdMs: options.holdMs ?? 1_500,
+      // A little over the 5 s a BatchSpanProcessor waits between exports by default, so an agent
+      // span that ends just after its model calls (one export later) still names them.
+      holdMs: options.holdMs ?? 6_000,
       retainMs: Math.max(10 * 60 * 1000, this.quietMs * 2),
       maxSpans: options.maxSpans ?? 200_000,
     });
