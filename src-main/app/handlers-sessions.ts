@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ExportFormat } from '@shared/contract';
 import type { HistoryStore } from '../history';
 import { exportSession } from '../history/export';
-import { importFile } from '../history/import';
+import { fileHash, importFile } from '../history/import';
 import type { Handlers } from './dispatcher';
 import { AppError } from './errors';
 import type { EventHub } from './event-hub';
@@ -93,14 +93,24 @@ export function registerSessionHandlers(deps: {
       }).finally(() => task.finish(1, 1));
       return { path, bytes: result.bytes, fileName };
     },
-    'sessions.importData': async ({ fileName, content, taskId }) => {
+    'sessions.importData': async ({ fileName, content, taskId, allowDuplicate }) => {
       const folder = mkdtempSync(join(tmpdir(), 'fleetscope-import-'));
       const task = trackTask(hub, `Importing ${fileName}`, taskId);
       try {
         // The upload keeps its own name, so refusals name the file the person picked.
         const path = join(folder, uploadName(fileName));
         await writeFile(path, content); // never blocks the host's event loop, whatever the size
-        return await importFile(path, store, { onProgress: (done, total) => task.progress(done, total) });
+        // The same file imported before is not imported twice unless asked: the answer names it.
+        const sourceHash = await fileHash(path);
+        const earlier = allowDuplicate ? null : store.findImport(sourceHash);
+        if (earlier) {
+          const { sessionId, source: format, messageCount, title } = earlier;
+          return { sessionId, format, messageCount, earlier: { title } };
+        }
+        return await importFile(path, store, {
+          sourceHash,
+          onProgress: (done, total) => task.progress(done, total),
+        });
       } finally {
         task.finish(1, 1);
         rmSync(folder, { recursive: true, force: true });

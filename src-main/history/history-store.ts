@@ -12,6 +12,7 @@ import { LiveWriter } from './live-writer';
 import { MessageQueries, type MessagePage, type MessagePageQuery } from './message-queries';
 import type {
   ImportedEvent,
+  EarlierImport,
   ImportedSessionMeta,
   ImportInProgress,
   SessionReader,
@@ -142,6 +143,10 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
 
   beginImport(meta: ImportedSessionMeta): ImportInProgress {
     return this.writer.beginImport(meta);
+  }
+
+  findImport(sourceHash: string): EarlierImport | null {
+    return this.sessions.findImport(sourceHash);
   }
 
   // Queries

@@ -47,6 +47,7 @@ export class LiveWriter {
   private pending: RunEvent[] = [];
   private timer: NodeJS.Timeout | null = null;
   private readonly insertSession;
+  private readonly setSourceHash;
   private readonly sessionRow;
   private readonly lastSeq;
   private readonly streamingRows;
@@ -63,6 +64,7 @@ export class LiveWriter {
       db.prepare(`INSERT INTO sessions (id, title, task, fleet_name, status, created_at, updated_at,
       ended_at, tags, source, read_only) VALUES (@id, @title, @task, @fleetName, @status, @createdAt, @createdAt,
       @endedAt, @tags, @source, @readOnly)`);
+    this.setSourceHash = db.prepare('UPDATE sessions SET source_hash = ? WHERE id = ?');
     this.sessionRow = db.prepare(
       'SELECT status, stop_reason, created_at, ended_at, message_count, tokens, read_only FROM sessions WHERE id = ?',
     );
@@ -177,6 +179,7 @@ export class LiveWriter {
         source: meta.source,
         readOnly: 1,
       });
+      if (meta.sourceHash) this.setSourceHash.run(meta.sourceHash, id);
       const tally = this.newTally(id, meta.createdAt, 'completed', emptyView());
       let seq = 0;
       let stopped = false;
@@ -222,6 +225,7 @@ export class LiveWriter {
         source: meta.source,
         readOnly: 1,
       });
+      if (meta.sourceHash) this.setSourceHash.run(meta.sourceHash, id);
       this.recordOwner(tally);
     })();
     const whileOpen = <T>(write: () => T): T => {

@@ -18,6 +18,16 @@ export interface ImportedSessionMeta {
   source: string;
   createdAt: number;
   tags: string[];
+  /** SHA-256 (hex) of the file it came from, so importing the same file again is noticed. */
+  sourceHash?: string;
+}
+
+/** A session imported earlier from the same file (same content hash). */
+export interface EarlierImport {
+  sessionId: string;
+  title: string;
+  source: string;
+  messageCount: number;
 }
 
 /**
@@ -41,4 +51,6 @@ export interface SessionWriter {
   importSession(meta: ImportedSessionMeta, events: Iterable<ImportedEvent>): string;
   /** Starts a session written batch by batch (see ImportInProgress). */
   beginImport(meta: ImportedSessionMeta): ImportInProgress;
+  /** The newest finished import of a file with this content hash, if any (stores that record hashes). */
+  findImport?(sourceHash: string): EarlierImport | null;
 }

@@ -2,6 +2,7 @@ import type { SessionStatus } from '@shared/domain';
 import type { SqliteDatabase } from './database';
 import { HistoryError } from './errors';
 import type { ProcessIdentity } from './ownership';
+import type { EarlierImport } from './ports';
 import { StatementCache } from './statement-cache';
 import { buildFtsQuery, likePattern } from './fts-query';
 import { FAMILY_COLUMNS, toSessionListItem, type SessionListItem, type SessionRow } from './rows';
@@ -55,6 +56,23 @@ export class SessionQueries {
         const { id, lastSeq } = row as { id: string; lastSeq: number | null };
         return { id, lastSeq: lastSeq ?? 0 };
       });
+  }
+
+  /**
+   * The newest finished import of a file with this content hash. An import still being written
+   * (running) or cut off (interrupted) does not count: importing again is the way to finish it.
+   */
+  findImport(sourceHash: string): EarlierImport | null {
+    const row = this.cache
+      .get(
+        `SELECT id, title, source, message_count AS messageCount FROM sessions
+         WHERE source_hash = ? AND status NOT IN ('running', 'interrupted')
+         ORDER BY rowid DESC LIMIT 1`,
+      )
+      .get(sourceHash) as { id: string; title: string; source: string; messageCount: number } | undefined;
+    if (!row) return null;
+    const { id: sessionId, ...rest } = row;
+    return { sessionId, ...rest };
   }
 
   /** Ids of the direct forks of a session, oldest first. */

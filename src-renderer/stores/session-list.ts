@@ -20,6 +20,13 @@ export interface SessionFilters {
 
 export const PAGE_SIZE = 25;
 
+/** What an import answered: the new session, or the earlier import of the same file. */
+export interface ImportAnswer {
+  sessionId: string;
+  /** Set when the file was imported before and nothing was written: `sessionId` is that session. */
+  earlier: { title: string } | null;
+}
+
 const DAY_MS = 86_400_000;
 
 /** The Sessions page: filtered, paged list and the commands on its rows (rename, tag, delete, import). */
@@ -117,8 +124,12 @@ export const useSessionListStore = defineStore('sessionList', () => {
     return true;
   }
 
-  /** Imports a transcript file's text; returns the new session id. Errors are shown as they are. */
-  async function importFile(file: File): Promise<string | null> {
+  /**
+   * Imports a transcript file's text. Answers the new session, or, when the same file was imported
+   * before (and `allowDuplicate` is not set), the earlier session with its title and nothing
+   * written; null when it failed (errors are shown as they are).
+   */
+  async function importFile(file: File, allowDuplicate = false): Promise<ImportAnswer | null> {
     if (file.size > MAX_IMPORT_BYTES)
       return fail(
         `${file.name} is ${formatBytes(file.size)}; the app imports files up to ${formatBytes(MAX_IMPORT_BYTES)} (the command line has no limit).`,
@@ -128,14 +139,21 @@ export const useSessionListStore = defineStore('sessionList', () => {
     running.value = { ...running.value, import: taskId };
     try {
       const content = await file.text();
-      const result = await bridge.call('sessions.importData', { fileName: file.name, content, taskId });
+      const result = await bridge.call('sessions.importData', {
+        fileName: file.name,
+        content,
+        taskId,
+        ...(allowDuplicate ? { allowDuplicate } : {}),
+      });
       if (!result.ok) return fail(result.error, null, `Could not import ${file.name}`);
+      const { sessionId, messageCount, earlier } = result.value;
+      if (earlier) return { sessionId, earlier };
       toasts.push(
-        `Imported ${file.name} (${result.value.format}, ${result.value.messageCount} messages)`,
+        `Imported ${file.name}: ${messageCount} ${messageCount === 1 ? 'message' : 'messages'}.`,
         'info',
       );
       void load();
-      return result.value.sessionId;
+      return { sessionId, earlier: null };
     } catch (cause) {
       return fail(
         cause instanceof Error ? cause.message : String(cause),

@@ -49,6 +49,12 @@ export const EXPORT_FORMATS = ['md', 'json', 'html', 'otlp'] as const;
 export const exportFormatSchema = z.enum(EXPORT_FORMATS);
 export type ExportFormat = z.infer<typeof exportFormatSchema>;
 
+/**
+ * The tag an import puts on a session whose source recorded no times: its messages were spaced
+ * at a reading pace so a replay can be followed, and the times are made up.
+ */
+export const SYNTHETIC_TIMING_TAG = 'synthetic timing';
+
 /** The largest file the app accepts through `sessions.importData` (the CLI has no limit). */
 export const MAX_IMPORT_BYTES = 48 * 1024 * 1024;
 
@@ -125,10 +131,22 @@ export const sessionChannels = {
         fileName: z.string().min(1).max(LIMITS.title),
         content: z.string().max(MAX_IMPORT_BYTES),
         taskId: z.string().max(LIMITS.id).optional(),
+        /** Import even when the same file was imported before (see `earlier` in the answer). */
+        allowDuplicate: z.boolean().optional(),
       })
       .strict(),
-    z.object({ sessionId: z.string(), format: z.string(), messageCount: z.number().int() }),
-    'Import a transcript (our JSON, AutoGen, OpenAI messages); the format is detected.',
+    z.object({
+      sessionId: z.string(),
+      format: z.string(),
+      messageCount: z.number().int(),
+      /**
+       * Set when the same file (same content) was imported before and nothing was written: the
+       * other fields describe that earlier session. Ask again with `allowDuplicate` to import anyway.
+       */
+      earlier: z.object({ title: z.string() }).optional(),
+    }),
+    'Import a transcript (our JSON, AutoGen, OpenAI messages); the format is detected. A file imported ' +
+      'before is not imported twice unless allowDuplicate is set: the answer names the earlier session.',
     { maxBytes: MAX_IMPORT_BYTES + 64 * 1024 },
   ),
   'sessions.watch': command(

@@ -1,10 +1,31 @@
 import { BROADCAST, USER, fleetSchema, type Fleet, type Message } from '@shared/domain';
+import { SYNTHETIC_TIMING_TAG } from '@shared/contract';
 import type { ImportedEvent } from '../ports';
 import type { ForeignConversation, ForeignMessage } from './conversation';
 
 const AGENT_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 /** Participants that are never agents of the inferred fleet. */
 const NOT_AGENTS = new Set([USER, BROADCAST, 'system']);
+
+export { SYNTHETIC_TIMING_TAG };
+
+/** Whether any message of the source carries a time of its own. */
+export function hasSourceTimes(conversation: ForeignConversation): boolean {
+  return conversation.messages.some((message) => message.at !== undefined);
+}
+
+/** The tags of an imported conversation: `imported`, and the synthetic-timing mark when it needs one. */
+export function importedTags(conversation: ForeignConversation): string[] {
+  return hasSourceTimes(conversation) ? ['imported'] : ['imported', SYNTHETIC_TIMING_TAG];
+}
+
+/**
+ * Milliseconds a made-up timeline leaves after a message before the next: a second and a half to
+ * take it in, plus reading time at about 40 characters a second, at most eight seconds.
+ */
+export function readingPause(content: string): number {
+  return Math.min(8000, 1500 + Math.round(content.length * 25));
+}
 
 /** Maps a foreign participant name onto a valid agent name (letters, digits, _ and -). */
 export function agentName(raw: string): string {
@@ -61,8 +82,11 @@ export function* buildImportedEvents(
   let threadId: string | null = null;
   let previousId: string | null = null;
   let t = 0;
+  // Sources with times keep them; a source with none gets a reading pace (and is tagged so).
+  const synthetic = !hasSourceTimes(conversation);
   for (const [index, source] of conversation.messages.entries()) {
     if (source.at !== undefined) t = Math.max(t, source.at - conversation.createdAt);
+    else if (synthetic && index > 0) t += readingPause(conversation.messages[index - 1]?.content ?? '');
     const message = toMessage(source, index, t, threadId, previousId, callers);
     threadId ??= message.id;
     previousId = message.id;

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { ImportedSessionMeta } from '../ports';
-import { buildImportedEvents, inferFleet } from './build-events';
+import { buildImportedEvents, importedTags, inferFleet } from './build-events';
 import { importChatDevLog } from './chatdev';
 import { formatBytes, type ImportLimits } from './limits';
 import type { ImportPlan } from './plan-import';
@@ -50,7 +50,7 @@ export function planChatDevLog(
     fleetName: fleet.name,
     source: CHATDEV_FORMAT,
     createdAt: conversation.createdAt,
-    tags: ['imported'],
+    tags: importedTags(conversation),
   };
   return {
     format: CHATDEV_FORMAT,

@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, statSync } from 'node:fs';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ImportInProgress, SessionWriter } from '../ports';
 import type { ImportFormat } from './detect';
@@ -16,6 +17,22 @@ export interface ImportOptions {
   onProgress?: (done: number, total: number) => void;
   /** Overrides of the default limits (tests, the CLI). */
   limits?: Partial<ImportLimits>;
+  /** The file's SHA-256 when the caller already computed it (see fileHash); computed otherwise. */
+  sourceHash?: string;
+}
+
+/**
+ * SHA-256 (hex) of a file's bytes, read as a stream. Stored with the imported session, so a
+ * second import of the same file can be noticed (SessionWriter.findImport).
+ */
+export async function fileHash(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  try {
+    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  } catch (error) {
+    throw ioError('read', path, error);
+  }
+  return hash.digest('hex');
 }
 
 export interface ImportResult {
@@ -71,6 +88,7 @@ async function importNow(
 ): Promise<ImportResult> {
   // Checked again: the file may have changed while this import waited its turn.
   const stats = statFile(path, limits);
+  const sourceHash = options.sourceHash ?? (await fileHash(path));
   const total = stats.size;
   const progress = (done: number) => options.onProgress?.(Math.min(total, Math.round(done)), total);
   const worker = await ParseWorker.start({ path, fileTime: Math.round(stats.mtimeMs), limits });
@@ -82,7 +100,7 @@ async function importNow(
       report = await worker.next();
     }
     const planned = expect(report, 'planned');
-    session = writer.beginImport(planned.meta);
+    session = writer.beginImport({ ...planned.meta, sourceHash });
     let written = 0;
     let batchEvents = FIRST_BATCH_EVENTS;
     worker.pull(batchEvents);

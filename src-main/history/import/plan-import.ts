@@ -2,7 +2,7 @@ import type { ImportedEvent, ImportedSessionMeta } from '../ports';
 import { planChatDevLog } from './chatdev-plan';
 import { explainRefusal, lookOf, readHead, unreadableFile } from './file-look';
 import { importAutogenTaskResult, importAutogenTeamState } from './autogen';
-import { buildImportedEvents, inferFleet } from './build-events';
+import { buildImportedEvents, importedTags, inferFleet } from './build-events';
 import type { ForeignConversation } from './conversation';
 import { detectFormat, type ImportFormat } from './detect';
 import { FLEETSCOPE_FORMAT, eventsFromArray, fleetscopeMeta, parseExportedEvent } from './fleetscope-json';
@@ -147,7 +147,7 @@ function planFromValue(value: JsonValue, fileTime: number): ImportPlan {
     fleetName: fleet.name,
     source: format,
     createdAt: conversation.createdAt,
-    tags: ['imported'],
+    tags: importedTags(conversation),
   };
   const counter = { messages: conversation.messages.length };
   return { format, meta, events: buildImportedEvents(conversation, fleet), counter };

@@ -5,6 +5,8 @@ import { eventsTables } from './003-events';
 import { messagesTables } from './004-messages';
 import { sessionOwnersTable } from './005-session-owners';
 import { forksColumns } from './006-forks';
+import { importHashColumn } from './007-import-hash';
+import { messageEndsColumn } from './008-message-ends';
 
 /** Every schema step in order. Append only; never edit a released migration. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -14,6 +16,8 @@ export const MIGRATIONS: readonly Migration[] = [
   messagesTables,
   sessionOwnersTable,
   forksColumns,
+  importHashColumn,
+  messageEndsColumn,
 ];
 export type { Migration } from './runner';
 export { migrate } from './runner';
