@@ -125,6 +125,11 @@ export class BranchService {
     };
   }
 
+  /** Forgets the comparisons worked out so far (a bench measures opening one cold). */
+  forgetComparisons(): void {
+    this.comparer.forgetFrames();
+  }
+
   family(id: string): Family {
     const store = this.options.store;
     return store.family(store.resolveSessionId(id));

@@ -16,8 +16,8 @@ import { AppError } from './errors';
 export const MAX_DIFF_CHARS = 50_000;
 /** Milliseconds one word diff may take before it is given up (the pair then has no segments). */
 const DIFF_TIMEOUT_MS = 50;
-/** Pairs read at a time while looking for the point of divergence. */
-const SCAN_PAGE = 500;
+/** Comparisons whose frame is kept, so paging through one does not work it out again. */
+const FRAMES_KEPT = 8;
 
 const ZERO: AgentFigures = { messages: 0, tokens: 0, timeMs: 0, toolCalls: 0, errors: 0 };
 
@@ -61,7 +61,15 @@ export type CompareFrame = Omit<Compare, 'pairs' | 'offset' | 'hasMore'>;
  * its parent share their rows up to the fork point), then a page at a time.
  */
 export class SessionComparer {
+  /** Frames by the two sessions and their versions (a session that changes gets a new frame). */
+  private readonly frames = new Map<string, CompareFrame>();
+
   constructor(private readonly store: HistoryStore) {}
+
+  /** Drops the kept frames: the next comparison works everything out again (benches measure that). */
+  forgetFrames(): void {
+    this.frames.clear();
+  }
 
   /** The frame of the comparison plus the pairs `offset + 1 .. offset + limit`. */
   compare(aId: string, bId: string, offset: number, limit: number): Compare {
@@ -72,31 +80,27 @@ export class SessionComparer {
 
   frame(aId: string, bId: string): CompareFrame {
     const store = this.store;
+    store.flush();
     const a = store.getSession(aId);
     const b = store.getSession(bId);
     if (!a) throw new AppError('not-found', `No session with id "${aId}".`);
     if (!b) throw new AppError('not-found', `No session with id "${bId}".`);
-    store.flush();
+    const version = (s: typeof a.summary) =>
+      `${s.id}:${s.updatedAt}:${s.messageCount}:${s.status}:${s.tokens}`;
+    const key = `${version(a.summary)}|${version(b.summary)}`;
+    const kept = this.frames.get(key);
+    if (kept) return kept;
     const q = store.comparing;
     const countA = store.countMessages(aId);
     const countB = store.countMessages(bId);
     const shared = q.shared(aId, bId);
-    let commonPrefix = Math.min(q.countUpTo(aId, shared.sharedSeq), countA, countB);
+    const sharedMessages = Math.min(q.countUpTo(aId, shared.sharedSeq), countA, countB);
     // Beyond what they share by reference, compare pair by pair until they differ.
-    for (;;) {
-      const end = Math.min(countA, countB);
-      if (commonPrefix >= end) break;
-      const left = q.slice(aId, commonPrefix, SCAN_PAGE);
-      const right = q.slice(bId, commonPrefix, SCAN_PAGE);
-      let index = 0;
-      while (index < left.length && index < right.length && sameMessage(left[index]!, right[index]!)) index++;
-      commonPrefix += index;
-      if (index < Math.min(left.length, right.length) || left.length === 0 || right.length === 0) break;
-    }
+    const commonPrefix = sharedMessages + q.samePairsFrom(aId, bId, sharedMessages);
     const totalPairs = Math.max(countA, countB);
     const figuresA = q.agentFigures(aId);
     const figuresB = q.agentFigures(bId);
-    return {
+    const frame: CompareFrame = {
       a: this.side(aId, a.summary, figuresA),
       b: this.side(bId, b.summary, figuresB),
       commonPrefix,
@@ -106,6 +110,9 @@ export class SessionComparer {
       agents: this.agents(figuresA, figuresB),
       edges: this.edges(aId, bId),
     };
+    this.frames.set(key, frame);
+    while (this.frames.size > FRAMES_KEPT) this.frames.delete(this.frames.keys().next().value as string);
+    return frame;
   }
 
   pairs(aId: string, bId: string, offset: number, limit: number, total: number): ComparePair[] {
@@ -183,8 +190,8 @@ export class SessionComparer {
         edges.set(key, entry);
       }
     };
-    add('a', this.store.edgeStats(aId).edges);
-    add('b', this.store.edgeStats(bId).edges);
+    add('a', [...this.store.comparing.edgeCounts(aId).values()]);
+    add('b', [...this.store.comparing.edgeCounts(bId).values()]);
     return [...edges.values()]
       .map((edge) => ({ ...edge, differs: edge.a !== edge.b }))
       .sort(

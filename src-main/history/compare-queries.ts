@@ -61,8 +61,9 @@ export class CompareQueries {
   }
 
   /**
-   * Per sender: messages (dropped ones aside), their tokens and the time they took to arrive
-   * (start to completion), tool calls asked for and errors recorded.
+   * Per sender: messages (dropped ones aside), their tokens, the time they took to arrive (start
+   * to end), the tool calls they asked for; and errors recorded per agent. Read from the message
+   * rows and the error events' index, never the whole event log.
    */
   agentFigures(sessionId: string): Map<string, AgentFigures> {
     const figures = new Map<string, AgentFigures>();
@@ -76,35 +77,123 @@ export class CompareQueries {
     };
     for (const segment of this.lineage.segments(sessionId)) {
       const range = [segment.session, segment.after, segment.upTo] as const;
+      // Rows stored before ended_t existed read their end from their completion event.
       const senders = this.cache
         .get(
-          `SELECT m.sender AS name, count(*) AS messages,
-             coalesce(sum(coalesce(m.prompt_tokens, 0) + coalesce(m.completion_tokens, 0)), 0) AS tokens,
-             coalesce(sum(max(0, coalesce(e.t, m.t) - m.t)), 0) AS timeMs
-           FROM messages m LEFT JOIN events e ON e.session_id = m.session_id AND e.seq = m.seq
-           WHERE m.session_id = ? AND m.seq > ? AND m.seq <= ? AND m.dropped_reason IS NULL GROUP BY m.sender`,
+          `SELECT sender AS name, count(*) AS messages,
+             coalesce(sum(coalesce(prompt_tokens, 0) + coalesce(completion_tokens, 0)), 0) AS tokens,
+             coalesce(sum(max(0, coalesce(ended_t,
+               (SELECT e.t FROM events e WHERE e.session_id = m.session_id AND e.seq = m.seq), t) - t)), 0) AS timeMs,
+             coalesce(sum(CASE WHEN tool_calls IS NULL THEN 0 ELSE json_array_length(tool_calls) END), 0) AS toolCalls
+           FROM messages m WHERE session_id = ? AND seq > ? AND seq <= ? AND dropped_reason IS NULL GROUP BY sender`,
         )
-        .all(...range) as Array<{ name: string; messages: number; tokens: number; timeMs: number }>;
+        .all(...range) as Array<{
+        name: string;
+        messages: number;
+        tokens: number;
+        timeMs: number;
+        toolCalls: number;
+      }>;
       for (const sender of senders) {
         const entry = of(sender.name);
         entry.messages += sender.messages;
         entry.tokens += sender.tokens;
         entry.timeMs += sender.timeMs;
+        entry.toolCalls += sender.toolCalls;
       }
-      const counted = this.cache
+      const errors = this.cache
         .get(
-          `SELECT agent, kind, count(*) AS n FROM events WHERE session_id = ? AND seq > ? AND seq <= ?
-             AND kind IN ('tool.requested', 'error') GROUP BY agent, kind`,
+          `SELECT agent, count(*) AS n FROM events WHERE session_id = ? AND seq > ? AND seq <= ? AND kind = 'error'
+           GROUP BY agent`,
         )
-        .all(...range) as Array<{ agent: string | null; kind: string; n: number }>;
-      for (const row of counted) {
-        const entry = of(row.agent ?? '(session)');
-        if (row.kind === 'error') entry.errors += row.n;
-        else entry.toolCalls += row.n;
-      }
+        .all(...range) as Array<{ agent: string | null; n: number }>;
+      for (const row of errors) of(row.agent ?? '(session)').errors += row.n;
     }
     for (const entry of figures.values()) entry.timeMs = Math.round(entry.timeMs);
     return figures;
+  }
+
+  /** Messages along each (from, to, kind) edge, dropped ones aside; handoffs are their own kind. */
+  edgeCounts(
+    sessionId: string,
+  ): Map<string, { from: string; to: string; kind: 'message' | 'handoff'; count: number }> {
+    const edges = new Map<string, { from: string; to: string; kind: 'message' | 'handoff'; count: number }>();
+    for (const segment of this.lineage.segments(sessionId)) {
+      const rows = this.cache
+        .get(
+          `SELECT sender AS "from", receiver AS "to", CASE WHEN kind = 'handoff' THEN 'handoff' ELSE 'message' END AS kind,
+             count(*) AS count FROM messages WHERE session_id = ? AND seq > ? AND seq <= ? AND dropped_reason IS NULL
+           GROUP BY 1, 2, 3`,
+        )
+        .all(segment.session, segment.after, segment.upTo) as Array<{
+        from: string;
+        to: string;
+        kind: 'message' | 'handoff';
+        count: number;
+      }>;
+      for (const row of rows) {
+        const key = JSON.stringify([row.from, row.to, row.kind]);
+        const known = edges.get(key);
+        if (known) known.count += row.count;
+        else edges.set(key, { ...row });
+      }
+    }
+    return edges;
+  }
+
+  /**
+   * How many messages from position `from` (0-based) on are the same in both sessions (same
+   * sender, receiver, kind and text), reading only those four columns, a chunk at a time.
+   */
+  samePairsFrom(a: string, b: string, from: number): number {
+    const left = this.rows(a, from);
+    const right = this.rows(b, from);
+    let same = 0;
+    for (;;) {
+      const x = left.next();
+      const y = right.next();
+      if (x.done || y.done) return same;
+      const [sx, rx, kx, cx] = x.value;
+      const [sy, ry, ky, cy] = y.value;
+      if (sx !== sy || rx !== ry || kx !== ky || cx !== cy) return same;
+      same += 1;
+    }
+  }
+
+  /** Sender, receiver, kind and text of every message from position `from` on, in order. */
+  private *rows(sessionId: string, from: number): Generator<[string, string, string, string]> {
+    const chunk = 500;
+    let skip = from;
+    for (const segment of this.lineage.segments(sessionId)) {
+      const range = [segment.session, segment.after, segment.upTo] as const;
+      if (skip > 0) {
+        const count = (
+          this.cache
+            .get('SELECT count(*) AS n FROM messages WHERE session_id = ? AND seq > ? AND seq <= ?')
+            .get(...range) as { n: number }
+        ).n;
+        if (skip >= count) {
+          skip -= count;
+          continue;
+        }
+      }
+      let after = segment.after;
+      for (;;) {
+        const rows = this.cache
+          .get(
+            `SELECT seq, sender, receiver, kind, content FROM messages WHERE session_id = ? AND seq > ? AND seq <= ?
+             ORDER BY seq LIMIT ? OFFSET ?`,
+          )
+          .raw()
+          .all(segment.session, after, segment.upTo, chunk, skip) as Array<
+          [number, string, string, string, string]
+        >;
+        skip = 0;
+        for (const [, sender, receiver, kind, content] of rows) yield [sender, receiver, kind, content];
+        if (rows.length < chunk) break;
+        after = rows[rows.length - 1]?.[0] ?? segment.upTo;
+      }
+    }
   }
 
   /** The last `session.stopped` of the session's history, or null before any. */

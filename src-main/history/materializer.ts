@@ -69,15 +69,16 @@ export class Materializer {
     );
     this.upsertComplete = db.prepare(`INSERT INTO messages
       (session_id, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta, tool_calls,
-       tool_results, prompt_tokens, completion_tokens, state)
+       tool_results, prompt_tokens, completion_tokens, state, ended_t)
       VALUES (@session, @id, @seq, @t, @thread, @parent, @sender, @receiver, @kind, @content, @meta, @toolCalls,
-       @toolResults, @prompt, @completion, @state)
+       @toolResults, @prompt, @completion, @state, @endedT)
       ON CONFLICT (session_id, id) DO UPDATE SET seq = excluded.seq, t = excluded.t,
         thread_id = excluded.thread_id, parent_id = excluded.parent_id, sender = excluded.sender,
         receiver = excluded.receiver, kind = excluded.kind, content = excluded.content, meta = excluded.meta,
         tool_calls = excluded.tool_calls, tool_results = excluded.tool_results,
         prompt_tokens = coalesce(excluded.prompt_tokens, prompt_tokens),
-        completion_tokens = coalesce(excluded.completion_tokens, completion_tokens), state = excluded.state`);
+        completion_tokens = coalesce(excluded.completion_tokens, completion_tokens), state = excluded.state,
+        ended_t = excluded.ended_t`);
     this.insertDropped = db.prepare(`INSERT INTO messages
       (session_id, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta, state, dropped_reason)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'complete', ?) ON CONFLICT (session_id, id) DO NOTHING`);
@@ -88,7 +89,7 @@ export class Materializer {
       'UPDATE messages SET prompt_tokens = ?, completion_tokens = ? WHERE session_id = ? AND id = ?',
     );
     this.markPartial = db.prepare(
-      "UPDATE messages SET state = 'partial', seq = ? WHERE session_id = ? AND state = 'streaming'",
+      "UPDATE messages SET state = 'partial', seq = ?, ended_t = ? WHERE session_id = ? AND state = 'streaming'",
     );
     this.dropStreaming = db.prepare("DELETE FROM messages WHERE session_id = ? AND state = 'streaming'");
     this.insertCheckpoint = db.prepare(
@@ -123,7 +124,7 @@ export class Materializer {
       case 'session.stopped':
         this.setStatus(tally, event.payload.status, event.t);
         tally.stopReason = event.payload.stopReason;
-        this.closeOpenMessages(tally, event.seq);
+        this.closeOpenMessages(tally, event.seq, event.t);
         break;
       case 'message.started': {
         const p = event.payload;
@@ -152,7 +153,7 @@ export class Materializer {
         break;
       }
       case 'message.completed':
-        this.complete(tally, event.payload.message, event.seq);
+        this.complete(tally, event.payload.message, event.seq, event.t);
         break;
       case 'usage':
         this.recordUsage(tally, event.payload.messageId, event.payload.usage);
@@ -204,10 +205,10 @@ export class Materializer {
    * Streaming messages become partial, keeping the text received so far (stop, import end). Their
    * seq becomes `seq`, the event that closed them, so a fork cut before it does not hold them.
    */
-  closeOpenMessages(tally: SessionTally, seq: number = tally.lastSeq): void {
+  closeOpenMessages(tally: SessionTally, seq: number = tally.lastSeq, t: number = tally.lastT): void {
     this.flushText(tally);
     this.fts.addStreamingOf(tally.id);
-    this.markPartial.run(seq, tally.id);
+    this.markPartial.run(seq, t, tally.id);
     tally.open.clear();
   }
 
@@ -256,7 +257,7 @@ export class Materializer {
     return { pk: row.pk, state: row.state, usage };
   }
 
-  private complete(tally: SessionTally, message: Message, seq: number): void {
+  private complete(tally: SessionTally, message: Message, seq: number, endedT: number): void {
     const before = this.previous(tally, message.id);
     // Not `RETURNING pk`: with it, FTS5 inserts in the same transaction ran about 4x slower.
     const result = this.upsertComplete.run({
@@ -277,6 +278,7 @@ export class Materializer {
       completion: message.usage?.completion ?? null,
       // A reply cut off by a stall, a disconnect or a stop stays partial.
       state: message.state === 'partial' ? 'partial' : 'complete',
+      endedT,
     });
     const pk = before.pk ?? Number(result.lastInsertRowid);
     this.fts.add(pk, message.content, before.state !== null && before.state !== 'streaming');

@@ -33,7 +33,7 @@ export function recoverInterrupted(db: SqliteDatabase, now: number = Date.now())
   );
   const fts = new FtsIndex(db);
   const markPartial = db.prepare(
-    "UPDATE messages SET state = 'partial', seq = ? WHERE session_id = ? AND state = 'streaming'",
+    "UPDATE messages SET state = 'partial', seq = ?, ended_t = ? WHERE session_id = ? AND state = 'streaming'",
   );
   const markSession = db.prepare(
     "UPDATE sessions SET status = 'interrupted', stop_reason = ?, ended_at = ?, updated_at = ? WHERE id = ?",
@@ -52,7 +52,7 @@ export function recoverInterrupted(db: SqliteDatabase, now: number = Date.now())
       insertEvent.run(row.id, seq, t, JSON.stringify(payload));
       fts.addStreamingOf(row.id);
       // Closed by the stop event, like a stop the runtime records (see Materializer.closeOpenMessages).
-      report.partialMessages += markPartial.run(seq, row.id).changes;
+      report.partialMessages += markPartial.run(seq, t, row.id).changes;
       const endedAt = row.created_at + Math.round(t);
       markSession.run(INTERRUPTED_REASON, endedAt, endedAt, row.id);
       releaseOwner.run(row.id);
