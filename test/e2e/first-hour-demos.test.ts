@@ -93,6 +93,38 @@ describe('keyless demos and imported sessions in the browser', () => {
     await shot(page, 'first-hour-imported-fork-disabled.png');
   });
 
+  it('notices a file imported before and offers to open it or import it again', async () => {
+    const sample = join(process.cwd(), 'resources', 'samples', 'openai-messages-swarm-handoffs-swarmjs.json');
+    await page.getByTestId('nav-sessions').click();
+    await page.getByTestId('session-row').first().waitFor();
+    const before = await page.getByTestId('session-row').count();
+    // The sample sessions were imported on first launch: this very file is one of them.
+    await page.getByTestId('import-file').setInputFiles(sample);
+    const prompt = page.getByTestId('import-duplicate');
+    await prompt.waitFor();
+    expect(await prompt.textContent()).toContain(
+      'was imported before, as “I would like to return a christmas tree.”',
+    );
+    await shot(page, 'first-hour-import-duplicate.png');
+    await page.getByTestId('import-open-earlier').click();
+    await page.getByTestId('session-view').waitFor();
+    await expect(page.getByTestId('session-title').textContent()).resolves.toBe(
+      'I would like to return a christmas tree.',
+    );
+    // The OpenAI format records no times: the replay is spaced at a reading pace, and says so.
+    await expect(page.getByTestId('synthetic-timing').textContent()).resolves.toBe('synthetic timing');
+    const clock = await page.getByTestId('replay-position').textContent();
+    expect(clock).not.toMatch(/^0:00\.0 \/ 0:00\.0/);
+
+    await page.getByTestId('back').click();
+    await page.getByTestId('import-file').setInputFiles(sample);
+    await prompt.waitFor();
+    await page.getByTestId('import-again').click();
+    await page.getByTestId('session-view').waitFor();
+    await page.getByTestId('back').click();
+    await expect.poll(() => page.getByTestId('session-row').count()).toBe(before + 1);
+  });
+
   it('logged no errors in the page', () => {
     expect(pageErrors).toEqual([]);
   });
