@@ -1,12 +1,8 @@
 import protobuf from 'protobufjs';
-import commonProto from './proto/opentelemetry/proto/common/v1/common.proto?raw';
-import resourceProto from './proto/opentelemetry/proto/resource/v1/resource.proto?raw';
-import traceProto from './proto/opentelemetry/proto/trace/v1/trace.proto?raw';
-import traceServiceProto from './proto/opentelemetry/proto/collector/trace/v1/trace_service.proto?raw';
-import statusProto from './proto/google/rpc/status.proto?raw';
+import { OTLP_TRACE_SCHEMA } from './otlp-schema';
 
 /**
- * OTLP's protobuf messages, from the official definitions (see proto/README.md), parsed once.
+ * OTLP's protobuf messages (otlp-schema.ts, written from the specification), resolved once.
  * Decoding gives the same object tree OTLP/JSON has (lowerCamelCase fields, int64 as decimal
  * strings, enums as numbers, bytes as base64), so one reader serves both encodings.
  */
@@ -23,9 +19,7 @@ function otlpTypes(): OtlpTypes {
   const root = new protobuf.Root();
   const any = protobuf.common.get('google/protobuf/any.proto');
   if (any?.nested) root.addJSON(any.nested);
-  for (const source of [commonProto, resourceProto, traceProto, traceServiceProto, statusProto]) {
-    protobuf.parse(source, root, { keepCase: false });
-  }
+  root.addJSON(OTLP_TRACE_SCHEMA.nested ?? {});
   root.resolveAll();
   types = {
     request: root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest'),
