@@ -7,8 +7,11 @@ import { otlpTarget, OtlpTargetError, type OtlpTarget } from './otlp-target';
 import { SpanShipper, displayUrl, type ShipperLimits, type ShipperStats } from './span-shipper';
 
 export interface LiveExportOptions {
-  /** Where a session's summary and fleet are read when its first event is not its start. */
-  store: Pick<SessionReader, 'getSession'>;
+  /** Where a session's summary, fleet and earlier events are read when its first event is not its start. */
+  store: Pick<SessionReader, 'getSession'> & {
+    /** Events after `afterSeq` up to `toSeq` (inclusive), in seq order. */
+    iterateEvents(sessionId: string, afterSeq?: number, toSeq?: number): Iterable<RunEvent>;
+  };
   /** The endpoint in Settings (null: no live export unless `useEndpoint` names one). */
   settingsEndpoint: () => string | null;
   /** Where OTEL_EXPORTER_OTLP_HEADERS / _TIMEOUT are read, and key variables for masking. */
@@ -33,6 +36,9 @@ interface LiveSession {
   /** null while the session's first run goes on; a continuation's key and start otherwise. */
   segment: { key: string; startT: number } | null;
 }
+
+/** A fork's own events before its first run are few (start, edit, stop); more means it ran. */
+const MAX_FORK_PREAMBLE = 1_000;
 
 /** Sessions seen without a target are remembered (so a later setting does not start mid-run), up to this many. */
 const MAX_SKIPPED = 10_000;
@@ -171,13 +177,43 @@ export class OtlpLiveExport {
       parentSessionId: started?.parentSessionId ?? stored?.summary.parentSessionId ?? null,
       forkSeq: started?.forkSeq ?? stored?.summary.forkSeq ?? null,
     };
-    return {
+    const live: LiveSession = {
       mapper: new OtlpSpanMapper(info, fleet),
       redactor: new Redactor([fleet], this.options.env),
       shipper: this.shipperFor(target),
-      // A session whose first event here is not its start is a continuation of an earlier run.
+      // A session whose first event here is not its start continues an earlier run (whose root
+      // span went out then), unless it is a fork's first run: see forkOwnEvents.
       segment: started ? null : { key: `continuation:${event.seq}`, startT: event.t },
     };
+    const forkStart = started || !stored ? null : this.forkOwnEvents(stored.summary, event);
+    if (forkStart) {
+      live.segment = null;
+      for (const earlier of forkStart) {
+        const span = live.mapper.push(live.redactor.event(earlier));
+        if (span) live.shipper.enqueue({ sessionId: event.sessionId, json: JSON.stringify(span) });
+      }
+    }
+    return live;
+  }
+
+  /**
+   * A fork is recorded when it is made (its start, the edited message, a stop) and run later,
+   * from a `session.continued`. When `event` begins the fork's first run, returns the fork's own
+   * events before it (not the parent's prefix), so its trace gets its start, the edit and a root
+   * span of its own; null for any other session or a fork's later runs.
+   */
+  private forkOwnEvents(
+    summary: { parentSessionId: string | null; forkSeq: number | null },
+    event: RunEvent,
+  ): RunEvent[] | null {
+    if (summary.parentSessionId === null || summary.forkSeq === null) return null;
+    const own: RunEvent[] = [];
+    for (const earlier of this.options.store.iterateEvents(event.sessionId, summary.forkSeq, event.seq - 1)) {
+      if (earlier.kind === 'session.continued') return null;
+      own.push(earlier);
+      if (own.length > MAX_FORK_PREAMBLE) return null;
+    }
+    return own;
   }
 
   private currentTarget(): OtlpTarget | null {

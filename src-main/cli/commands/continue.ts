@@ -2,13 +2,20 @@ import { parseArgs } from 'node:util';
 import { AppError, toAppError, type RunHandle } from '../../app';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 import { dataDirFrom, hasStore, withApp } from '../open-app';
+import {
+  OTLP_ENDPOINT_OPTION,
+  OTLP_ENDPOINT_USAGE,
+  checkOtlpEndpoint,
+  finishLiveExport,
+  useOtlpEndpoint,
+} from '../otlp-endpoint-flag';
 import { parseAgentSettings } from './agent-settings';
 import { watchRun } from './run';
 import type { StreamingIO } from './run-view';
 
 const USAGE =
   'fleetscope continue SESSION [--task TEXT] [--set AGENT.FIELD=VALUE ...] [--json] [--base-url URL] ' +
-  '[--model M] [--api-key-env VAR] [--data-dir DIR]';
+  `[--model M] [--api-key-env VAR] [--data-dir DIR] ${OTLP_ENDPOINT_USAGE}`;
 
 /**
  * How a refused run-related call ends a command: invalid input (unknown agent, an import without
@@ -68,11 +75,13 @@ export const continueCommand: CliCommand = {
         json: { type: 'boolean', default: false },
         'data-dir': { type: 'string' },
         ...PROVIDER_FLAGS,
+        ...OTLP_ENDPOINT_OPTION,
       },
     });
     if (positionals.length !== 1)
       throw new UsageError('Give exactly one session id (or a unique prefix of one).');
     const wanted = positionals[0] as string;
+    const otlpEndpoint = checkOtlpEndpoint(values['otlp-endpoint']);
     const agents = parseAgentSettings(values.set ?? []);
     const overrides = providerOverrides(values);
     const dataDir = dataDirFrom(values['data-dir'], io);
@@ -82,6 +91,7 @@ export const continueCommand: CliCommand = {
     }
     return withApp(dataDir, io, async (app) => {
       let handle: RunHandle;
+      useOtlpEndpoint(app, otlpEndpoint, io);
       try {
         const sessionId = app.store.resolveSessionId(wanted);
         handle = app.runs.resume({ sessionId, task: values.task ?? '', agents, overrides });
@@ -90,7 +100,9 @@ export const continueCommand: CliCommand = {
         if (refused instanceof AppError) return refusalExit(refused, io);
         throw error;
       }
-      return watchResumed(handle, values.json, io);
+      const code = await watchResumed(handle, values.json, io);
+      await finishLiveExport(app, io);
+      return code;
     });
   },
 };

@@ -3,13 +3,20 @@ import { forkInputSchema, type ForkInput, type ForkResult } from '@shared/contra
 import { AppError, toAppError } from '../../app';
 import { EXIT, UsageError, type CliCommand } from '../command';
 import { dataDirFrom, hasStore, withApp } from '../open-app';
+import {
+  OTLP_ENDPOINT_OPTION,
+  OTLP_ENDPOINT_USAGE,
+  checkOtlpEndpoint,
+  finishLiveExport,
+  useOtlpEndpoint,
+} from '../otlp-endpoint-flag';
 import { parseAgentSettings } from './agent-settings';
 import { PROVIDER_FLAGS, providerOverrides, refusalExit, watchResumed } from './continue';
 
 const USAGE =
   'fleetscope fork SESSION --at N [--edit TEXT] [--set AGENT.FIELD=VALUE ...] [--max-messages N] ' +
   '[--termination JSON] [--title TEXT] [--no-run] [--json] [--base-url URL] [--model M] [--api-key-env VAR] ' +
-  '[--data-dir DIR]';
+  `[--data-dir DIR] ${OTLP_ENDPOINT_USAGE}`;
 
 /** A whole number from 1, or a usage error naming the flag. */
 function positive(flag: string, raw: string): number {
@@ -52,6 +59,7 @@ export const forkCommand: CliCommand = {
         json: { type: 'boolean', default: false },
         'data-dir': { type: 'string' },
         ...PROVIDER_FLAGS,
+        ...OTLP_ENDPOINT_OPTION,
       },
     });
     if (positionals.length !== 1)
@@ -68,6 +76,7 @@ export const forkCommand: CliCommand = {
       ...(values.title !== undefined ? { title: values.title } : {}),
     };
     const overrides = providerOverrides(values);
+    const otlpEndpoint = checkOtlpEndpoint(values['otlp-endpoint']);
     const termination = terminationFrom(values);
     const parsed = forkInputSchema.safeParse(
       termination === undefined ? request : { ...request, termination },
@@ -84,6 +93,7 @@ export const forkCommand: CliCommand = {
     }
     return withApp(dataDir, io, async (app) => {
       let result: ForkResult;
+      useOtlpEndpoint(app, otlpEndpoint, io);
       try {
         result = app.branches.fork(parsed.data, { overrides });
       } catch (error) {
@@ -101,7 +111,9 @@ export const forkCommand: CliCommand = {
         io.err(`Forked ${result.forkOf.sessionId} at message ${result.forkOf.atMessage}: ${result.label}.`);
       }
       if (!result.running || handle === undefined) return EXIT.ok;
-      return watchResumed(handle, values.json, io);
+      const code = await watchResumed(handle, values.json, io);
+      await finishLiveExport(app, io);
+      return code;
     });
   },
 };

@@ -131,3 +131,103 @@ describe('fleetscope run --otlp-endpoint', () => {
     expect(io.stderr).toContain(`OTLP export: 5 spans sent to ${collector.endpoint}/v1/traces.`);
   });
 });
+
+describe('continue and fork --otlp-endpoint', () => {
+  async function firstRun(): Promise<string> {
+    const io = captureIo({});
+    expect(await runCli(['run', fleetPath, '--task', 'Say hi', '--data-dir', dataDir()], io)).toBe(0);
+    return sessionOf(io.stdout);
+  }
+
+  function storedMessages(sessionId: string) {
+    const history = openHistory(dataDir(), { recover: false });
+    try {
+      return history.store.pageMessages(sessionId, { limit: 500 }).items;
+    } finally {
+      history.close();
+    }
+  }
+
+  it('continue streams the follow-up under the session trace, as a continuation span under its root', async () => {
+    const sessionId = await firstRun();
+    const before = storedMessages(sessionId).length;
+    const io = captureIo({});
+    const code = await runCli(
+      [
+        'continue',
+        sessionId,
+        '--task',
+        'One more round',
+        '--data-dir',
+        dataDir(),
+        '--otlp-endpoint',
+        collector.endpoint,
+      ],
+      io,
+    );
+    expect(io.stderr.filter((line) => !line.startsWith('OTLP export'))).toEqual([]);
+    expect(code).toBe(0);
+    const added = storedMessages(sessionId).slice(before);
+    const spoken = added.filter((message) => message.from !== 'user');
+    expect(spoken.length).toBeGreaterThan(0);
+    const spans = collector.spans();
+    const chats = spans.filter((span) => attr(span, 'gen_ai.operation.name') === 'chat');
+    expect(chats.map((span) => attr(span, 'gen_ai.agent.name'))).toEqual(
+      spoken.map((message) => message.from),
+    );
+    expect(chats.every((span) => attr(span, 'gen_ai.conversation.id') === sessionId)).toBe(true);
+    // The follow-up task reaches the first turn after it as the person's input.
+    expect(attr(chats[0], 'gen_ai.input.messages')).toContain('One more round');
+    const segment = spans.find((span) => attr(span, 'gen_ai.operation.name') === 'invoke_agent');
+    expect(segment?.parentSpanId).toBe(chats[0]?.parentSpanId);
+    expect(segment?.spanId).not.toBe(segment?.parentSpanId);
+    expect(new Set(spans.map((span) => span.traceId)).size).toBe(1);
+    expect(io.stderr.at(-1)).toBe(
+      `OTLP export: ${spans.length} spans sent to ${collector.endpoint}/v1/traces.`,
+    );
+  });
+
+  it('fork streams the fork as its own trace whose root names the session it came from', async () => {
+    const sessionId = await firstRun();
+    const io = captureIo({});
+    const code = await runCli(
+      [
+        'fork',
+        sessionId,
+        '--at',
+        '3',
+        '--edit',
+        'A different turn',
+        '--data-dir',
+        dataDir(),
+        '--otlp-endpoint',
+        collector.endpoint,
+      ],
+      io,
+    );
+    expect(code).toBe(0);
+    const forkId = io.stdout[0] ?? '';
+    const spans = collector.spans();
+    expect(spans.length).toBeGreaterThan(0);
+    expect(spans.every((span) => attr(span, 'gen_ai.conversation.id') === forkId)).toBe(true);
+    const root = spans.find((span) => attr(span, 'gen_ai.operation.name') === 'invoke_agent');
+    expect(root?.parentSpanId ?? '').toBe('');
+    expect(attr(root, 'fleetscope.session.parent_id')).toBe(sessionId);
+    expect(io.stderr.at(-1)).toBe(
+      `OTLP export: ${spans.length} spans sent to ${collector.endpoint}/v1/traces.`,
+    );
+  });
+
+  it.each([['continue'], ['fork']])('%s refuses a bad endpoint as a usage error', async (command) => {
+    const sessionId = await firstRun();
+    const io = captureIo({});
+    const args = command === 'fork' ? ['fork', sessionId, '--at', '2'] : ['continue', sessionId];
+    const code = await runCli(
+      [...args, '--data-dir', dataDir(), '--otlp-endpoint', 'file:///etc/passwd'],
+      io,
+    );
+    expect(code).toBe(2);
+    expect(io.stderr.join('\n')).toMatch(/--otlp-endpoint: The OTLP endpoint must be an http/);
+    expect(collector.requests).toHaveLength(0);
+  });
+});
