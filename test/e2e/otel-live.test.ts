@@ -1,0 +1,123 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import { makeTempDir } from '../helpers/temp-dir';
+import { makeSender, type Sender } from '../main/ingest/otel-sdk';
+import { openApp, shot } from './session-helpers';
+
+const TOKEN = 'e2e-otel-token-0123456789abcdefghijklmnop';
+const json = (value: unknown) => JSON.stringify(value);
+
+/** One agent turn as an instrumented program records it (GenAI conventions). */
+function turn(sender: Sender, agent: string, start: number, input: string | null, output: string): void {
+  const call = sender.span({
+    name: `chat gpt-4o-mini`,
+    start,
+    end: start + 1_200,
+    attributes: {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'openai',
+      'gen_ai.request.model': 'gpt-4o-mini',
+      'gen_ai.agent.name': agent,
+      'gen_ai.conversation.id': 'e2e-trip',
+      ...(input
+        ? { 'gen_ai.input.messages': json([{ role: 'user', parts: [{ type: 'text', content: input }] }]) }
+        : {}),
+      'gen_ai.output.messages': json([{ role: 'assistant', parts: [{ type: 'text', content: output }] }]),
+      'gen_ai.usage.input_tokens': 40,
+      'gen_ai.usage.output_tokens': 20,
+    },
+  });
+  sender.span(
+    { name: 'POST', start: start + 10, end: start + 1_100, attributes: { 'http.request.method': 'POST' } },
+    call,
+  );
+}
+
+describe('agents traced with OpenTelemetry appear live (Chromium + `fleetscope serve`)', () => {
+  const temp = makeTempDir();
+  let host: HostProcess;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let page: Page;
+  let sender: Sender;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    ensureBuilt();
+    host = await spawnHost(join(temp.dir, 'data'), { token: TOKEN });
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await openApp(page, host.url);
+    sender = makeSender({
+      protocol: 'protobuf',
+      endpoint: `http://127.0.0.1:${host.port}`,
+      headers: { 'x-fleetscope-token': TOKEN },
+      serviceName: 'trip-planner',
+    });
+  });
+
+  afterAll(async () => {
+    await sender?.shutdown();
+    await browser?.close();
+    await host?.stop();
+    temp.remove();
+  });
+
+  it('a traced session shows up in the list and grows in the open session view as spans arrive', async () => {
+    await page.getByTestId('nav-sessions').click();
+    const base = Date.now() - 20_000;
+    turn(
+      sender,
+      'researcher',
+      base,
+      'Plan a weekend in Porto',
+      'Porto: Ribeira, Livraria Lello, port cellars.',
+    );
+    await sender.flush();
+    const row = page.getByTestId('session-row').filter({ hasText: 'Plan a weekend in Porto' });
+    await row.first().waitFor({ timeout: 20_000 });
+    await row.first().getByTestId('open-session').click();
+    await page.getByTestId('session-view').waitFor();
+    await page.locator('[data-testid="agent-node"][data-agent="researcher"]').waitFor();
+    await expect.poll(() => page.getByTestId('message').count(), { timeout: 10_000 }).toBe(2);
+    expect(await page.getByTestId('session-status').getAttribute('data-status')).toBe('running');
+
+    turn(sender, 'writer', base + 2_000, null, 'Day 1: Ribeira and the cellars. Day 2: Lello and the coast.');
+    await sender.flush();
+    await page.locator('[data-testid="agent-node"][data-agent="writer"]').waitFor({ timeout: 10_000 });
+    await expect.poll(() => page.getByTestId('message').count(), { timeout: 10_000 }).toBe(3);
+    // Two HTTP spans and the resource's service.name have no place in a session: counted.
+    await expect.poll(() => page.getByTestId('count-unmapped').textContent()).toContain('3');
+    expect(await page.getByTestId('count-unmapped').getAttribute('title')).toContain('2 spans');
+    // Nothing to pause or stop: the program that sends the spans runs elsewhere.
+    expect(await page.getByRole('toolbar', { name: 'Run controls' }).count()).toBe(0);
+    // A new agent is brought into view (the graph refits while the user has not moved it).
+    const inView = async () => {
+      const node = await page.locator('[data-testid="agent-node"][data-agent="writer"]').boundingBox();
+      const pane = await page.locator('.vue-flow').first().boundingBox();
+      return node !== null && pane !== null && node.x + node.width <= pane.x + pane.width + 1;
+    };
+    await expect.poll(inView, { timeout: 5_000 }).toBe(true);
+    await shot(page, 'otel-live-session.png');
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await shot(page, 'otel-live-session-1024.png');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('Settings shows the two lines to paste for this host', async () => {
+    await page.getByTestId('nav-settings').click();
+    const lines = page.getByTestId('trace-env-lines');
+    await lines.waitFor();
+    expect(await lines.textContent()).toBe(
+      `OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:${host.port}\nOTEL_EXPORTER_OTLP_HEADERS=x-fleetscope-token=${TOKEN}`,
+    );
+    await expect
+      .poll(() => page.getByTestId('trace-stats').textContent())
+      .toMatch(/4 spans received · 1 sessions · 1 live/);
+    await page.getByTestId('trace-receiver').scrollIntoViewIfNeeded();
+    await shot(page, 'otel-settings.png');
+  });
+});
