@@ -13,7 +13,7 @@ import type {
 import { validateFleet, type Fleet } from '@shared/domain';
 import type { HistoryStore } from '../history';
 import { exportComparison, Redactor, writeComparison } from '../history/export';
-import { storedFleet } from './resume-plan';
+import { runnableFleet, storedFleet } from './resume-plan';
 import { SessionComparer } from './compare';
 import { AppError } from './errors';
 import { applyAgentChanges, replaceTermination, unmappedAgents } from './fleet-changes';
@@ -62,8 +62,9 @@ export class BranchService {
     const parentId = store.resolveSessionId(input.sessionId);
     const parent = store.getSession(parentId);
     if (!parent) throw new AppError('not-found', `No session with id "${input.sessionId}".`);
-    const base = storedFleet(parent.fleet);
-    if (base === null) throw new AppError('invalid-input', 'This session has no fleet to fork with.');
+    const stored = storedFleet(parent.fleet);
+    if (stored === null) throw new AppError('invalid-input', 'This session has no fleet to fork with.');
+    const base = runnableFleet(stored, parent.summary.source !== 'live');
     const original = store.messageAt(parentId, input.atMessage);
     if (original === null) {
       const count = store.countMessages(parentId);
@@ -88,8 +89,9 @@ export class BranchService {
       fleet = withMessageCap(replaced.fleet, this.options.settings.get().maxMessagesPerSession);
       changes.push(replaced.change);
     }
+    // Agents without a provider (an import's) are allowed until the fork runs (checked below).
     const errors = validateFleet(fleet, { knownTools: this.options.toolNames }).filter(
-      (issue) => issue.severity === 'error',
+      (issue) => issue.severity === 'error' && !issue.path.endsWith('.provider'),
     );
     if (errors.length > 0) {
       throw new AppError(

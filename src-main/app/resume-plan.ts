@@ -1,7 +1,7 @@
 import type { AgentChange, ProviderId, ResumeCheck } from '@shared/contract';
 import { fleetSchema, isLiveStatus, type Fleet, type FleetInput, type SessionSummary } from '@shared/domain';
 import type { HistoryStore } from '../history';
-import { foldRuntime, type RuntimeSnapshot } from '../orchestrator';
+import { createBuiltinTools, foldRuntime, type RuntimeSnapshot } from '../orchestrator';
 import { AppError } from './errors';
 import { applyAgentChanges, unmappedAgents, type ProviderPreset } from './fleet-changes';
 
@@ -19,6 +19,25 @@ export interface ResumeInputs {
   agents: readonly AgentChange[];
   /** Another fleet to run on with (already resolved), instead of the stored one. */
   fleet?: Fleet;
+}
+
+/**
+ * An imported session's fleet with only the tools this app has: a transcript's tools belonged to
+ * the framework it came from, and its agents cannot call them here. Other fleets are kept as they
+ * are (their tools were checked when they ran).
+ */
+export function runnableFleet(fleet: Fleet, imported: boolean): Fleet {
+  if (!imported) return fleet;
+  const known = new Set(createBuiltinTools().names());
+  const strip = (current: Fleet): Fleet => ({
+    ...current,
+    agents: current.agents.map((agent) => ({
+      ...agent,
+      tools: agent.tools.filter((tool) => known.has(tool)),
+      ...(agent.fleet ? { fleet: strip(agent.fleet) } : {}),
+    })),
+  });
+  return strip(fleet);
 }
 
 /** The fleet a stored session ran with, or null when it has none the runtime can read. */
@@ -50,7 +69,8 @@ export function planResume(
   preset: (id: ProviderId) => ProviderPreset,
   now: number = Date.now(),
 ): ResumePlan {
-  const base = inputs.fleet ?? storedFleet(storedFleetInput);
+  const stored = storedFleet(storedFleetInput);
+  const base = inputs.fleet ?? (stored ? runnableFleet(stored, summary.source !== 'live') : null);
   if (base === null) {
     throw new AppError(
       'invalid-input',

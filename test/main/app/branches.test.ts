@@ -264,8 +264,17 @@ describe('branches over the contract: fork, family, compare, export, resume', ()
     expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
     expect(events.filter((event) => event.kind === 'session.continued')).toHaveLength(1);
 
+    // A transcript from elsewhere, with a tool this app does not have.
     const conversation = JSON.stringify([
       { role: 'user', content: 'What is 2+2?' },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [
+          { id: 'c1', type: 'function', function: { name: 'add_numbers', arguments: '{"a":2,"b":2}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'c1', content: '4' },
       { role: 'assistant', content: 'It is 4.' },
     ]);
     const imported = await call('sessions.importData', { fileName: 'chat.json', content: conversation });
@@ -292,6 +301,50 @@ describe('branches over the contract: fork, family, compare, export, resume', ()
     expect(continued.summary.readOnly).toBe(false);
     expect(continued.fleet?.agents[0]?.provider).toMatchObject({ id: 'custom', model: 'stub-model' });
     expect((await texts(imported.sessionId)).slice(-2)).toEqual(['user:And 3+3?', 'assistant:It is 6.']);
+    // Its agent keeps only the tools this app has.
+    expect(continued.fleet?.agents[0]?.tools).toEqual([]);
+  });
+
+  it('forks an imported session: created without providers, run once its agent has one', async () => {
+    const conversation = JSON.stringify([
+      { role: 'user', content: 'Name a colour.' },
+      { role: 'assistant', content: 'Blue.' },
+      { role: 'user', content: 'Another?' },
+      { role: 'assistant', content: 'Green.' },
+    ]);
+    const imported = await call('sessions.importData', { fileName: 'colours.json', content: conversation });
+    expect((await fail('branches.fork', { sessionId: imported.sessionId, atMessage: 3 })).message).toMatch(
+      /cannot run until its agents have providers: give assistant a provider/,
+    );
+    const idle = await call('branches.fork', {
+      sessionId: imported.sessionId,
+      atMessage: 3,
+      text: 'A third?',
+      run: false,
+    });
+    expect(await texts(idle.sessionId)).toEqual(['user:Name a colour.', 'assistant:Blue.', 'user:A third?']);
+    await call('providers.save', {
+      id: 'custom',
+      baseUrl: stub.baseUrl,
+      defaultModel: 'stub-model',
+      apiKeyEnv: null,
+    });
+    stub.respondWith(() => ({ type: 'text', content: 'Red.' }));
+    const ran = await call('branches.fork', {
+      sessionId: imported.sessionId,
+      atMessage: 3,
+      text: 'A warm one?',
+      agents: [{ agent: 'assistant', provider: 'custom' }],
+    });
+    await settled(ran.sessionId);
+    stub.respondWith(null);
+    expect(await texts(ran.sessionId)).toEqual([
+      'user:Name a colour.',
+      'assistant:Blue.',
+      'user:A warm one?',
+      'assistant:Red.',
+    ]);
+    expect(ran.label).toBe('message 3 edited; assistant: provider none -> custom');
   });
 
   it('refuses to continue a session that is running, or one that was never stored', async () => {
