@@ -49,7 +49,7 @@ describe('exports stream large sessions', () => {
       });
       expect(result.bytes).toBe(sink.bytes);
       expect(sink.bytes).toBeGreaterThan(5 * 1024 * 1024);
-      expect(sink.chunks).toBeGreaterThan(100);
+      expect(sink.chunks).toBeGreaterThan(50);
       expect(sink.largest).toBeLessThan(1024 * 1024);
       // The whole output is tens of MB; what the export holds at any point is a few MB at most.
       expect(sink.peakHeap - heapBefore).toBeLessThan(Math.min(sink.bytes / 10, 16 * 1024 * 1024));
