@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { stopReasonSentence } from '@shared/domain';
 import type { SessionListItem } from '../../app';
 import { EXIT, UsageError, type CliCommand } from '../command';
 import { dataDirFrom, hasStore, withApp } from '../open-app';
@@ -39,7 +40,7 @@ const COLUMNS: Array<{
   { title: 'TITLE', width: 30, value: (s) => (s.forkOf ? `↳ ${s.title}` : s.title) },
   { title: 'FLEET', width: 18, value: (s) => s.fleetName },
   { title: 'STATUS', width: 17, value: (s) => s.status },
-  { title: 'STOP REASON', width: 28, value: (s) => s.stopReason ?? '' },
+  { title: 'STOP REASON', width: 40, value: (s) => (s.stopReason ? stopReasonSentence(s.stopReason) : '') },
   { title: 'MSGS', width: 6, value: (s) => String(s.messageCount), right: true },
   { title: 'TOKENS', width: 8, value: (s) => String(s.tokens), right: true },
   { title: 'DURATION', width: 8, value: (s) => formatDuration(s.durationMs), right: true },
