@@ -219,6 +219,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
     store,
     hub,
     logger: logger.child({ component: 'trace-receiver' }),
+    secrets: () => secretValues(),
     ownPort: options.listenForTraces === true,
   });
   if (options.listenForTraces === true) void traces.start();

@@ -27,6 +27,8 @@ export interface TraceReceiverOptions {
   hub: EventHub;
   /** Listen on a port of its own (the desktop app); other surfaces attach a web host or none. */
   ownPort: boolean;
+  /** The app's provider keys: masked in whatever a trace carries. */
+  secrets?: () => readonly string[];
   /** The token exporters must send; a fresh one per launch when absent. */
   token?: string;
   /** Test seams for the live ingest's timing. */
@@ -63,6 +65,7 @@ export class TraceReceiver {
         this.announce(sessionId);
       },
       logger: options.logger,
+      secrets: options.secrets,
       holdMs: options.holdMs,
       quietMs: options.quietMs,
     });

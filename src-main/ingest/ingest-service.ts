@@ -4,6 +4,7 @@ import type { ImportInProgress, ImportedEvent, SessionWriter } from '../history/
 import { SessionMapper } from '../history/import/otlp/session-mapper';
 import { SpanIndex, type ResolvedSpan } from '../history/import/otlp/span-index';
 import type { RejectedSpan, SpanBatch } from '../history/import/otlp/span';
+import { maskSecrets, maskText } from './mask-secrets';
 
 export interface IngestOptions {
   /** Where sessions are written (the history store). */
@@ -11,6 +12,8 @@ export interface IngestOptions {
   /** Called with each session's new events, numbered as the store numbered them. */
   onEvents: (sessionId: string, events: RunEvent[]) => void;
   logger?: Logger;
+  /** Values that must never be stored (the app's provider keys): masked in what spans carry. */
+  secrets?: () => readonly string[];
   now?: () => number;
   /** How long a span waits for its parent before it is mapped without it (ms). */
   holdMs?: number;
@@ -187,9 +190,10 @@ export class IngestService {
     const events = mapper.map(spans);
     const header = mapper.header;
     if (!header) return;
+    const secrets = this.options.secrets?.() ?? [];
     const writing = this.options.writer.beginImport({
-      title: header.title,
-      task: header.task,
+      title: maskText(header.title, secrets),
+      task: maskText(header.task, secrets),
       fleetName: header.fleetName,
       source: 'otlp',
       createdAt: Math.round(createdAt),
@@ -202,9 +206,10 @@ export class IngestService {
     this.append(key, session, events, now);
   }
 
-  private append(key: string, session: LiveSession, events: ImportedEvent[], now: number): void {
+  private append(key: string, session: LiveSession, mapped: ImportedEvent[], now: number): void {
     session.lastActivity = now;
-    if (events.length === 0) return;
+    if (mapped.length === 0) return;
+    const events = maskSecrets(mapped, this.options.secrets?.() ?? []);
     try {
       session.writing.append(events);
     } catch (error) {

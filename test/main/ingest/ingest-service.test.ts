@@ -181,3 +181,40 @@ describe('live ingest', () => {
     ingest.close();
   });
 });
+
+describe('secrets in traces', () => {
+  it("masks the app's provider keys wherever a span carries them, in the session row too", () => {
+    const history = openTempHistory();
+    opened.push(history);
+    const key = 'sk-live-0123456789abcdefghij';
+    const relayed: RunEvent[] = [];
+    const ingest = new IngestService({
+      writer: history.store,
+      onEvents: (_id, events) => relayed.push(...events),
+      secrets: () => [key],
+      tickMs: 0,
+      now: () => BASE + 60_000,
+    });
+    ingest.receive({
+      spans: [
+        span(1, null, 'chat', 0, 100, {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.agent.name': 'leaky',
+          'gen_ai.input.messages': json([
+            { role: 'user', parts: [{ type: 'text', content: `use ${key} please` }] },
+          ]),
+          'gen_ai.output.messages': output(`I used ${key}`),
+          'llm.invocation_parameters': json({ api_key: key }),
+        }),
+      ],
+      rejected: [],
+    });
+    const [session] = history.store.listSessions({}).items;
+    const stored = JSON.stringify([...history.store.iterateEvents(session?.id ?? '')]);
+    expect(stored).not.toContain(key);
+    expect(stored).toContain('I used [masked secret]');
+    expect(JSON.stringify(relayed)).not.toContain(key);
+    expect(session?.task).toBe('use [masked secret] please');
+    ingest.close();
+  });
+});
