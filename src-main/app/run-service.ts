@@ -104,6 +104,8 @@ export interface PreparedLaunch {
 export class RunService {
   private readonly manager: RunManager;
   private readonly pending = new Map<string, RunEvent[]>();
+  /** The last seq this service's runs recorded, per session (to notice appends by others). */
+  private readonly lastSeqs = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: RunServiceOptions) {
@@ -229,8 +231,13 @@ export class RunService {
     if (held && isLiveStatus(held.status)) {
       throw new AppError('conflict', 'The run is still going; stop it or wait for it to end first.');
     }
-    if (held && agents.length === 0 && request.fleet === undefined) {
-      void held.continueWith(task, context);
+    // A run this process still holds goes on in memory, unless its session changed elsewhere
+    // since (another process continued it): then it goes on from the store like any other.
+    const current = held !== undefined && this.lastSeqs.get(sessionId) === store.countEvents(sessionId);
+    if (held && current && agents.length === 0 && request.fleet === undefined && !request.overrides) {
+      const undo = store.claimForContinuation(sessionId);
+      if (undo === null) throw new AppError('conflict', 'The session is running; wait for it to end first.');
+      held.continueWith(task, context).catch(() => undo());
       return held;
     }
     if (held) this.manager.forget(sessionId);
@@ -259,6 +266,9 @@ export class RunService {
     const overrides = request.overrides ?? {};
     const fleet = applyProviderOverrides(plan.fleet, overrides);
     if (overrides.baseUrl === undefined) this.checkKeys(fleet);
+    // Claimed before anything is written: a second continuation, here or in another process, is refused.
+    const undo = store.claimForContinuation(sessionId);
+    if (undo === null) throw new AppError('conflict', 'The session is running; wait for it to end first.');
     if (plan.fleetChanged || fleet !== plan.fleet) store.setRunFleet(sessionId, fleet);
     try {
       return this.manager.start({
@@ -272,6 +282,7 @@ export class RunService {
         ...(request.signal ? { signal: request.signal } : {}),
       });
     } catch (error) {
+      undo();
       if (error instanceof FleetInvalidError) throw new AppError('invalid-input', error.message);
       throw error;
     }
@@ -331,6 +342,11 @@ export class RunService {
   }
 
   private enqueue(event: RunEvent): void {
+    this.lastSeqs.set(event.sessionId, event.seq);
+    if (event.kind === 'session.stopped' && this.lastSeqs.size > 256) {
+      // Only runs still held need it: released ones go on from the store.
+      for (const id of this.lastSeqs.keys()) if (!this.manager.get(id)) this.lastSeqs.delete(id);
+    }
     const queue = this.pending.get(event.sessionId);
     if (queue) queue.push(event);
     else this.pending.set(event.sessionId, [event]);

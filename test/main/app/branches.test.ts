@@ -347,6 +347,28 @@ describe('branches over the contract: fork, family, compare, export, resume', ()
     expect(ran.label).toBe('message 3 edited; assistant: provider none -> custom');
   });
 
+  it('a session continued by another app meanwhile goes on after its events, never over them', async () => {
+    const parent = await runToEnd(debate, 'Tea or coffee?');
+    const other = open();
+    try {
+      // The other app continues it while this one still holds the finished run in memory.
+      const elsewhere = other.runs.resume({ sessionId: parent, task: 'From elsewhere.' });
+      // While that continuation runs, no one else may start one.
+      expect((await fail('runs.continue', { sessionId: parent, task: 'Too soon.' })).code).toBe('conflict');
+      await elsewhere.done;
+      await call('runs.continue', { sessionId: parent, task: 'From here.' });
+      await settled(parent);
+    } finally {
+      await other.close();
+    }
+    const events = (await call('sessions.events', { id: parent, afterSeq: 0 })).events;
+    expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
+    const tasks = events.flatMap((event) => (event.kind === 'session.continued' ? [event.payload.task] : []));
+    expect(tasks).toEqual(['From elsewhere.', 'From here.']);
+    const all = await texts(parent);
+    expect(all.indexOf('user:From elsewhere.')).toBeLessThan(all.indexOf('user:From here.'));
+  });
+
   it('refuses to continue a session that is running, or one that was never stored', async () => {
     const slow: FleetInput = {
       ...debate,
