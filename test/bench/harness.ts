@@ -47,8 +47,15 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? NaN;
 }
 
+/** Median, min and max of the finite values; `n` counts them all. */
 export function stats(values: readonly number[]): Stats {
-  return { n: values.length, median: median(values), min: Math.min(...values), max: Math.max(...values) };
+  const finite = values.filter((value) => Number.isFinite(value));
+  return {
+    n: values.length,
+    median: median(finite),
+    min: finite.length ? Math.min(...finite) : NaN,
+    max: finite.length ? Math.max(...finite) : NaN,
+  };
 }
 
 /**
@@ -74,12 +81,13 @@ export async function interleave<K extends string>(
 
 /**
  * A goal from the issue. `ratio`: the figure's per-repetition ratio to its baseline, median at
- * most `max`. `value`: the figure's median at most `max` (in the figure's unit). `info`: no
- * number to meet (context, or a contrast).
+ * most `max`. `value`: the figure's median at most `max` (in the figure's unit); `at-least`: at
+ * least `min`. `info`: no number to meet (context, or a contrast).
  */
 export type Goal =
   | { kind: 'ratio'; max: number; text: string }
   | { kind: 'value'; max: number; text: string }
+  | { kind: 'at-least'; min: number; text: string }
   | { kind: 'info'; text: string };
 
 export interface Figure {
@@ -117,18 +125,23 @@ function record(figure: Figure): FigureRecord {
   const out: FigureRecord = { ...figure, stats: stats(figure.values) };
   if (figure.baseline) {
     out.baselineStats = stats(figure.baseline.values);
-    const ratios = figure.values.map((value, index) => value / figure.baseline!.values[index]!);
+    // A baseline of 0 (no long task at all, say) has no ratio.
+    const ratios = figure.values.map((value, index) => {
+      const base = figure.baseline!.values[index]!;
+      return base > 0 ? value / base : NaN;
+    });
     out.ratio = { values: ratios, stats: stats(ratios) };
   }
   const goal = figure.goal;
   if (goal?.kind === 'ratio' && out.ratio) out.met = out.ratio.stats.median <= goal.max;
   if (goal?.kind === 'value') out.met = out.stats.median <= goal.max;
+  if (goal?.kind === 'at-least') out.met = out.stats.median >= goal.min;
   return out;
 }
 
 /** A number at a precision that suits its size. */
 export function fmt(value: number): string {
-  if (!Number.isFinite(value)) return String(value);
+  if (!Number.isFinite(value)) return '—';
   const size = Math.abs(value);
   return value.toFixed(size >= 100 ? 0 : size >= 10 ? 1 : size >= 1 ? 2 : 3);
 }

@@ -1,6 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../../helpers/browser';
@@ -9,22 +7,20 @@ import { callHost, openApp } from '../../e2e/session-helpers';
 import { installProbes, type FrameFigures, type Lens, type OpenFigures, type Probes } from './probes';
 import { seedDataDir } from './seed';
 import { streamingFleet } from './streaming-fleet';
+import { BenchReport, benchReps, benchSize, median } from '../harness';
 
 /**
  * The sequence lens (lanes) in Chromium against the real web host (issue 12): opening it on a
  * 100k-message session, and frames while 16 of 50 agents stream into it. Each figure is printed
  * beside a baseline measured in the same run (an empty session; the idle lens), over interleaved
- * repetitions with their spread, and written to test-artifacts/bench/lanes-chromium.json. Never
- * asserted on time.
+ * repetitions with their spread, and written to test-artifacts/bench/lanes-chromium.json (and
+ * results.json) through the bench harness. Never asserted on time.
  */
-const MESSAGES = 100_000;
-const OPENS = 5;
-const STREAM_RUNS = 3;
+const MESSAGES = benchSize('FLEETSCOPE_BENCH_UI_MESSAGES', 100_000);
+const OPENS = Math.max(5, benchReps());
+const STREAM_RUNS = benchReps();
 const TOKEN = 'bench-lanes-token-0123456789abcdef01234567';
-const ARTIFACT = fileURLToPath(new URL('../../../test-artifacts/bench/lanes-chromium.json', import.meta.url));
 
-const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
-const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)] ?? NaN;
 const spread = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
 const f = (ms: number): string => `${ms.toFixed(0)} ms`;
 
@@ -51,7 +47,14 @@ describe('the sequence lens in Chromium', () => {
   let page: Page;
   let ids: { longId: string; emptyId: string };
   const lines: string[] = [];
-  const results: Record<string, unknown> = { messages: MESSAGES };
+  const report = new BenchReport(
+    'lanes-chromium',
+    `The sequence lens (lanes) in Chromium, ${MESSAGES} messages`,
+    {
+      messages: MESSAGES,
+    },
+  );
+  const results = report.context;
 
   beforeAll(async () => {
     ensureBuilt();
@@ -70,8 +73,7 @@ describe('the sequence lens in Chromium', () => {
 
   afterAll(async () => {
     console.log(`\nSequence lens (lanes) in Chromium (web host)\n${lines.join('\n')}`);
-    mkdirSync(dirname(ARTIFACT), { recursive: true });
-    writeFileSync(ARTIFACT, `${JSON.stringify(results, null, 2)}\n`);
+    report.finish();
     await browser?.close();
     await host?.stop();
     temp.remove();
@@ -104,6 +106,14 @@ describe('the sequence lens in Chromium', () => {
       longDomMs: doms(long),
       goalMs: 300,
     };
+    report.add({
+      id: 'lanes-open-long',
+      label: `open the lanes on the ${MESSAGES}-message session to the painted frame`,
+      unit: 'ms',
+      values: frames(long),
+      baseline: { label: 'the graph on the same session', values: frames(graph) },
+      goal: { kind: 'value', max: 300, text: '< 300 ms' },
+    });
     lines.push(
       `  open the lanes on an empty session (baseline): median ${f(median(frames(empty)))} to next frame (${spread(frames(empty))} over ${OPENS})`,
       `  open the graph on the same session (baseline): median ${f(median(frames(graph)))} to next frame (${spread(frames(graph))} over ${OPENS})`,
@@ -162,6 +172,22 @@ describe('the sequence lens in Chromium', () => {
     }
     const pick = (list: FrameFigures[], key: keyof FrameFigures) => list.map((figures) => figures[key]);
     results.streaming = { idle, busy, goal: { fps: 60, longestTaskMs: 50 } };
+    report.add({
+      id: 'lanes-streaming-fps',
+      label: 'lanes: frames per second while 16 of 50 agents stream',
+      unit: 'fps',
+      values: pick(busy, 'fps'),
+      baseline: { label: 'idle lanes', values: pick(idle, 'fps') },
+      goal: { kind: 'at-least', min: 57, text: '60 fps (>= 57)' },
+    });
+    report.add({
+      id: 'lanes-streaming-longest-task',
+      label: 'lanes: longest task while 16 of 50 agents stream',
+      unit: 'ms',
+      values: pick(busy, 'longestTask'),
+      baseline: { label: 'idle lanes', values: pick(idle, 'longestTask') },
+      goal: { kind: 'value', max: 50, text: 'no task > 50 ms' },
+    });
     const describeFrames = (list: FrameFigures[]) =>
       `${median(pick(list, 'fps')).toFixed(1)} fps (${spread(pick(list, 'fps'))}), p95 gap ${f(median(pick(list, 'p95Gap')))}, ` +
       `longest task ${f(median(pick(list, 'longestTask')))} (${spread(pick(list, 'longestTask'))}), ${median(pick(list, 'longTasks'))} tasks over 50 ms`;

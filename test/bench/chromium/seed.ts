@@ -63,19 +63,26 @@ function* longSession(messages: number): Generator<ImportedEvent> {
 }
 
 /**
- * Writes a data folder holding a `messages`-message session and an empty one (the same-run
- * baseline) straight through the HistoryStore, the way history.bench.ts does.
+ * Writes a data folder holding a `messages`-message session, an empty one and a `small`-message
+ * one (same-run baselines) straight through the HistoryStore. `messages` 0 seeds only the empty
+ * session (a store of its own, for the baseline of an empty session beside a big one).
  */
-export function seedDataDir(dataDir: string, messages: number): { longId: string; emptyId: string } {
+export function seedDataDir(
+  dataDir: string,
+  messages: number,
+  small = 1_000,
+): { longId: string; emptyId: string; smallId: string } {
   const history = openHistory(dataDir, { checkpointInterval: 500 });
   try {
     const meta = { task: 'bench', fleetName: 'bench', source: 'bench', createdAt: Date.now(), tags: [] };
+    const emptyId = history.store.importSession({ ...meta, title: 'Bench empty' }, longSession(0));
+    if (messages === 0) return { longId: emptyId, emptyId, smallId: emptyId };
+    const smallId = history.store.importSession({ ...meta, title: `Bench ${small}` }, longSession(small));
     const longId = history.store.importSession(
       { ...meta, title: `Bench ${messages}` },
       longSession(messages),
     );
-    const emptyId = history.store.importSession({ ...meta, title: 'Bench empty' }, longSession(0));
-    return { longId, emptyId };
+    return { longId, emptyId, smallId };
   } finally {
     history.close();
   }

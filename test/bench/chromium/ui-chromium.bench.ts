@@ -1,132 +1,303 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
 import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../../helpers/browser';
 import { makeTempDir } from '../../helpers/temp-dir';
 import { callHost, openApp } from '../../e2e/session-helpers';
+import { BenchReport, benchReps, benchSize, interleave, median } from '../harness';
 import { installProbes, type FrameFigures, type OpenFigures, type Probes } from './probes';
+import {
+  LONG_TASK_RECORDER,
+  installControlProbes,
+  sessionsPageInteractive,
+  type Control,
+  type InteractiveFigures,
+  type ControlProbes,
+} from './control-probes';
 import { seedDataDir } from './seed';
 import { streamingFleet } from './streaming-fleet';
 
 /**
- * Session view figures in Chromium against the real web host (issue 5, DESIGN.md section 6):
- * opening a 100k-message session, seeking in it, and frame rate while 16 of 50 agents stream.
- * Printed next to their goals and a same-run baseline; never asserted on time.
+ * The app in Chromium against the real web host (the built renderer, `fleetscope serve`), each
+ * figure beside a baseline measured in the same run over interleaved repetitions:
+ *   - the sessions page interactive after a navigation vs the same page of a store holding only
+ *     an empty session (a second host);
+ *   - opening a MESSAGES-message session (to the next painted frame) vs an empty one;
+ *   - opening an empty session beside the big one vs the empty session of the second host;
+ *   - seeking by the scrubber in the big session vs in a SMALL-message one;
+ *   - how soon step, play and the turn picker work after opening the big session vs the small;
+ *   - frames while 16 of 50 agents stream vs the idle session view.
+ * FLEETSCOPE_BENCH_UI_MESSAGES sets the size (default 100,000; the issue's goals are for
+ * 1,000,000). Printed and written as JSON; never asserted on time.
  */
-const MESSAGES = 100_000;
-const OPENS = 5;
-const SEEKS = 60;
+const MESSAGES = benchSize('FLEETSCOPE_BENCH_UI_MESSAGES', 100_000);
+const SMALL = 1_000;
+const REPS = benchReps();
+const OPENS = 3;
+const SEEKS = 40;
+const CONTROL_TIMEOUT_MS = benchSize('FLEETSCOPE_BENCH_CONTROL_TIMEOUT_MS', 180_000);
 const TOKEN = 'bench-ui-token-0123456789abcdef0123456789';
 
-const percentile = (values: number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
-};
-const f = (ms: number): string => `${ms.toFixed(0)} ms`;
+type Bench = ReturnType<typeof probes>;
 
+/**
+ * Every probe first brings its page to the front: a page behind another tab gets one animation
+ * frame a second, which would be measured instead of the app.
+ */
 function probes(page: Page) {
-  const call = <K extends keyof Probes>(name: K, args?: Parameters<Probes[K]>[0]) =>
-    page.evaluate(
+  const call = async <K extends keyof Probes>(name: K, args?: Parameters<Probes[K]>[0]) => {
+    await page.bringToFront();
+    return page.evaluate(
       ({ name, args }) =>
         (window as unknown as { fleetscopeBench: Record<string, (a: unknown) => unknown> }).fleetscopeBench[
           name
         ]!(args),
       { name, args },
     ) as ReturnType<Probes[K]>;
+  };
   return {
     open: (id: string, empty: boolean) => call('openSession', { id, empty }),
     leave: () => call('leaveSession'),
     seek: (count: number) => call('seekRandomly', { count }),
     frames: (ms: number) => call('watchFrames', { ms }),
+    control: async (id: string, control: Control) => {
+      await page.bringToFront();
+      return page.evaluate(
+        (args) =>
+          (window as unknown as { fleetscopeControls: ControlProbes }).fleetscopeControls.controlWorks(args),
+        { id, control, timeoutMs: CONTROL_TIMEOUT_MS },
+      );
+    },
   };
 }
 
-describe('session view in Chromium', () => {
+/** A page of `context` on the app at `url`, online, with the probes installed. */
+async function probedPage(context: BrowserContext, url: string): Promise<{ page: Page; bench: Bench }> {
+  const page = await context.newPage();
+  // Vitest's transform may wrap functions in __name(); give the page a no-op one.
+  await page.addInitScript({ content: 'window.__name = (fn) => fn;' });
+  await openApp(page, url);
+  await page.evaluate(installProbes);
+  await page.evaluate(installControlProbes);
+  return { page, bench: probes(page) };
+}
+
+/** Median of `times` runs of `measure` (one repetition's figure). */
+async function medianOf(times: number, measure: () => Promise<number>): Promise<number> {
+  const values: number[] = [];
+  for (let i = 0; i < times; i++) values.push(await measure());
+  return median(values);
+}
+
+describe('the app in Chromium', () => {
   const temp = makeTempDir('fleetscope-bench-ui-');
   let host: HostProcess;
+  let aloneHost: HostProcess;
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
-  let page: Page;
-  let ids: { longId: string; emptyId: string };
-  const lines: string[] = [];
+  let main: { page: Page; bench: Bench };
+  let alone: { page: Page; bench: Bench };
+  let ids: { longId: string; emptyId: string; smallId: string };
+  let aloneId: string;
+  const report = new BenchReport(
+    'ui-chromium',
+    `The app in Chromium (web host), a ${MESSAGES}-message session`,
+    {
+      messages: MESSAGES,
+      small: SMALL,
+      reps: REPS,
+    },
+  );
 
   beforeAll(async () => {
     ensureBuilt();
     const dataDir = join(temp.dir, 'data');
-    const seeded = Date.now();
-    ids = seedDataDir(dataDir, MESSAGES);
-    lines.push(`  (seeded ${MESSAGES} messages through the HistoryStore in ${f(Date.now() - seeded)})`);
+    const seeded = performance.now();
+    ids = seedDataDir(dataDir, MESSAGES, SMALL);
+    report.context.seedMs = performance.now() - seeded;
+    aloneId = seedDataDir(join(temp.dir, 'alone'), 0).emptyId;
     host = await spawnHost(dataDir, { token: TOKEN });
+    aloneHost = await spawnHost(join(temp.dir, 'alone'), { token: TOKEN });
     browser = await launchBrowser();
-    page = await browser.context.newPage();
-    // Vitest's transform may wrap functions in __name(); give the page a no-op one.
-    await page.addInitScript({ content: 'window.__name = (fn) => fn;' });
-    await openApp(page, host.url);
-    await page.evaluate(installProbes);
+    main = await probedPage(browser.context, host.url);
+    alone = await probedPage(browser.context, aloneHost.url);
   });
 
   afterAll(async () => {
-    console.log(`\nSession view in Chromium (web host)\n${lines.join('\n')}`);
+    report.finish();
     await browser?.close();
     await host?.stop();
+    await aloneHost?.stop();
     temp.remove();
   });
 
-  it(`opens a ${MESSAGES}-message session and seeks in it`, async () => {
-    const probe = probes(page);
-    const empty: OpenFigures[] = [];
-    const long: OpenFigures[] = [];
-    for (let i = 0; i < OPENS; i++) {
-      empty.push(await probe.open(ids.emptyId, true));
-      await probe.leave();
-      long.push(await probe.open(ids.longId, false));
-      await probe.leave();
-    }
-    const median = (list: OpenFigures[], key: keyof OpenFigures) =>
-      percentile(
-        list.map((o) => o[key]),
-        0.5,
-      );
-    lines.push(
-      `  open empty session (baseline): median ${f(median(empty, 'dom'))} to content, ${f(median(empty, 'frame'))} to next frame`,
-      `  open ${MESSAGES}-message session: median ${f(median(long, 'dom'))} to content, ${f(median(long, 'frame'))} to next frame (goal < 300 ms; ${(median(long, 'frame') / median(empty, 'frame')).toFixed(1)}x empty)`,
-    );
+  it('shows the sessions page interactive soon after a navigation', async () => {
+    const details: Record<string, InteractiveFigures[]> = { big: [], alone: [] };
+    /** A fresh page navigated to `url`: milliseconds from the navigation to interactive. */
+    const interactive = async (url: string, into: InteractiveFigures[] = []) => {
+      const page = await browser.context.newPage();
+      try {
+        await page.addInitScript({ content: LONG_TASK_RECORDER });
+        await page.goto(url.replace(/#.*$/, '') + '#/sessions');
+        const figures = await page.evaluate(sessionsPageInteractive);
+        expect(figures.rows).toBeGreaterThan(0);
+        into.push(figures);
+        return figures.interactive;
+      } finally {
+        await page.close();
+      }
+    };
+    await interactive(host.url); // warm-up: the host's file cache, Chromium's code cache
+    const times = await interleave(REPS, {
+      big: () => interactive(host.url, details.big),
+      alone: () => interactive(aloneHost.url, details.alone),
+    });
+    report.context.sessionsPage = details;
+    const medianDetail = (key: keyof InteractiveFigures) =>
+      median(details.big!.map((figures) => figures[key]));
+    report.add({
+      id: 'sessions-page-interactive',
+      label: 'sessions page interactive after navigation (rows painted, no long task left)',
+      unit: 'ms',
+      values: times.big,
+      baseline: { label: 'same, a store with one empty session', values: times.alone },
+      goal: { kind: 'value', max: 1000, text: '< 1 s' },
+      note: `medians: DOMContentLoaded at ${medianDetail('domContentLoaded').toFixed(0)} ms, rows shown at ${medianDetail('rowsShown').toFixed(0)} ms, ${medianDetail('longTaskMs').toFixed(0)} ms of long tasks`,
+    });
+  });
 
-    await probe.open(ids.longId, false);
-    const loadStart = Date.now();
-    await page.getByTestId('session-loading').waitFor({ state: 'detached', timeout: 120_000 });
-    lines.push(`  full event log loaded in the background after ${f(Date.now() - loadStart)} more`);
-    const seeks = await probe.seek(SEEKS);
-    lines.push(
-      `  seek by scrubber (${seeks.dom.length} random positions): p50 ${f(percentile(seeks.dom, 0.5))}, p95 ${f(percentile(seeks.dom, 0.95))} to label; ` +
-        `p50 ${f(percentile(seeks.frame, 0.5))}, p95 ${f(percentile(seeks.frame, 0.95))} to next frame (goal p95 < 50 ms)`,
-    );
-    await probe.leave();
+  it(`opens a ${MESSAGES}-message session and an empty one beside it`, async () => {
+    const open = (target: { bench: Bench }, id: string, empty: boolean) =>
+      medianOf(OPENS, async () => {
+        const figures: OpenFigures = await target.bench.open(id, empty);
+        await target.bench.leave();
+        return figures.frame;
+      });
+    await open(main, ids.longId, false); // warm-up: the lazy session view, the store's pages
+    await open(alone, aloneId, true);
+    const times = await interleave(REPS, {
+      long: () => open(main, ids.longId, false),
+      empty: () => open(main, ids.emptyId, true),
+      alone: () => open(alone, aloneId, true),
+    });
+    report.add({
+      id: 'open-long',
+      label: `open the ${MESSAGES}-message session to the painted frame (median of ${OPENS})`,
+      unit: 'ms',
+      values: times.long,
+      baseline: { label: 'same, an empty session', values: times.empty },
+      goal: { kind: 'value', max: 300, text: '< 300 ms' },
+    });
+    report.add({
+      id: 'open-empty-beside-long',
+      label: `open an empty session beside the ${MESSAGES}-message one (median of ${OPENS})`,
+      unit: 'ms',
+      values: times.empty,
+      baseline: { label: 'same, in a store of its own', values: times.alone },
+      goal: { kind: 'ratio', max: 1.2, text: 'not slowed by a big one (<= 1.2x)' },
+    });
+  });
+
+  it('seeks by the scrubber in the big session and in a small one', async () => {
+    /** Opens the session, waits for its whole log, then the p95 of SEEKS scrubber seeks. */
+    const seekP95 = async (id: string) => {
+      await main.bench.open(id, false);
+      await main.page.getByTestId('session-loading').waitFor({ state: 'detached', timeout: 300_000 });
+      const seeks = await main.bench.seek(SEEKS);
+      await main.bench.leave();
+      const sorted = [...seeks.frame].sort((a, b) => a - b);
+      return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)]!;
+    };
+    const times = await interleave(REPS, {
+      long: () => seekP95(ids.longId),
+      small: () => seekP95(ids.smallId),
+    });
+    report.add({
+      id: 'seek-long',
+      label: `seek by scrubber to the painted frame, p95 of ${SEEKS} (${MESSAGES} messages, log loaded)`,
+      unit: 'ms',
+      values: times.long,
+      baseline: { label: `same, ${SMALL} messages`, values: times.small },
+      goal: { kind: 'value', max: 50, text: 'p95 < 50 ms' },
+    });
+  });
+
+  it('makes step, play and the turn picker work soon after opening, at any size', async () => {
+    const works = async (id: string, control: Control) => {
+      const ms = await main.bench.control(id, control);
+      await main.bench.leave();
+      return ms;
+    };
+    for (const control of ['step', 'play', 'turn'] as const) {
+      const times = await interleave(REPS, {
+        long: () => works(ids.longId, control),
+        small: () => works(ids.smallId, control),
+      });
+      report.add({
+        id: `${control}-after-open`,
+        label: `${control === 'turn' ? 'turn picker' : control} works after opening (${MESSAGES} messages)`,
+        unit: 'ms',
+        values: times.long,
+        baseline: { label: `same, ${SMALL} messages`, values: times.small },
+        goal: { kind: 'value', max: 1000, text: 'within 1 s at any size' },
+      });
+    }
   });
 
   it('keeps frames flowing while 16 of 50 agents stream', async () => {
-    const probe = probes(page);
-    await probe.open(ids.emptyId, true);
-    const idle = await probe.frames(2000);
-    await probe.leave();
-
-    const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
-      source: { fleet: streamingFleet() },
-      task: 'Stream at once',
+    const idle = async () => {
+      await main.bench.open(ids.emptyId, true);
+      const figures = await main.bench.frames(2000);
+      await main.bench.leave();
+      return figures;
+    };
+    const busy = async () => {
+      const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
+        source: { fleet: streamingFleet() },
+        task: 'Stream at once',
+      });
+      await main.page.bringToFront();
+      await main.page.evaluate((id) => (window.location.hash = `#/sessions/${id}`), sessionId);
+      await main.page.waitForFunction(
+        () => document.querySelectorAll('[data-testid="agent-node"][data-status="streaming"]').length >= 8,
+        undefined,
+        { timeout: 60_000 },
+      );
+      const figures = await main.bench.frames(4000);
+      await callHost(host.port, TOKEN, 'runs.control', { sessionId, action: 'stop' }).catch(() => undefined);
+      await main.bench.leave();
+      return figures;
+    };
+    const idleFigures: FrameFigures[] = [];
+    const busyFigures: FrameFigures[] = [];
+    await interleave(REPS, {
+      idle: async () => (idleFigures.push(await idle()), 0),
+      busy: async () => (busyFigures.push(await busy()), 0),
     });
-    await page.evaluate((id) => (window.location.hash = `#/sessions/${id}`), sessionId);
-    await page.waitForFunction(
-      () => document.querySelectorAll('[data-testid="agent-node"][data-status="streaming"]').length >= 8,
-      undefined,
-      { timeout: 30_000 },
-    );
-    const busy = await probe.frames(4000);
-    const describeFrames = (figures: FrameFigures) =>
-      `${figures.fps.toFixed(1)} fps, worst frame gap ${f(figures.worstGap)}, p95 gap ${f(figures.p95Gap)}, longest task ${f(figures.longestTask)} (${figures.longTasks} over 50 ms)`;
-    lines.push(
-      `  idle session view (baseline): ${describeFrames(idle)}`,
-      `  16 of 50 agents streaming (up to ${busy.streamingNodes} streaming nodes seen): ${describeFrames(busy)} (goal 60 fps, no task over 50 ms)`,
-    );
-    await callHost(host.port, TOKEN, 'runs.control', { sessionId, action: 'stop' }).catch(() => undefined);
-    await probe.leave();
+    const pick = (list: FrameFigures[], key: keyof FrameFigures) => list.map((figures) => figures[key]);
+    report.context.streaming = { idle: idleFigures, busy: busyFigures };
+    report.add({
+      id: 'streaming-fps',
+      label: `frames per second while 16 of 50 agents stream (up to ${Math.max(...pick(busyFigures, 'streamingNodes'))} nodes streaming)`,
+      unit: 'fps',
+      values: pick(busyFigures, 'fps'),
+      baseline: { label: 'idle session view', values: pick(idleFigures, 'fps') },
+      goal: { kind: 'at-least', min: 57, text: '60 fps (>= 57)' },
+    });
+    report.add({
+      id: 'streaming-longest-task',
+      label: 'longest task while 16 of 50 agents stream',
+      unit: 'ms',
+      values: pick(busyFigures, 'longestTask'),
+      baseline: { label: 'idle session view', values: pick(idleFigures, 'longestTask') },
+      goal: { kind: 'value', max: 50, text: 'no task > 50 ms' },
+    });
+    report.add({
+      id: 'streaming-p95-gap',
+      label: 'p95 frame gap while 16 of 50 agents stream',
+      unit: 'ms',
+      values: pick(busyFigures, 'p95Gap'),
+      baseline: { label: 'idle session view', values: pick(idleFigures, 'p95Gap') },
+      goal: { kind: 'value', max: 16.7 * 1.2, text: '~60 fps (p95 gap <= 20 ms)' },
+    });
   });
 });
