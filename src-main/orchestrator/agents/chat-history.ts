@@ -17,14 +17,20 @@ export function systemPrompt(spec: AgentSpec): string {
  */
 export function toChatMessages(spec: AgentSpec, address: string, history: readonly Message[]): ChatMessage[] {
   const chat: ChatMessage[] = [{ role: 'system', content: systemPrompt(spec) }];
+  // A tool call whose result never came (a fork cut after the call, a crash while the tool ran)
+  // is left out: model APIs refuse a call without its result.
+  const answered = new Set<string>();
+  for (const message of history)
+    if (message.from === address) for (const result of message.toolResults ?? []) answered.add(result.callId);
   for (const message of history) {
     if (message.from === address) {
+      const calls = (message.toolCalls ?? []).filter((call) => answered.has(call.id));
       if (message.kind === 'tool' && message.toolResults) {
         for (const result of message.toolResults) {
           chat.push({ role: 'tool', toolCallId: result.callId, content: result.content });
         }
-      } else if (message.toolCalls && message.toolCalls.length > 0) {
-        chat.push({ role: 'assistant', content: message.content, toolCalls: message.toolCalls });
+      } else if (calls.length > 0) {
+        chat.push({ role: 'assistant', content: message.content, toolCalls: calls });
       } else {
         chat.push({ role: 'assistant', content: message.content });
       }

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { agentSpecSchema, type Message } from '@shared/domain';
+import { toChatMessages } from '../../../src-main/orchestrator/agents';
+
+const spec = agentSpecSchema.parse({ name: 'ann', provider: { id: 'custom', model: 'm' } });
+let n = 0;
+function message(from: string, to: string, extra: Partial<Message> = {}): Message {
+  n += 1;
+  return {
+    id: `m${n}`,
+    threadId: 't',
+    parentId: null,
+    from,
+    to,
+    kind: 'text',
+    content: `text ${n}`,
+    meta: {},
+    state: 'complete',
+    t: n,
+    ...extra,
+  };
+}
+
+describe('an agent history as chat messages', () => {
+  it('keeps tool calls that have results and leaves out calls whose result never came', () => {
+    const call = { id: 'c1', name: 'calculator', arguments: '{"expression":"1+1"}' };
+    const lost = { id: 'c2', name: 'calculator', arguments: '{"expression":"2+2"}' };
+    const chat = toChatMessages(spec, 'ann', [
+      message('user', '*', { kind: 'task', content: 'Add' }),
+      message('ann', 'ann', { kind: 'function', content: '', toolCalls: [call] }),
+      message('ann', 'ann', {
+        kind: 'tool',
+        toolResults: [{ callId: 'c1', name: 'calculator', content: '2', isError: false }],
+      }),
+      message('ann', '*', { content: 'It is 2.' }),
+      // A fork cut here (or a crash while the tool ran): the call has no result.
+      message('ann', 'ann', { kind: 'function', content: 'Checking', toolCalls: [lost] }),
+    ]);
+    expect(
+      chat.map((entry) => [entry.role, 'toolCalls' in entry ? entry.toolCalls?.map((c) => c.id) : null]),
+    ).toEqual([
+      ['system', null],
+      ['user', null],
+      ['assistant', ['c1']],
+      ['tool', null],
+      ['assistant', null],
+      ['assistant', null],
+    ]);
+    expect(chat.at(-1)).toEqual({ role: 'assistant', content: 'Checking' });
+  });
+});
