@@ -6,6 +6,7 @@ import { expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startHostProcess, type HostProcess } from './import-hostile/host-process';
 import { payloads, type Payload } from './import-hostile/payloads';
+import { BenchReport } from './harness';
 
 /**
  * Imports through the WebSocket `sessions.importData` channel of the real web host (a child
@@ -213,4 +214,30 @@ it('hostile and 100k-message imports over the WebSocket: host memory and respons
       2,
     ),
   );
+  const report = new BenchReport(
+    'import-hostile-goals',
+    'Imports over sessions.importData (built web host)',
+    {
+      pingMs: PING_MS,
+    },
+  );
+  for (const { payload, runs } of results) {
+    report.add({
+      id: `${payload}-peak-rss`,
+      label: `${payload}: peak RSS of the host`,
+      unit: 'MB',
+      values: runs.map((r) => r.peakRssMb),
+      baseline: { label: 'idle RSS before', values: runs.map((r) => r.idleRssMb) },
+      goal: { kind: 'value', max: RSS_GOAL_MB, text: `< ${RSS_GOAL_MB} MB` },
+    });
+    report.add({
+      id: `${payload}-slowest-answer`,
+      label: `${payload}: slowest app.info answer during`,
+      unit: 'ms',
+      values: runs.map((r) => r.during.max),
+      baseline: { label: 'slowest when idle', values: runs.map((r) => r.idle.max) },
+      goal: { kind: 'value', max: LATENCY_GOAL_MS, text: `< ${LATENCY_GOAL_MS} ms` },
+    });
+  }
+  report.finish();
 });

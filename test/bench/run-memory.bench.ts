@@ -5,6 +5,7 @@ import { ReplayModelClient } from '../../src-main/llm';
 import { RunManager } from '../../src-main/orchestrator';
 import { fleet, llm, scripted } from '../helpers/fleet-builders';
 import { openTempHistory } from '../helpers/temp-store';
+import { BenchReport } from './harness';
 
 /**
  * Finished runs are released: 1,000 sequential runs of a small fleet (two scripted agents and an
@@ -95,5 +96,20 @@ describe('memory across sequential runs', () => {
         ...describeRuns('baseline: every finished run kept', kept),
       ].join('\n'),
     );
+    const report = new BenchReport('run-memory', `Retained heap over ${RUNS} sequential runs into SQLite`, {
+      runs: RUNS,
+      firstMark: FIRST_MARK,
+      released,
+      kept,
+    });
+    report.add({
+      id: 'heap-slope',
+      label: `heap growth per run, runs ${FIRST_MARK}..${RUNS}, finished runs released`,
+      unit: 'KB/run',
+      values: released.map(slope),
+      baseline: { label: 'every finished run kept', values: kept.map(slope) },
+      goal: { kind: 'info', text: 'flat: ~0 KB/run' },
+    });
+    report.finish();
   });
 });
