@@ -40,12 +40,16 @@ export interface ForkCreated {
  *
  * The fork point: forking at message N keeps every event up to N's completion. With a new text
  * (or when N was cut off by a stop and has no completion event), the fork keeps everything before
- * that event and records N again as its own first message.
+ * N began streaming (so the branch not taken leaves no half-written N in the fork's history), or
+ * before its completion when another message completed while N streamed (a parallel round: that
+ * message is numbered before N and must stay), and records N again as its own first message.
  */
 export class ForkWriter {
   private readonly insertSession;
   private readonly eventAt;
   private readonly tokensUpTo;
+  private readonly startedAt;
+  private readonly completedBetween;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -58,6 +62,10 @@ export class ForkWriter {
       VALUES (@id, @title, @task, @fleetName, 'running', @createdAt, @createdAt, '[]', 'live', 0, @parent,
       @forkSeq, @forkMessage, @changes, @root)`);
     this.eventAt = db.prepare('SELECT kind, t FROM events WHERE session_id = ? AND seq = ?');
+    this.startedAt = db.prepare(`SELECT seq FROM events WHERE session_id = ? AND seq > ? AND seq <= ?
+      AND kind = 'message.started' AND json_extract(payload, '$.messageId') = ? ORDER BY seq DESC LIMIT 1`);
+    this.completedBetween = db.prepare(`SELECT count(*) AS n FROM events WHERE session_id = ? AND seq > ?
+      AND seq < ? AND kind IN ('message.completed', 'message.dropped')`);
     this.tokensUpTo =
       db.prepare(`SELECT coalesce(sum(coalesce(prompt_tokens, 0) + coalesce(completion_tokens, 0)), 0)
       AS n FROM messages WHERE session_id = ? AND seq > ? AND seq <= ?`);
@@ -85,7 +93,7 @@ export class ForkWriter {
     const edited = request.text !== undefined && request.text !== original.content;
     // A message closed by a stop has no completion of its own: the fork records it again.
     const again = edited || closing?.kind !== 'message.completed';
-    const forkSeq = again ? original.seq - 1 : original.seq;
+    const forkSeq = again ? this.seqBefore(parent.id, original) : original.seq;
     const t = this.event(parent.id, forkSeq)?.t ?? 0;
     const id = `ses_${randomUUID()}`;
     const createdAt = this.now() - Math.round(t);
@@ -149,6 +157,20 @@ export class ForkWriter {
     if (message === null)
       throw new HistoryError('not-found', `The fork ${id} lost message ${request.atMessage}.`);
     return { sessionId: id, forkSeq, message };
+  }
+
+  /** The last seq a fork that records `original` again keeps (see the class comment). */
+  private seqBefore(sessionId: string, original: StoredMessage): number {
+    for (const segment of this.messages.lineage.segments(sessionId)) {
+      if (original.seq <= segment.after || original.seq > segment.upTo) continue;
+      const started = this.startedAt.get(segment.session, segment.after, original.seq, original.id) as
+        { seq: number } | undefined;
+      if (!started) break;
+      const others = this.completedBetween.get(segment.session, started.seq, original.seq) as { n: number };
+      if (others.n === 0) return started.seq - 1;
+      break;
+    }
+    return original.seq - 1;
   }
 
   private event(sessionId: string, seq: number): { kind: string; t: number } | null {
