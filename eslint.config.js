@@ -1,4 +1,4 @@
-// Flat config. The layer fences of DESIGN.md section 2 are the `no-restricted-imports` blocks built
+// Flat config. The layer fences of docs/ARCHITECTURE.md section 2 are the `no-restricted-imports` blocks built
 // by `fence()` below: they make the import arrows real, so a wrong-way import fails `npm run lint`.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
@@ -8,7 +8,7 @@ import vueParser from 'vue-eslint-parser';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
-/** The folders of src-main, each one layer (DESIGN.md section 2). */
+/** The folders of src-main, each one layer (docs/ARCHITECTURE.md section 2). */
 const LAYERS = ['app', 'cli', 'electron', 'history', 'ingest', 'llm', 'orchestrator', 'server'];
 
 const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -101,7 +101,7 @@ const sharedFences = Array.from({ length: SHARED_MAX_DEPTH + 1 }, (_, depth) => 
     {
       regexes: ['^(?!(?:zod(?:/.*)?|@shared/.*|\\.\\.?/.*)$)', `^(?:\\./)?(?:\\.\\./){${depth + 1},}`],
     },
-    'src-shared is plain TypeScript: it may import only zod and itself (DESIGN.md section 2).',
+    'src-shared is plain TypeScript: it may import only zod and itself (docs/ARCHITECTURE.md section 2).',
   ),
 }));
 
@@ -134,7 +134,7 @@ export default tseslint.config(
         packages: [...ELECTRON, 'better-sqlite3', 'openai', 'ws'],
         regexes: ['(?:^|/)src-main(?:/|$)', NODE_BUILTIN_IMPORT],
       },
-      'The renderer reaches the backend only through src-renderer/bridge: no src-main, electron, sqlite, openai, ws or Node builtins (DESIGN.md section 2).',
+      'The renderer reaches the backend only through src-renderer/bridge: no src-main, electron, sqlite, openai, ws or Node builtins (docs/ARCHITECTURE.md section 2).',
     ),
   },
   {
@@ -147,7 +147,7 @@ export default tseslint.config(
     files: ['src-main/app/**'],
     rules: fence(
       { packages: ELECTRON, layers: ['cli', 'electron', 'server'] },
-      'The composition root is independent of transport: no electron, server or CLI imports (DESIGN.md section 2).',
+      'The composition root is independent of transport: no electron, server or CLI imports (docs/ARCHITECTURE.md section 2).',
     ),
   },
   {

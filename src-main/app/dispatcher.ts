@@ -7,6 +7,7 @@ import {
   type ParsedInput,
   type Result,
 } from '@shared/contract';
+import { silentLogger, type Logger } from '@shared/logger';
 import { AppError, toAppError } from './errors';
 import type { EventClient } from './event-client';
 
@@ -48,7 +49,11 @@ function describeIssues(error: z.ZodError): string {
  * runs the handler, and turns every failure into `{ ok: false, error }`. Never throws.
  */
 export class Dispatcher {
-  constructor(private readonly handlers: Handlers) {}
+  constructor(
+    private readonly handlers: Handlers,
+    /** Where failures that are our fault (not the caller's) are written, with the channel. */
+    private readonly logger: Logger = silentLogger,
+  ) {}
 
   async dispatch(channel: unknown, payload: unknown, context: CallContext): Promise<Result<unknown>> {
     if (!isChannel(channel)) {
@@ -81,6 +86,7 @@ export class Dispatcher {
       const error = toAppError(thrown);
       if (error instanceof AppError) return fail(error.code, error.message);
       const message = error instanceof Error ? error.message : String(error);
+      this.logger.error('A call failed inside its handler', { channel, err: error });
       return fail('internal', `${channel} failed: ${message}`);
     }
   }

@@ -1,3 +1,4 @@
+import { silentLogger, type Logger } from '@shared/logger';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { FleetSummary } from '@shared/contract';
@@ -43,6 +44,7 @@ export class FleetCatalog {
   constructor(
     private readonly store: HistoryStore,
     private readonly examplesDir: string,
+    private readonly logger: Logger = silentLogger,
   ) {}
 
   list(): FleetSummary[] {
@@ -112,8 +114,9 @@ export class FleetCatalog {
           .replace(/\\/g, '/')
           .replace(/\.json$/, '');
         if (result.ok) examples.push({ id: EXAMPLE_PREFIX + name, fleet: result.fleet, raw });
-      } catch {
+      } catch (error) {
         // A broken example file is skipped; the example tests catch it before release.
+        this.logger.warn('An example fleet could not be read; skipped', { file, err: error });
       }
     }
     // Keyless examples first: they run anywhere.

@@ -185,11 +185,16 @@ export function createApp(options: AppOptions): FleetscopeApp {
     platform: process.platform,
   };
   const settings = new SettingsStore(db);
-  const catalog = new FleetCatalog(store, join(resourcesDir, 'fleets'));
+  const catalog = new FleetCatalog(
+    store,
+    join(resourcesDir, 'fleets'),
+    logger.child({ component: 'fleets' }),
+  );
   const providers = new ProviderService({
     dataDir: options.dataDir,
     vault: options.keyVault ?? null,
     env,
+    logger: logger.child({ component: 'providers' }),
   });
   secretValues = cachedFor(5_000, () => providers.secretValues());
   const runs = new RunService({
@@ -244,7 +249,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
       onDidChange: () => hub.emit('store.changed', { topic: 'providers' }),
     }),
   };
-  const dispatcher = new Dispatcher(handlers);
+  const dispatcher = new Dispatcher(handlers, logger.child({ component: 'dispatcher' }));
 
   const ready = (async () => {
     const retentionDays = settings.get().retentionDays;

@@ -1,3 +1,4 @@
+import type { Logger } from '@shared/logger';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -45,6 +46,8 @@ export interface ProviderServiceOptions {
   /** Milliseconds before a connection test gives up. */
   testTimeoutMs?: number;
   fetch?: typeof fetch;
+  /** Told when the saved providers file cannot be read (it is then treated as empty). */
+  logger?: Logger;
 }
 
 const DEFAULT_TEST_TIMEOUT_MS = 8000;
@@ -278,7 +281,11 @@ export class ProviderService {
     let raw: unknown;
     try {
       raw = JSON.parse(readFileSync(this.file, 'utf8'));
-    } catch {
+    } catch (error) {
+      this.options.logger?.warn('The saved providers file could not be read; defaults apply', {
+        file: this.file,
+        err: error,
+      });
       return {};
     }
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {};

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /**
- * The security settings of DESIGN.md section 7 for every window, in one place: an isolated,
+ * The security settings of docs/ARCHITECTURE.md section 8 for every window, in one place: an isolated,
  * sandboxed renderer without Node, with web security on and no <webview>. The only bridge into the
  * page is the preload at `preloadPath`. Pure (type-only 'electron' import) so tests can assert it.
  */

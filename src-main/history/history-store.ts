@@ -1,3 +1,4 @@
+import { LIVE_SQL } from './live-sql';
 import type { FleetInput, RunEvent, ViewState } from '@shared/domain';
 import type { SessionEdgeStats } from '@shared/contract';
 import type { EventSink } from '../orchestrator/sink';
@@ -277,7 +278,7 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
       const result = this.db
         .prepare(
           `UPDATE sessions SET status = 'running' WHERE id = ?
-           AND status NOT IN ('running', 'paused', 'waiting-for-human')`,
+           AND status NOT IN (${LIVE_SQL})`,
         )
         .run(id);
       if (result.changes === 0) return false;

@@ -1,3 +1,4 @@
+import { LIVE_SQL } from './live-sql';
 import type { SqliteDatabase } from './database';
 import { FtsIndex } from './fts-index';
 
@@ -33,7 +34,7 @@ export function deleteOlderThan(db: SqliteDatabase, days: number, now: number): 
   return db.transaction(() => {
     const rows = db
       .prepare(
-        `SELECT id FROM sessions WHERE created_at < ? AND status NOT IN ('running', 'paused', 'waiting-for-human')
+        `SELECT id FROM sessions WHERE created_at < ? AND status NOT IN (${LIVE_SQL})
          ORDER BY created_at DESC`,
       )
       .all(cutoff) as Array<{ id: string }>;

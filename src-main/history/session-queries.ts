@@ -1,3 +1,4 @@
+import { LIVE_SQL } from './live-sql';
 import type { SessionStatus } from '@shared/domain';
 import type { SqliteDatabase } from './database';
 import { HistoryError } from './errors';
@@ -48,7 +49,7 @@ export class SessionQueries {
       .get(
         `SELECT s.id AS id, (SELECT max(seq) FROM events e WHERE e.session_id = s.id) AS lastSeq
          FROM sessions s LEFT JOIN session_owners o ON o.session_id = s.id
-         WHERE s.status IN ('running', 'paused', 'waiting-for-human')
+         WHERE s.status IN (${LIVE_SQL})
            AND (o.pid IS NULL OR o.pid != ? OR o.host != ?)`,
       )
       .all(me.pid, me.host)

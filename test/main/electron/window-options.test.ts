@@ -9,7 +9,7 @@ import {
   secureWebPreferences,
 } from '../../../src-main/electron/window-options';
 
-/** The window factory's security settings and rules (DESIGN.md section 7), as pure values. */
+/** The window factory's security settings and rules (docs/ARCHITECTURE.md section 8), as pure values. */
 describe('secureWebPreferences', () => {
   const preferences = secureWebPreferences('/app/out/preload/index.cjs');
 

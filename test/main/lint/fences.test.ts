@@ -2,7 +2,7 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The layer fences of DESIGN.md section 2 are lint rules. These cases lint synthetic files placed
+ * The layer fences of docs/ARCHITECTURE.md section 2 are lint rules. These cases lint synthetic files placed
  * in each fenced folder, at two depths, and prove each fence fires on a wrong-way import in both
  * the folder-index form (`../history`) and a deep form (`../history/database`), and stays quiet on
  * the right-way imports each folder really makes. The rules are restated here from the design,
