@@ -107,6 +107,23 @@ async function seekSession(app: FleetscopeApp, id: string, seq: number): Promise
   expect(view.seq).toBeLessThanOrEqual(seq);
 }
 
+/** p95 of each of the seek's three calls alone, over `times` seqs (which one costs the time). */
+async function seekParts(
+  app: FleetscopeApp,
+  id: string,
+  events: number,
+  times: number,
+): Promise<{ seek: number; messages: number; edges: number }> {
+  const seq = (index: number) => 1 + ((index * 7919) % (events - 1));
+  return {
+    seek: await p95Of(times, (index) => app.call('sessions.seek', { id, seq: seq(index) })),
+    messages: await p95Of(times, (index) =>
+      app.call('sessions.messages', { id, before: { seq: seq(index) + 1 }, limit: PREVIEW_PAGE }),
+    ),
+    edges: await p95Of(times, (index) => app.call('sessions.edges', { id, seq: seq(index) })),
+  };
+}
+
 describe('history store with a large session', () => {
   it(`imports, measures, opens, seeks and searches a ${MESSAGES}-message session`, async () => {
     ensureBuilt();
@@ -178,6 +195,14 @@ describe('history store with a large session', () => {
         p95Of(OPENS, async () => expect((await app.call('sessions.list', { search: SEARCH })).total).toBe(1)),
       searchRaw: () => p95Of(OPENS, async () => expect(match.all('"item 4242"').length).toBeGreaterThan(0)),
     });
+    const parts = {
+      big: [] as Awaited<ReturnType<typeof seekParts>>[],
+      small: [] as Awaited<ReturnType<typeof seekParts>>[],
+    };
+    await interleave(REPS, {
+      big: async () => (parts.big.push(await seekParts(app, big, bigEvents, SEEKS / 4)), 0),
+      small: async () => (parts.small.push(await seekParts(app, small, smallEvents, SEEKS / 4)), 0),
+    });
     ftsDb.close();
     await app.close();
     await aloneApp.close();
@@ -237,6 +262,16 @@ describe('history store with a large session', () => {
       baseline: { label: `same, ${SMALL}-message session`, values: queries.seekSmall },
       goal: { kind: 'value', max: 50, text: 'store part of p95 < 50 ms to painted frame' },
     });
+    for (const call of ['seek', 'messages', 'edges'] as const) {
+      report.add({
+        id: `seek-part-${call}`,
+        label: `  of which sessions.${call} alone, p95 of ${SEEKS / 4} (${MESSAGES} messages)`,
+        unit: 'ms',
+        values: parts.big.map((part) => part[call]),
+        baseline: { label: `same, ${SMALL}-message session`, values: parts.small.map((part) => part[call]) },
+        goal: { kind: 'info', text: 'where the seek time goes' },
+      });
+    }
     report.add({
       id: 'search',
       label: `full-text query across the store (sessions.list search), p95 of ${OPENS}`,

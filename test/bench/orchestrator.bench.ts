@@ -10,6 +10,7 @@ import { makeTempDir } from '../helpers/temp-dir';
 import { BenchReport, benchReps, benchSize, interleave, percentile } from './harness';
 import { startStubChild, type StubChild } from './stub/stub-child';
 import { measureStoreWrites } from './store-writes';
+import { GroupCommit, WithoutDerivableEvents } from './what-if-sinks';
 
 /**
  * Orchestration overhead: the peers' scenario (4 LLM agents, round robin, one shared history,
@@ -31,6 +32,7 @@ const TASK = 'Design a small command-line tool that counts words in text files, 
 const MODEL = 'stub-model';
 
 let stub: StubChild;
+const groupCommits: number[] = [];
 const temp = makeTempDir('fleetscope-bench-orchestrator-');
 let folders = 0;
 const freshFolder = () => join(temp.dir, `run-${(folders += 1)}`);
@@ -100,6 +102,32 @@ const variants = {
       }
     }),
   memory: () => timed(() => runtimeInto(new MemorySink())),
+  /** What-if (what-if-sinks.ts): the store without token-delta and agent-status rows. */
+  sqliteLean: () =>
+    timed(async () => {
+      const history = openHistory(freshFolder(), { recover: false });
+      try {
+        await runtimeInto(new WithoutDerivableEvents(history.store));
+      } finally {
+        history.close();
+      }
+    }),
+  /** What-if (what-if-sinks.ts): the store with one commit per 50 ms, optionally also lean. */
+  sqliteGrouped: (lean = false) =>
+    timed(async () => {
+      const history = openHistory(freshFolder(), { recover: false });
+      const sink = new GroupCommit(
+        lean ? new WithoutDerivableEvents(history.store) : history.store,
+        history.db,
+      );
+      try {
+        await runtimeInto(sink);
+        sink.drain();
+        groupCommits.push(sink.commits);
+      } finally {
+        history.close();
+      }
+    }),
   bare: (bodies: readonly OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming[]) =>
     timed(async () => {
       const client = new OpenAI({ baseURL: stub.baseUrl, apiKey: 'bench', maxRetries: 0, logLevel: 'off' });
@@ -133,27 +161,19 @@ describe('orchestrator overhead', () => {
     const appRequestBytes = (await stub.stats()).bodyBytes;
 
     const cpu: Record<string, number[]> = { app: [], sqlite: [], memory: [], bare: [] };
+    const cpuOf = (name: keyof typeof cpu, variant: () => Promise<Timed>) => async (): Promise<number> => {
+      const { ms, cpuMs } = await variant();
+      cpu[name]!.push(cpuMs);
+      return ms;
+    };
     const wall = await interleave(REPS, {
-      bare: async () => {
-        const { ms, cpuMs } = await variants.bare(bodies);
-        cpu.bare!.push(cpuMs);
-        return ms;
-      },
-      app: async () => {
-        const { ms, cpuMs } = await variants.app();
-        cpu.app!.push(cpuMs);
-        return ms;
-      },
-      sqlite: async () => {
-        const { ms, cpuMs } = await variants.sqlite();
-        cpu.sqlite!.push(cpuMs);
-        return ms;
-      },
-      memory: async () => {
-        const { ms, cpuMs } = await variants.memory();
-        cpu.memory!.push(cpuMs);
-        return ms;
-      },
+      bare: cpuOf('bare', () => variants.bare(bodies)),
+      app: cpuOf('app', variants.app),
+      sqlite: cpuOf('sqlite', variants.sqlite),
+      memory: cpuOf('memory', variants.memory),
+      sqliteLean: async () => (await variants.sqliteLean()).ms,
+      sqliteGrouped: async () => (await variants.sqliteGrouped()).ms,
+      sqliteBoth: async () => (await variants.sqliteGrouped(true)).ms,
     });
 
     const writes = await measureStoreWrites(freshFolder(), (store) => runtimeInto(store));
@@ -200,6 +220,42 @@ describe('orchestrator overhead', () => {
       values: perTurn(wall.sqlite),
       baseline: { label: 'runtime + MemorySink', values: perTurn(wall.memory) },
       goal: { kind: 'info', text: 'what the store costs' },
+    });
+    const memoryBaseline = { label: 'runtime + MemorySink', values: perTurn(wall.memory) };
+    report.add({
+      id: 'what-if-lean-vs-memory',
+      label: 'what-if: SQLite without delta and status rows, per turn',
+      unit: 'ms',
+      values: perTurn(wall.sqliteLean),
+      baseline: memoryBaseline,
+      goal: { kind: 'info', text: 'the next step, priced' },
+      note: 'test/bench/what-if-sinks.ts drops message.delta and agent.status before the store (12 of 16 events a turn)',
+    });
+    report.add({
+      id: 'what-if-grouped-vs-memory',
+      label: 'what-if: SQLite with one commit per 50 ms, per turn',
+      unit: 'ms',
+      values: perTurn(wall.sqliteGrouped),
+      baseline: memoryBaseline,
+      goal: { kind: 'info', text: 'the next step, priced' },
+      note: `test/bench/what-if-sinks.ts wraps 50 ms of appends in one outer transaction (${(groupCommits.at(-1) ?? 0) / TURNS} commits a turn)`,
+    });
+    report.add({
+      id: 'what-if-both-vs-memory',
+      label: 'what-if: both (lean rows, one commit per 50 ms), per turn',
+      unit: 'ms',
+      values: perTurn(wall.sqliteBoth),
+      baseline: memoryBaseline,
+      goal: { kind: 'info', text: 'the next step, priced' },
+    });
+    report.add({
+      id: 'what-if-both-vs-bare',
+      label: 'what-if: both, against the bare loop, per turn',
+      unit: 'ms',
+      values: perTurn(wall.sqliteBoth),
+      baseline: bare,
+      goal: { kind: 'ratio', max: 1.1, text: '<= 1.1x bare' },
+      note: 'not what the app does: what the store would cost after both changes',
     });
     report.add({
       id: 'app-cpu',

@@ -186,7 +186,7 @@ describe('the sequence lens in Chromium', () => {
       unit: 'ms',
       values: pick(busy, 'longestTask'),
       baseline: { label: 'idle lanes', values: pick(idle, 'longestTask') },
-      goal: { kind: 'value', max: 50, text: 'no task > 50 ms' },
+      goal: { kind: 'value', max: 50, text: 'no task > 50 ms (worst run)', judge: 'max' },
     });
     const describeFrames = (list: FrameFigures[]) =>
       `${median(pick(list, 'fps')).toFixed(1)} fps (${spread(pick(list, 'fps'))}), p95 gap ${f(median(pick(list, 'p95Gap')))}, ` +

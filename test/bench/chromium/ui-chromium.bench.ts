@@ -289,7 +289,7 @@ describe('the app in Chromium', () => {
       unit: 'ms',
       values: pick(busyFigures, 'longestTask'),
       baseline: { label: 'idle session view', values: pick(idleFigures, 'longestTask') },
-      goal: { kind: 'value', max: 50, text: 'no task > 50 ms' },
+      goal: { kind: 'value', max: 50, text: 'no task > 50 ms (worst run)', judge: 'max' },
     });
     report.add({
       id: 'streaming-p95-gap',
