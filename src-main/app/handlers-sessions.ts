@@ -107,10 +107,11 @@ export function registerSessionHandlers(deps: {
           const { sessionId, source: format, messageCount, title } = earlier;
           return { sessionId, format, messageCount, earlier: { title } };
         }
-        return await importFile(path, store, {
+        const { sessionId, format, messageCount, sessionIds } = await importFile(path, store, {
           sourceHash,
           onProgress: (done, total) => task.progress(done, total),
         });
+        return { sessionId, format, messageCount, sessionIds };
       } finally {
         task.finish(1, 1);
         rmSync(folder, { recursive: true, force: true });

@@ -140,6 +140,12 @@ export const sessionChannels = {
       format: z.string(),
       messageCount: z.number().int(),
       /**
+       * Every session the import created, in the order they started: one, but for a trace file
+       * holding several conversations (then `sessionId` is the one with the most messages and
+       * `messageCount` counts them all). Absent when `earlier` is set.
+       */
+      sessionIds: z.array(z.string()).optional(),
+      /**
        * Set when the same file (same content) was imported before and nothing was written: the
        * other fields describe that earlier session. Ask again with `allowDuplicate` to import anyway.
        */

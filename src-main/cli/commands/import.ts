@@ -19,7 +19,10 @@ export const importCommand: CliCommand = {
     return withApp(dataDirFrom(values['data-dir'], io), io, async (app) => {
       try {
         const result = await app.importFile(file);
-        io.out(`${result.sessionId}\t${result.format}\t${result.messageCount} messages`);
+        // One line per session created (several for a trace file of several conversations).
+        for (const session of result.sessions) {
+          io.out(`${session.sessionId}\t${result.format}\t${session.messageCount} messages`);
+        }
         return EXIT.ok;
       } catch (error) {
         if (!(error instanceof TransferError)) throw error;

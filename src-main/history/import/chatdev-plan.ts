@@ -52,10 +52,9 @@ export function planChatDevLog(
     createdAt: conversation.createdAt,
     tags: importedTags(conversation),
   };
+  const events = buildImportedEvents(conversation, fleet);
   return {
     format: CHATDEV_FORMAT,
-    meta,
-    events: buildImportedEvents(conversation, fleet),
-    counter: { messages: conversation.messages.length },
+    sessions: [{ meta, events, counter: { messages: conversation.messages.length } }],
   };
 }

@@ -35,19 +35,33 @@ export async function fileHash(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
-export interface ImportResult {
+/** One session an import created. */
+export interface ImportedSession {
   sessionId: string;
-  format: ImportFormat;
+  title: string;
   messageCount: number;
 }
 
+export interface ImportResult {
+  /** The session with the most messages (the first of those, when several tie). */
+  sessionId: string;
+  format: ImportFormat;
+  /** Messages imported, over every session. */
+  messageCount: number;
+  /** Every session created, in the order they started (one, but for trace files of several conversations). */
+  sessionIds: string[];
+  sessions: ImportedSession[];
+}
+
 /**
- * Imports one file as a new read-only session. The file is parsed, checked and converted on a
+ * Imports one file as new read-only sessions: one, or one per conversation of a trace file (see
+ * otlp/trace-file.ts). The file is parsed, checked and converted on a
  * worker thread (see worker/run-parse-job.ts) under `ImportLimits`; nothing is written unless the
  * whole file is valid. Then the converted events come over in batches sized to take a few
  * milliseconds to write (see write-pacing.ts), each in its own transaction with a turn of the
- * event loop between them, so the process keeps answering. If writing fails, what was written is
- * deleted. Errors are `TransferError`s.
+ * event loop between them, so the process keeps answering. Every session stays unfinished until
+ * the last event of the last one is written; if writing fails, what was written is deleted, in
+ * every session. Errors are `TransferError`s.
  */
 export async function importFile(
   path: string,
@@ -92,7 +106,7 @@ async function importNow(
   const total = stats.size;
   const progress = (done: number) => options.onProgress?.(Math.min(total, Math.round(done)), total);
   const worker = await ParseWorker.start({ path, fileTime: Math.round(stats.mtimeMs), limits });
-  let session: ImportInProgress | null = null;
+  const sessions: ImportInProgress[] = [];
   try {
     let report = await worker.next();
     while (report.type === 'read') {
@@ -100,7 +114,10 @@ async function importNow(
       report = await worker.next();
     }
     const planned = expect(report, 'planned');
-    session = writer.beginImport({ ...planned.meta, sourceHash });
+    if (planned.sessions.length === 0) throw new Error("The import's parsing thread planned no session.");
+    for (const session of planned.sessions)
+      sessions.push(writer.beginImport({ ...session.meta, sourceHash }));
+    const eventCount = planned.sessions.reduce((sum, session) => sum + session.eventCount, 0);
     let written = 0;
     let batchEvents = FIRST_BATCH_EVENTS;
     worker.pull(batchEvents);
@@ -108,21 +125,34 @@ async function importNow(
       const batch = expect(await worker.next(), 'batch');
       // Ask for the next batch first: the worker converts it while this one is written.
       if (!batch.last) worker.pull(batchEvents);
+      const session = sessions[batch.session];
+      if (!session) throw new Error(`The import's parsing thread sent events of session ${batch.session}.`);
       if (batch.events.length > 0) {
         const started = performance.now();
         session.append(batch.events);
         batchEvents = nextBatchEvents(batchEvents, batch.events.length, performance.now() - started);
       }
       written += batch.events.length;
-      progress(total / 2 + (total / 2) * (written / Math.max(1, planned.eventCount)));
+      progress(total / 2 + (total / 2) * (written / Math.max(1, eventCount)));
       if (batch.last) break;
       await yieldToEventLoop();
     }
-    const sessionId = session.finish();
+    const imported = planned.sessions.map((plannedSession, index) => ({
+      sessionId: (sessions[index] as ImportInProgress).finish(),
+      title: plannedSession.meta.title,
+      messageCount: plannedSession.messageCount,
+    }));
     options.onProgress?.(total, total);
-    return { sessionId, format: planned.format, messageCount: planned.messageCount };
+    const largest = imported.reduce((best, next) => (next.messageCount > best.messageCount ? next : best));
+    return {
+      sessionId: largest.sessionId,
+      format: planned.format,
+      messageCount: imported.reduce((sum, session) => sum + session.messageCount, 0),
+      sessionIds: imported.map((session) => session.sessionId),
+      sessions: imported,
+    };
   } catch (error) {
-    session?.abort();
+    for (const session of sessions) session.abort();
     throw error;
   } finally {
     await worker.close();

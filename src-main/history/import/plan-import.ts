@@ -10,18 +10,33 @@ import { JsonCursor, type JsonValue } from './json-cursor';
 import { JsonTokenReader } from './json-tokens';
 import type { ImportLimits } from './limits';
 import { importOpenAiMessages } from './openai';
-import { TRACE_FORMATS, importTraceFile, importTraceSpans, type TraceFormat } from './otlp/trace-file';
+import {
+  TRACE_FORMATS,
+  importTraceFile,
+  importTraceSpans,
+  type TraceFormat,
+  type TraceImport,
+} from './otlp/trace-file';
 import { readTraceLines } from './otlp/trace-lines';
 import type { SpanBatch } from './otlp/span';
 import { TransferError } from './transfer-error';
 
-export interface ImportPlan {
-  format: ImportFormat;
+/** One session a file imports as. */
+export interface SessionPlan {
   meta: ImportedSessionMeta;
   /** Lazy and single-use: bad input late in the file throws from the iteration. */
   events: Iterable<ImportedEvent>;
   /** Messages seen so far; final once `events` is exhausted. */
   counter: { messages: number };
+}
+
+export interface ImportPlan {
+  format: ImportFormat;
+  /**
+   * At least one. Trace files holding several conversations (or traces with no conversation id)
+   * import as one session each, in the order they started; every other format as one.
+   */
+  sessions: SessionPlan[];
 }
 
 export interface OpenedPlan {
@@ -51,13 +66,15 @@ export function openImportPlan(
     return tracePlan(traceLines, limits);
   }
   if (look.kind === 'chatdev-log') {
-    const plan = planChatDevLog(path, fileTime, limits, onBytesRead);
-    return { plan: { ...plan, events: limitCounts(plan.events, limits) }, close: () => undefined };
+    return {
+      plan: limited(planChatDevLog(path, fileTime, limits, onBytesRead), limits),
+      close: () => undefined,
+    };
   }
   const reader = new JsonTokenReader(path, limits, onBytesRead);
   try {
     const plan = planFrom(new JsonCursor(reader, limits.maxHeldBytes), fileTime);
-    return { plan: { ...plan, events: limitCounts(plan.events, limits) }, close: () => reader.close() };
+    return { plan: limited(plan, limits), close: () => reader.close() };
   } catch (error) {
     reader.close();
     // JSON Lines whose first line is longer than the head `lookOf` saw: collector trace files.
@@ -68,10 +85,21 @@ export function openImportPlan(
 }
 
 function tracePlan(batch: SpanBatch, limits: ImportLimits): OpenedPlan {
-  const trace = importTraceSpans(batch, 'otlp-json');
-  const counter = { messages: trace.messageCount };
-  const plan: ImportPlan = { format: 'otlp-json', meta: trace.meta, events: trace.events, counter };
-  return { plan: { ...plan, events: limitCounts(plan.events, limits) }, close: () => undefined };
+  const sessions = importTraceSpans(batch, 'otlp-json').map(traceSession);
+  return { plan: limited({ format: 'otlp-json', sessions }, limits), close: () => undefined };
+}
+
+function traceSession(trace: TraceImport): SessionPlan {
+  return { meta: trace.meta, events: trace.events, counter: { messages: trace.messageCount } };
+}
+
+/** The plan with each session's event and message counts checked against the limits. */
+function limited(plan: ImportPlan, limits: ImportLimits): ImportPlan {
+  const sessions = plan.sessions.map((session) => ({
+    ...session,
+    events: limitCounts(session.events, limits),
+  }));
+  return { format: plan.format, sessions };
 }
 
 function planFrom(cursor: JsonCursor, fileTime: number): ImportPlan {
@@ -102,7 +130,8 @@ function planFromObject(cursor: JsonCursor, fileTime: number): ImportPlan {
     if (key === 'events' && header.format === FLEETSCOPE_FORMAT && header.session !== undefined) {
       const counter = { messages: 0 };
       const meta = fleetscopeMeta(header);
-      return { format: 'fleetscope-json', meta, events: streamRest(cursor, keys, counter), counter };
+      const events = streamRest(cursor, keys, counter);
+      return { format: 'fleetscope-json', sessions: [{ meta, events, counter }] };
     }
     header[key] = cursor.readValue(`$.${key}`);
   }
@@ -133,12 +162,10 @@ function planFromValue(value: JsonValue, fileTime: number): ImportPlan {
   if (format === 'fleetscope-json') {
     const header = value as Record<string, JsonValue>;
     const counter = { messages: 0 };
-    return { format, meta: fleetscopeMeta(header), events: eventsFromArray(header.events, counter), counter };
+    const events = eventsFromArray(header.events, counter);
+    return { format, sessions: [{ meta: fleetscopeMeta(header), events, counter }] };
   }
-  if (isTraceFormat(format)) {
-    const trace = importTraceFile(value, format);
-    return { format, meta: trace.meta, events: trace.events, counter: { messages: trace.messageCount } };
-  }
+  if (isTraceFormat(format)) return { format, sessions: importTraceFile(value, format).map(traceSession) };
   const conversation = convert(format, value, fileTime);
   const fleet = inferFleet(conversation, FLEET_NAMES[format], format);
   const meta: ImportedSessionMeta = {
@@ -150,7 +177,7 @@ function planFromValue(value: JsonValue, fileTime: number): ImportPlan {
     tags: importedTags(conversation),
   };
   const counter = { messages: conversation.messages.length };
-  return { format, meta, events: buildImportedEvents(conversation, fleet), counter };
+  return { format, sessions: [{ meta, events: buildImportedEvents(conversation, fleet), counter }] };
 }
 
 function* limitCounts(events: Iterable<ImportedEvent>, limits: ImportLimits): Generator<ImportedEvent> {

@@ -3,7 +3,7 @@ import { TransferError } from '../transfer-error';
 import { OtlpShapeError, looksLikeOtlpTraces, readOtlpTraces } from './read-otlp';
 import { readSpanDump, spanDumpFormat } from './read-span-dumps';
 import { SessionMapper } from './session-mapper';
-import { SpanIndex } from './span-index';
+import { SpanIndex, type ResolvedSpan } from './span-index';
 import { FILE_SPAN_LIMITS } from './span-limits';
 import type { SpanBatch } from './span';
 
@@ -31,11 +31,14 @@ export interface TraceImport {
 }
 
 /**
- * A trace file as one session: every span of the file, placed as the live receiver places them
- * (the file is one complete batch, so nothing waits for a parent), mapped in time order.
- * A file holding several conversations or traces imports as one session, in time order.
+ * A trace file as sessions: every span of the file, placed as the live receiver places them
+ * (the file is one complete batch, so nothing waits for a parent) and grouped by the same rule:
+ * a conversation or session id groups traces into one session, otherwise each trace is its own.
+ * Sessions come in the order they started. A group with no agent, model or tool span (which the
+ * live receiver keeps out of sessions) is kept as unmapped spans in the first session, never
+ * dropped; a file with no such span at all is refused.
  */
-export function importTraceFile(value: unknown, format: TraceFormat): TraceImport {
+export function importTraceFile(value: unknown, format: TraceFormat): TraceImport[] {
   let batch: SpanBatch;
   try {
     batch =
@@ -50,8 +53,8 @@ export function importTraceFile(value: unknown, format: TraceFormat): TraceImpor
   return importTraceSpans(batch, format);
 }
 
-/** The spans read from a trace file, as one session (see `importTraceFile`). */
-export function importTraceSpans(batch: SpanBatch, format: TraceFormat): TraceImport {
+/** The spans read from a trace file, as one session per conversation (see `importTraceFile`). */
+export function importTraceSpans(batch: SpanBatch, format: TraceFormat): TraceImport[] {
   if (batch.rejected.length > 0) {
     const first = batch.rejected[0]?.reason ?? '';
     throw new TransferError(
@@ -68,18 +71,35 @@ export function importTraceSpans(batch: SpanBatch, format: TraceFormat): TraceIm
     maxSpans: Number.POSITIVE_INFINITY,
   });
   index.add(batch.spans, 0);
-  const groups = index.drain(0, true);
-  const spans = [...groups.values()].flat().sort((a, b) => a.span.startMs - b.span.startMs);
-  if (spans.every((span) => span.role === 'other')) {
+  const groups = [...index.drain(0, true).values()];
+  const conversations = groups
+    .filter((group) => group.some((span) => span.role !== 'other'))
+    .sort((a, b) => startOf(a) - startOf(b));
+  const first = conversations[0];
+  if (!first) {
+    const spans = groups.flat();
     const names = [...new Set(spans.map((span) => span.span.name))]
       .slice(0, 5)
       .map((name) => JSON.stringify(name));
     throw new TransferError(
       'invalid-input',
-      `The trace holds ${spans.length} spans (${names.join(', ')}…) but none is an agent, model call or tool in the OpenTelemetry GenAI or OpenInference conventions, so there is no conversation to show.`,
+      `The trace holds ${spans.length} spans (${names.join(', ')}…) but none is an agent, model or tool in the OpenTelemetry GenAI or OpenInference conventions, so there is no conversation to show.`,
     );
   }
-  const createdAt = Math.min(...spans.map((span) => span.span.startMs));
+  const outside = groups.filter((group) => group.every((span) => span.role === 'other')).flat();
+  if (outside.length > 0) {
+    conversations[0] = [...first, ...outside].sort((a, b) => a.span.startMs - b.span.startMs);
+  }
+  return conversations.map((spans) => mapSession(spans, format));
+}
+
+function startOf(spans: readonly ResolvedSpan[]): number {
+  return Math.min(...spans.map((span) => span.span.startMs));
+}
+
+/** One session's spans, in start order, mapped as the live receiver maps them. */
+function mapSession(spans: readonly ResolvedSpan[], format: TraceFormat): TraceImport {
+  const createdAt = startOf(spans);
   const mapper = new SessionMapper(createdAt);
   const events = mapper.map(spans);
   events.push(mapper.finish(STOP_REASONS[format]));

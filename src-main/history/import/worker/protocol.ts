@@ -17,19 +17,21 @@ export interface PullRequest {
   maxEvents: number;
 }
 
+/** One session of the file, as pass one counted it. */
+export interface PlannedSession {
+  meta: ImportedSessionMeta;
+  messageCount: number;
+  eventCount: number;
+}
+
 /**
  * Parsing thread -> main thread. First `read` reports while the whole file is checked; then
- * `planned` (nothing is written before it); then one `batch` per `pull`, the last flagged. A
- * `failed` can come at any point and ends the job.
+ * `planned` (nothing is written before it) with at least one session; then one `batch` per
+ * `pull`, the last flagged. A batch holds events of one session (`session`, an index into
+ * `planned.sessions`); sessions come in order. A `failed` can come at any point and ends the job.
  */
 export type ParseReport =
   | { type: 'read'; bytes: number }
-  | {
-      type: 'planned';
-      format: ImportFormat;
-      meta: ImportedSessionMeta;
-      messageCount: number;
-      eventCount: number;
-    }
-  | { type: 'batch'; events: ImportedEvent[]; last: boolean }
+  | { type: 'planned'; format: ImportFormat; sessions: PlannedSession[] }
+  | { type: 'batch'; session: number; events: ImportedEvent[]; last: boolean }
   | { type: 'failed'; code: TransferErrorCode | 'internal'; message: string };

@@ -1,7 +1,7 @@
 import type { ImportedEvent } from '../../ports';
 import { openImportPlan } from '../plan-import';
 import { TransferError } from '../transfer-error';
-import type { ParseJob, ParseReport, PullRequest } from './protocol';
+import type { ParseJob, ParseReport, PlannedSession, PullRequest } from './protocol';
 
 /** The approximate JSON size at which a batch is cut before it has `maxEvents` events. */
 export const BATCH_CHARS = 256 * 1024;
@@ -25,29 +25,32 @@ export function runParseJob(port: JobPort, job: ParseJob): void {
       lastReport = bytes;
       port.postMessage({ type: 'read', bytes });
     });
-    let eventCount = 0;
+    const sessions: PlannedSession[] = [];
     try {
-      const events = first.plan.events[Symbol.iterator]();
-      while (!events.next().done) eventCount++;
+      for (const session of first.plan.sessions) {
+        let eventCount = 0;
+        const events = session.events[Symbol.iterator]();
+        while (!events.next().done) eventCount++;
+        sessions.push({ meta: session.meta, messageCount: session.counter.messages, eventCount });
+      }
     } finally {
       first.close();
     }
     if (lastReport === 0) port.postMessage({ type: 'read', bytes: 0 });
-    const { format, meta } = first.plan;
-    const messageCount = first.plan.counter.messages;
-    port.postMessage({ type: 'planned', format, meta, messageCount, eventCount });
+    port.postMessage({ type: 'planned', format: first.plan.format, sessions });
+    const eventCount = sessions.reduce((sum, session) => sum + session.eventCount, 0);
 
     const second = openImportPlan(job.path, job.fileTime, job.limits);
-    const events = second.plan.events[Symbol.iterator]();
+    const events = new SessionEvents(second.plan.sessions.map((session) => session.events));
     let sent = 0;
     port.on('message', (request) => {
       if (request.type !== 'pull') return;
       try {
-        const batch = nextBatch(events, request.maxEvents);
+        const batch = events.nextBatch(request.maxEvents);
         sent += batch.events.length;
         if (batch.last) {
           second.close();
-          if (sent !== eventCount) {
+          if (sent !== eventCount || second.plan.sessions.length !== sessions.length) {
             throw new TransferError(
               'invalid-input',
               `The file changed while it was being imported (${eventCount} events, then ${sent}).`,
@@ -65,19 +68,32 @@ export function runParseJob(port: JobPort, job: ParseJob): void {
   }
 }
 
-function nextBatch(
-  events: Iterator<ImportedEvent>,
-  maxEvents: number,
-): { events: ImportedEvent[]; last: boolean } {
-  const batch: ImportedEvent[] = [];
-  let chars = 0;
-  while (batch.length < Math.max(1, maxEvents) && chars < BATCH_CHARS) {
-    const step = events.next();
-    if (step.done) return { events: batch, last: true };
-    batch.push(step.value);
-    chars += JSON.stringify(step.value).length;
+/** The events of each session in turn, cut into batches that never span two sessions. */
+class SessionEvents {
+  private index = 0;
+  private readonly iterators: Iterator<ImportedEvent>[];
+
+  constructor(sessions: readonly Iterable<ImportedEvent>[]) {
+    this.iterators = sessions.map((events) => events[Symbol.iterator]());
   }
-  return { events: batch, last: false };
+
+  nextBatch(maxEvents: number): { session: number; events: ImportedEvent[]; last: boolean } {
+    const batch: ImportedEvent[] = [];
+    let chars = 0;
+    const session = this.index;
+    const events = this.iterators[session];
+    if (!events) return { session, events: batch, last: true };
+    while (batch.length < Math.max(1, maxEvents) && chars < BATCH_CHARS) {
+      const step = events.next();
+      if (step.done) {
+        this.index++;
+        return { session, events: batch, last: this.index >= this.iterators.length };
+      }
+      batch.push(step.value);
+      chars += JSON.stringify(step.value).length;
+    }
+    return { session, events: batch, last: false };
+  }
 }
 
 function failure(error: unknown): ParseReport {
