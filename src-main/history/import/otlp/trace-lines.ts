@@ -44,6 +44,15 @@ export function readTraceLines(path: string, limits: ImportLimits): SpanBatch | 
     const take = (line: string): boolean => {
       lineNumber++;
       if (line.trim() === '') return true;
+      // A trace export is one object per line. Anything else, or a line nested deeper than the
+      // limit, is never handed to JSON.parse: a deeply nested line would cost hundreds of MB.
+      if (!withinDepth(line, limits.maxDepth)) {
+        if (documents === 0) return false;
+        throw new TransferError(
+          'too-large',
+          `Line ${lineNumber} of the OTLP JSON Lines file is not a trace export object within ${limits.maxDepth} levels.`,
+        );
+      }
       let value: unknown;
       try {
         value = JSON.parse(line) as unknown;
@@ -96,4 +105,27 @@ export function readTraceLines(path: string, limits: ImportLimits): SpanBatch | 
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * True when `line` is a JSON object whose brackets nest at most `maxDepth` deep (strings skipped),
+ * checked without parsing it.
+ */
+function withinDepth(line: string, maxDepth: number): boolean {
+  const start = line.search(/\S/);
+  if (start < 0 || line[start] !== '{') return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > maxDepth) return false;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return true;
 }

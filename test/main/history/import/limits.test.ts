@@ -7,6 +7,8 @@ import { exportSession } from '../../../../src-main/history/export';
 import { MemorySessions } from '../../../helpers/memory-sessions';
 import { openTempHistory } from '../../../helpers/temp-store';
 import { sampleEvents } from '../export/sample-session';
+import { readTraceLines } from '../../../../src-main/history/import/otlp/trace-lines';
+import { DEFAULT_IMPORT_LIMITS } from '../../../../src-main/history/import/limits';
 
 let dir: string;
 beforeAll(() => {
@@ -191,5 +193,15 @@ describe('import limits: hostile input fails early with a clear error and stores
     } finally {
       history.cleanup();
     }
+  });
+});
+
+describe('a deeply nested single-line file', () => {
+  it('is never handed to JSON.parse as an OTLP JSON Lines file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fleetscope-deep-'));
+    const path = join(dir, 'deep.json');
+    writeFileSync(path, `{"a":${'['.repeat(200_000)}\n{"resourceSpans":[]}\n`);
+    expect(readTraceLines(path, DEFAULT_IMPORT_LIMITS)).toBeNull();
+    rmSync(dir, { recursive: true, force: true });
   });
 });
