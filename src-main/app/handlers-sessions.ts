@@ -19,6 +19,7 @@ type SessionHandlers = Pick<
   | 'sessions.events'
   | 'sessions.seek'
   | 'sessions.edges'
+  | 'sessions.turns'
   | 'sessions.rename'
   | 'sessions.tag'
   | 'sessions.delete'
@@ -69,11 +70,12 @@ export function registerSessionHandlers(deps: {
       store.flush();
       const max = limit ?? 5000;
       const events = [...store.iterateEvents(id, afterSeq, afterSeq + max)];
-      // Seqs run 1..n without gaps (the store refuses anything else), so the count is the last seq.
-      return { events, lastSeq: store.countEvents(id) };
+      return { events, lastSeq: store.lastEventSeq(id) };
     },
     'sessions.seek': ({ id, seq }) => store.seek(id, seq),
     'sessions.edges': ({ id, seq }) => store.edgeStats(id, seq),
+    'sessions.turns': ({ id, agent, aroundSeq, limit }) =>
+      store.turnIndex(id, { agent, aroundSeq: aroundSeq ?? 0, limit: limit ?? 200 }),
     'sessions.rename': ({ id, title }) => store.renameSession(id, title),
     'sessions.tag': ({ id, tags }) => store.setTags(id, tags),
     'sessions.delete': ({ id }) => {

@@ -1,6 +1,6 @@
 import { LIVE_SQL } from './live-sql';
 import type { FleetInput, RunEvent, ViewState } from '@shared/domain';
-import type { SessionEdgeStats } from '@shared/contract';
+import type { SessionEdgeStats, TurnIndex } from '@shared/contract';
 import type { EventSink } from '../orchestrator/sink';
 import type { SqliteDatabase } from './database';
 import { HistoryError } from './errors';
@@ -10,7 +10,7 @@ import { familyOf, type FamilyTree } from './family';
 import { CompareQueries } from './compare-queries';
 import { Materializer } from './materializer';
 import { LiveWriter } from './live-writer';
-import { MessageQueries, type MessagePage, type MessagePageQuery } from './message-queries';
+import { MessageQueries, type MessagePage, type MessagePageQuery, type TurnQuery } from './message-queries';
 import type {
   ImportedEvent,
   EarlierImport,
@@ -138,6 +138,11 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
     return this.messages.countEvents(sessionId);
   }
 
+  /** Seq of the session's last stored event (an index lookup, unlike countEvents). */
+  lastEventSeq(sessionId: string): number {
+    return this.messages.lastSeq(sessionId);
+  }
+
   importSession(meta: ImportedSessionMeta, events: Iterable<ImportedEvent>): string {
     return this.writer.importSession(meta, events);
   }
@@ -183,6 +188,13 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
     this.requireSession(sessionId);
     if (this.writer.isLive(sessionId)) this.flush();
     return this.messages.edgeStats(sessionId, seq ?? Number.MAX_SAFE_INTEGER);
+  }
+
+  /** Per-agent turn counts and a page of one agent's turns (see MessageQueries.turns). */
+  turnIndex(sessionId: string, query: TurnQuery): TurnIndex {
+    this.requireSession(sessionId);
+    if (this.writer.isLive(sessionId)) this.flush();
+    return this.messages.turns(sessionId, query);
   }
 
   // Changes

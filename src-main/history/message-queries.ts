@@ -1,13 +1,7 @@
-import {
-  BROADCAST,
-  compactInPlace,
-  emptyView,
-  foldEvents,
-  type RunEvent,
-  type ViewState,
-} from '@shared/domain';
-import type { AgentEdgeStats, EdgeCount, SessionEdgeStats } from '@shared/contract';
+import { compactInPlace, emptyView, foldEvents, type RunEvent, type ViewState } from '@shared/domain';
+import type { SessionEdgeStats, TurnIndex } from '@shared/contract';
 import type { SqliteDatabase } from './database';
+import { EdgeTallies, emptyTally, mergeTally } from './edge-tallies';
 import { clip, Lineage, type LineageSegment } from './lineage';
 import { StatementCache } from './statement-cache';
 import { toStoredMessage, type MessageRow, type StoredMessage } from './rows';
@@ -27,6 +21,13 @@ export interface MessagePageQuery {
   threadId?: string;
   /** Messages this agent sent or that were addressed to it by name. */
   agent?: string;
+}
+
+/** Which turns `MessageQueries.turns` lists (see there). */
+export interface TurnQuery {
+  agent?: string;
+  aroundSeq: number;
+  limit: number;
 }
 
 export interface MessagePage {
@@ -58,10 +59,12 @@ export class MessageQueries {
   private readonly eventCount;
   private readonly nearestCheckpoint;
   private readonly cache: StatementCache;
+  private readonly tallies: EdgeTallies;
 
   constructor(db: SqliteDatabase) {
     this.cache = new StatementCache(db);
     this.lineage = new Lineage(db);
+    this.tallies = new EdgeTallies(db);
     this.eventPage = db.prepare(
       'SELECT seq, t, kind, agent, payload FROM events WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?',
     );
@@ -137,61 +140,101 @@ export class MessageQueries {
   /**
    * Graph totals of the messages completed at or before `seq` (dropped ones left out): per
    * sender count, tokens and last seq (receivers' last seq too), and per (sender, receiver, kind)
-   * the number of messages, handoff messages as their own kind. One pass over messages_by_seq.
+   * the number of messages, handoff messages as their own kind. From each segment's prefix
+   * tallies (see EdgeTallies): a segment's rows all lie after its `after`, so the tally of its
+   * session up to `upTo` is the segment's.
    */
   edgeStats(sessionId: string, seq: number): SessionEdgeStats {
-    const agents = new Map<string, AgentEdgeStats>();
-    const edges = new Map<string, EdgeCount>();
-    const receiverSeqs: Array<{ name: string; lastSeq: number }> = [];
-    for (const segment of this.within(sessionId, 0, seq)) {
-      const range = [segment.session, segment.after, segment.upTo] as const;
-      const senders = this.cache
-        .get(
-          `SELECT sender AS name, count(*) AS messages,
-              coalesce(sum(coalesce(prompt_tokens, 0) + coalesce(completion_tokens, 0)), 0) AS tokens, max(seq) AS lastSeq
-         FROM messages WHERE session_id = ? AND seq > ? AND seq <= ? AND dropped_reason IS NULL GROUP BY sender`,
-        )
-        .all(...range) as AgentEdgeStats[];
-      for (const sender of senders) {
-        const known = agents.get(sender.name);
-        if (!known) agents.set(sender.name, { ...sender });
-        else {
-          known.messages += sender.messages;
-          known.tokens += sender.tokens;
-          known.lastSeq = Math.max(known.lastSeq, sender.lastSeq);
-        }
-      }
-      receiverSeqs.push(
-        ...(this.cache
-          .get(
-            `SELECT receiver AS name, max(seq) AS lastSeq FROM messages
-         WHERE session_id = ? AND seq > ? AND seq <= ? AND dropped_reason IS NULL AND receiver != ? GROUP BY receiver`,
-          )
-          .all(...range, BROADCAST) as Array<{ name: string; lastSeq: number }>),
-      );
-      const counts = this.cache
-        .get(
-          `SELECT sender AS "from", receiver AS "to", CASE WHEN kind = 'handoff' THEN 'handoff' ELSE 'message' END AS kind,
-              count(*) AS count, max(seq) AS lastSeq
-         FROM messages WHERE session_id = ? AND seq > ? AND seq <= ? AND dropped_reason IS NULL GROUP BY 1, 2, 3`,
-        )
-        .all(...range) as EdgeCount[];
-      for (const edge of counts) {
-        const key = JSON.stringify([edge.from, edge.to, edge.kind]);
-        const known = edges.get(key);
-        if (!known) edges.set(key, { ...edge });
-        else {
-          known.count += edge.count;
-          known.lastSeq = Math.max(known.lastSeq, edge.lastSeq);
-        }
-      }
-    }
-    for (const { name, lastSeq } of receiverSeqs) {
-      const agent = agents.get(name);
+    const total = emptyTally();
+    for (const segment of this.within(sessionId, 0, seq))
+      mergeTally(total, this.tallies.tallyAt(segment.session, segment.upTo));
+    for (const [name, lastSeq] of total.receivers) {
+      const agent = total.agents.get(name);
       if (agent) agent.lastSeq = Math.max(agent.lastSeq, lastSeq);
-      else agents.set(name, { name, messages: 0, tokens: 0, lastSeq });
+      else total.agents.set(name, { name, messages: 0, tokens: 0, lastSeq });
     }
-    return { seq, agents: [...agents.values()], edges: [...edges.values()] };
+    return { seq, agents: [...total.agents.values()], edges: [...total.edges.values()] };
+  }
+
+  /** Seq of the last stored event (through a fork's prefix); 0 when there is none. */
+  lastSeq(sessionId: string): number {
+    for (const segment of this.within(sessionId).reverse()) {
+      const row = this.cache
+        .get('SELECT max(seq) AS last FROM events WHERE session_id = ? AND seq > ? AND seq <= ?')
+        .get(segment.session, segment.after, segment.upTo) as { last: number | null };
+      if (row.last !== null) return row.last;
+    }
+    return 0;
+  }
+
+  /**
+   * Every sender's number of messages (each a turn: dropped and tool messages included), and
+   * for `agent` the seqs of up to `limit` of its messages nearest to `aroundSeq` (half before),
+   * with the position of the first among all of its messages. A message's seq is where it
+   * completed (or, still streaming, where it started).
+   */
+  turns(sessionId: string, query: TurnQuery): TurnIndex {
+    const counts = new Map<string, number>();
+    const segments = this.within(sessionId);
+    for (const segment of segments) {
+      const rows = this.cache
+        .get(
+          'SELECT sender AS name, count(*) AS n FROM messages WHERE session_id = ? AND seq > ? AND seq <= ? GROUP BY sender',
+        )
+        .all(segment.session, segment.after, segment.upTo) as Array<{ name: string; n: number }>;
+      for (const { name, n } of rows) counts.set(name, (counts.get(name) ?? 0) + n);
+    }
+    const agents = [...counts.entries()].map(([name, count]) => ({ name, count }));
+    if (query.agent === undefined) return { agents, agent: null, firstIndex: 0, seqs: [] };
+    const agent = query.agent;
+    const limit = Math.max(1, Math.min(1000, Math.trunc(query.limit)));
+    const around = query.aroundSeq;
+    const bySender = (sql: string) => this.cache.get(sql);
+    const before: number[] = [];
+    for (const segment of [...segments].reverse()) {
+      if (before.length >= Math.ceil(limit / 2)) break;
+      const rows = bySender(
+        'SELECT seq FROM messages WHERE session_id = ? AND sender = ? AND seq > ? AND seq <= ? ORDER BY seq DESC LIMIT ?',
+      )
+        .all(
+          segment.session,
+          agent,
+          segment.after,
+          Math.min(segment.upTo, around),
+          Math.ceil(limit / 2) - before.length,
+        )
+        .map((row) => (row as { seq: number }).seq);
+      before.push(...rows);
+    }
+    const after: number[] = [];
+    for (const segment of segments) {
+      if (before.length + after.length >= limit) break;
+      const rows = bySender(
+        'SELECT seq FROM messages WHERE session_id = ? AND sender = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?',
+      )
+        .all(
+          segment.session,
+          agent,
+          Math.max(segment.after, around),
+          segment.upTo,
+          limit - before.length - after.length,
+        )
+        .map((row) => (row as { seq: number }).seq);
+      after.push(...rows);
+    }
+    const seqs = [...before.reverse(), ...after];
+    const first = seqs[0];
+    let firstIndex = 0;
+    if (first !== undefined) {
+      for (const segment of segments) {
+        firstIndex += (
+          bySender(
+            'SELECT count(*) AS n FROM messages WHERE session_id = ? AND sender = ? AND seq > ? AND seq <= ?',
+          ).get(segment.session, agent, segment.after, Math.min(segment.upTo, first - 1)) as { n: number }
+        ).n;
+      }
+    }
+    return { agents, agent, firstIndex, seqs };
   }
 
   thread(sessionId: string, threadId: string, limit = 10_000): StoredMessage[] {

@@ -77,3 +77,18 @@ export const sessionEdgeStatsSchema = z.object({
   edges: z.array(edgeCountSchema),
 });
 export type SessionEdgeStats = z.infer<typeof sessionEdgeStatsSchema>;
+
+/**
+ * A session's turns for the turn picker without its event log: every sender's number of
+ * messages, and a page of one agent's message seqs near a position with the number of the first.
+ */
+export const turnIndexSchema = z.object({
+  agents: z.array(z.object({ name: z.string(), count })),
+  /** The agent the page is of; null when none was asked for. */
+  agent: z.string().nullable(),
+  /** How many of the agent's messages come before `seqs[0]` (its turn number minus one). */
+  firstIndex: count,
+  /** Seqs of the agent's messages (where each completed), ascending. */
+  seqs: z.array(count),
+});
+export type TurnIndex = z.infer<typeof turnIndexSchema>;

@@ -4,7 +4,12 @@ import { command, query } from './define';
 import { idSchema as id, LIMITS } from './fields';
 import { fleetFileSchema } from './fleets';
 import { familyCountsSchema, forkOfSchema } from './lineage';
-import { runEventListSchema, sessionEdgeStatsSchema, viewStateSchema } from './session-views';
+import {
+  runEventListSchema,
+  sessionEdgeStatsSchema,
+  turnIndexSchema,
+  viewStateSchema,
+} from './session-views';
 
 export const sessionListItemSchema = sessionSummarySchema.extend({
   durationMs: z.number().nonnegative(),
@@ -93,7 +98,21 @@ export const sessionChannels = {
       })
       .strict(),
     z.object({ events: runEventListSchema, lastSeq: z.number().int().nonnegative() }),
-    "A slice of a session's event log, for replay and for healing gaps.",
+    "A slice of a session's event log (the events after afterSeq), for replay windows and for healing gaps; lastSeq is the log's last.",
+  ),
+  'sessions.turns': query(
+    z
+      .object({
+        id,
+        /** The agent whose turns to page; without it only the per-agent counts are answered. */
+        agent: z.string().max(LIMITS.id).optional(),
+        /** The page is centred here (default: the start). */
+        aroundSeq: z.number().int().min(0).optional(),
+        limit: z.number().int().min(1).max(1000).optional(),
+      })
+      .strict(),
+    turnIndexSchema,
+    "Each agent's number of turns (messages), and a page of one agent's turn seqs near a position, from the stored messages.",
   ),
   'sessions.seek': query(
     z.object({ id, seq: z.number().int().min(0) }).strict(),
