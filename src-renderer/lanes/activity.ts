@@ -64,6 +64,7 @@ export class ActivityTracker {
   private error: FirstError | null = null;
   private lastT = 0;
   private lastSeq = 0;
+  private changeCount = 0;
 
   /** Names of agents seen with a status or a tool call, in the order first seen. */
   get agents(): string[] {
@@ -86,6 +87,14 @@ export class ActivityTracker {
   /** Seq of the last event applied. */
   get seq(): number {
     return this.lastSeq;
+  }
+
+  /**
+   * Counts changes to what is drawn from the tracker (a span opened or closed, an agent first
+   * seen, the first error): unchanged across events that only stream text.
+   */
+  get changes(): number {
+    return this.changeCount;
   }
 
   apply(event: RunEvent): void {
@@ -229,11 +238,13 @@ export class ActivityTracker {
     if (!track) {
       track = { firstSeq: event.seq, status: 'idle', openTools: 0, spans: [] };
       this.tracks.set(agent, track);
+      this.changeCount += 1;
     }
     const before = busyKind(track);
     change(track);
     const after = busyKind(track);
     if (before === after) return;
+    this.changeCount += 1;
     const open = track.spans[track.spans.length - 1];
     if (open && !Number.isFinite(open.endSeq)) {
       open.endSeq = event.seq;
@@ -252,6 +263,7 @@ export class ActivityTracker {
   private noteError(event: RunEvent, text: string): void {
     if (this.error) return;
     this.error = { seq: event.seq, t: event.t, agent: event.agent, text };
+    this.changeCount += 1;
   }
 }
 

@@ -53,7 +53,9 @@ export class LanesModel {
   /**
    * Takes the events the timeline gained since the last call: always into busy time (the
    * header's waits need it), and into rows only with `rows` (while the lens is shown; rows left
-   * behind are caught up the next time). True when anything was added.
+   * behind are caught up the next time). True when anything drawn from the model changed (a row,
+   * a busy span, a lane, the first error); false for events that only stream text, which the
+   * views draw from the display instead.
    */
   ingest(rows = true): boolean {
     const timeline = this.timeline;
@@ -61,20 +63,24 @@ export class LanesModel {
     if (!timeline || !builder) return false;
     const events = timeline.events;
     const last = timeline.lastSeq;
-    let changed = false;
+    const changesBefore = this.activity.changes;
     for (let seq = this.appliedActivity + 1; seq <= last; seq++)
       this.activity.apply(events[seq - 1] as RunEvent);
     if (this.appliedActivity < last) {
       this.appliedActivity = last;
-      changed = true;
       for (const name of this.activity.agents) this.addName(name, this.activity.firstSeqOf(name));
     }
+    let changed = this.activity.changes !== changesBefore;
     if (rows && this.applied < last) {
+      const sizeBefore = this.rows.size;
+      const handoffsBefore = this.rows.handoffMessages.size;
       for (let seq = this.applied + 1; seq <= last; seq++) builder.apply(events[seq - 1] as RunEvent);
       this.applied = last;
-      this.offsets.update();
-      this.nameRows();
-      changed = true;
+      if (this.rows.size !== sizeBefore || this.rows.handoffMessages.size !== handoffsBefore) {
+        this.offsets.update();
+        this.nameRows();
+        changed = true;
+      }
     }
     return changed;
   }

@@ -212,6 +212,44 @@ describe('the lens model', () => {
     expect(rows.rowOfMessage(2, timeline.log.entries[2]!.startSeq)).toBe(4);
   });
 
+  it('says it changed for rows, busy spans and lanes, not for text that only streams', () => {
+    const log = new EventLog().start();
+    const timeline = new Timeline();
+    const model = LanesModel.forTimeline(timeline);
+    const take = (events: RunEvent[]) => {
+      timeline.appendAll(events);
+      return model.ingest();
+    };
+    expect(take(log.events.slice())).toBe(false);
+    const started = log.events.length;
+    log.say('m1', 'planner', 'writer', ['one ', 'two ', 'three']);
+    // status streaming, started, three deltas, completed, status idle
+    const said = log.events.slice(started);
+    expect(said.map((event) => event.kind)).toEqual([
+      'agent.status',
+      'message.started',
+      'message.delta',
+      'message.delta',
+      'message.delta',
+      'message.completed',
+      'agent.status',
+    ]);
+    expect(take(said.slice(0, 1))).toBe(true); // planner's lane and busy span
+    expect(take(said.slice(1, 2))).toBe(true); // the message's row
+    expect(take(said.slice(2, 5))).toBe(false); // text only
+    expect(model.rows.size).toBe(1);
+    expect(take(said.slice(5, 6))).toBe(true); // the sender settles: its span ends
+    expect(take(said.slice(6))).toBe(false); // idle already
+    // With the lens hidden, rows wait; a later ingest with rows catches up and says so.
+    log.say('m2', 'writer', 'critic', ['a']);
+    timeline.appendAll(log.events.slice(timeline.lastSeq));
+    expect(model.ingest(false)).toBe(true);
+    expect(model.rows.size).toBe(1);
+    expect(model.ingest(true)).toBe(true);
+    expect(model.rows.size).toBe(2);
+    expect(model.ingest(true)).toBe(false);
+  });
+
   it('orders lanes: the user, the fleet in its order, then others as first seen', () => {
     const fleet = threeAgents.agents.map((agent) => agent.name);
     expect(laneOrder(fleet, ['critic', 'user', 'stranger', '*', 'planner'])).toEqual([
