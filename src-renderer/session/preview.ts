@@ -3,6 +3,7 @@ import type { ViewState } from '@shared/domain';
 import { edgeKey, emptyStats, type GraphStats } from '../graph/stats';
 import type { SessionFrame } from './frame';
 import { MessageLog } from './message-log';
+import { Timeline } from './timeline';
 
 /**
  * What the session view draws before the event log is in the renderer: the store's folded view at
@@ -42,4 +43,14 @@ export function previewOf(
     if (message && message.state === 'streaming') log.appendStarted(message, view.seq);
   }
   return { frame: { view, stats: statsOf(edges) }, log };
+}
+
+/** A window of the log starting at the store's view `view` (see Timeline's base). */
+export function windowAt(
+  view: ViewState,
+  page: readonly StoredMessage[],
+  edges: SessionEdgeStats | null = null,
+): Timeline {
+  const { frame, log } = previewOf(view, page, edges);
+  return new Timeline({ seq: view.seq, frame, log });
 }

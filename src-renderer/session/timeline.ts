@@ -8,30 +8,62 @@ export const SNAPSHOT_EVERY = 500;
 export type AppendResult = 'applied' | 'duplicate' | 'gap';
 
 /**
+ * Where a window of the log starts: the frame right after event `seq` (from the store's folded
+ * view and graph totals) and the messages known by then (a page of them).
+ */
+export interface TimelineBase {
+  seq: number;
+  frame: SessionFrame;
+  log: MessageLog;
+}
+
+/**
  * A session's event log held in the renderer, with the frame at its end (`head`), periodic
  * snapshots for seeking, and the message log for the transcript. Live runs append to it; replay
  * reads frames at any seq from it. Nothing here knows about Vue or the bridge.
+ *
+ * Without a base it holds the whole log from seq 1. With one it is a window of a long log: the
+ * events after `baseSeq` only, starting from the base's frame and messages, so replay around a
+ * playhead never needs the events before it.
  */
 export class Timeline {
   readonly events: RunEvent[] = [];
-  readonly log = new MessageLog();
+  readonly log: MessageLog;
   /** Seqs of message.completed / message.dropped events, for stepping message by message. */
   readonly messageSeqs: number[] = [];
   /** Seqs where each agent began a turn (its message started or, unstreamed, completed). */
   readonly turns = new Map<string, number[]>();
+  /** The seq the held events follow (0 for the whole log). */
+  readonly baseSeq: number;
+  private readonly baseFrame: SessionFrame;
   private readonly snapshots: SessionFrame[] = [];
-  private readonly head: SessionFrame = emptyFrame();
+  private readonly head: SessionFrame;
   private cursor: SessionFrame | null = null;
   private cursorSeq = 0;
 
-  /** Seq of the last event held (events are contiguous from seq 1). */
-  get lastSeq(): number {
-    return this.events.length;
+  constructor(base?: TimelineBase) {
+    this.baseSeq = base?.seq ?? 0;
+    this.baseFrame = base ? cloneFrame(base.frame) : emptyFrame();
+    this.head = cloneFrame(this.baseFrame);
+    this.log = base?.log ?? new MessageLog();
+    for (const entry of this.log.entries)
+      if (entry.final && entry.endSeq <= this.baseSeq) this.messageSeqs.push(entry.endSeq);
+    this.messageSeqs.sort((a, b) => a - b);
   }
 
-  /** Milliseconds since session start of the last event held. */
+  /** Seq of the last event held (events are contiguous from `baseSeq + 1`). */
+  get lastSeq(): number {
+    return this.baseSeq + this.events.length;
+  }
+
+  /** Milliseconds since session start of the last event held (the base's time when none). */
   get lastT(): number {
-    return this.events[this.events.length - 1]?.t ?? 0;
+    return this.events[this.events.length - 1]?.t ?? this.baseFrame.view.t;
+  }
+
+  /** Whether the frame at `seq` can be made from what is held. */
+  covers(seq: number): boolean {
+    return seq >= this.baseSeq && seq <= this.lastSeq;
   }
 
   /** Appends the next event. Anything but exactly lastSeq + 1 is refused. */
@@ -50,7 +82,7 @@ export class Timeline {
     }
     if (event.kind === 'message.completed' || event.kind === 'message.dropped')
       this.messageSeqs.push(event.seq);
-    if (event.seq % SNAPSHOT_EVERY === 0) this.snapshots.push(cloneFrame(this.head));
+    if ((event.seq - this.baseSeq) % SNAPSHOT_EVERY === 0) this.snapshots.push(cloneFrame(this.head));
     return 'applied';
   }
 
@@ -67,16 +99,17 @@ export class Timeline {
    * on the next call: read it, do not keep it.
    */
   frameAt(seq: number): SessionFrame {
-    const target = Math.max(0, Math.min(seq, this.lastSeq));
+    const base = this.baseSeq;
+    const target = Math.max(base, Math.min(seq, this.lastSeq));
     if (target === this.lastSeq) return this.head;
     if (!this.cursor || target < this.cursorSeq || target - this.cursorSeq > SNAPSHOT_EVERY) {
-      const index = Math.floor(target / SNAPSHOT_EVERY) - 1;
+      const index = Math.floor((target - base) / SNAPSHOT_EVERY) - 1;
       const snapshot = index >= 0 ? this.snapshots[index] : undefined;
-      this.cursor = snapshot ? cloneFrame(snapshot) : emptyFrame();
-      this.cursorSeq = snapshot ? (index + 1) * SNAPSHOT_EVERY : 0;
+      this.cursor = cloneFrame(snapshot ?? this.baseFrame);
+      this.cursorSeq = snapshot ? base + (index + 1) * SNAPSHOT_EVERY : base;
     }
     for (let s = this.cursorSeq + 1; s <= target; s++)
-      applyFrameEvent(this.cursor, this.events[s - 1] as RunEvent);
+      applyFrameEvent(this.cursor, this.events[s - base - 1] as RunEvent);
     this.cursorSeq = target;
     return this.cursor;
   }
@@ -100,7 +133,7 @@ export class Timeline {
     };
   }
 
-  /** The last seq whose event happened at or before `t` (ms since start); 0 when none. */
+  /** The last seq held whose event happened at or before `t` (ms since start); `baseSeq` when none. */
   seqAtTime(t: number): number {
     let low = 0;
     let high = this.events.length;
@@ -109,18 +142,24 @@ export class Timeline {
       if ((this.events[mid] as RunEvent).t <= t) low = mid + 1;
       else high = mid;
     }
-    return low;
+    return this.baseSeq + low;
   }
 
   timeAt(seq: number): number {
-    return seq <= 0 ? 0 : (this.events[Math.min(seq, this.lastSeq) - 1]?.t ?? 0);
+    if (seq <= this.baseSeq) return seq <= 0 ? 0 : this.baseFrame.view.t;
+    return this.events[Math.min(seq, this.lastSeq) - this.baseSeq - 1]?.t ?? 0;
   }
 
   /** The first message boundary after `seq`, or the one before it when `direction` is -1. */
   messageStep(seq: number, direction: 1 | -1): number {
+    return this.messageBoundary(seq, direction) ?? (direction === 1 ? this.lastSeq : 0);
+  }
+
+  /** Like `messageStep`, but null when what is held has no boundary that way. */
+  messageBoundary(seq: number, direction: 1 | -1): number | null {
     const seqs = this.messageSeqs;
-    if (direction === 1) return seqs.find((s) => s > seq) ?? this.lastSeq;
+    if (direction === 1) return seqs.find((s) => s > seq) ?? null;
     for (let i = seqs.length - 1; i >= 0; i--) if ((seqs[i] as number) < seq) return seqs[i] as number;
-    return 0;
+    return null;
   }
 }

@@ -5,7 +5,10 @@ import { computeDisplay, type OpenSessionState } from './session-state';
 /** Milliseconds before a heal asks again when the store has not written the missing events yet. */
 const HEAL_RETRY_MS = 150;
 
-/** Live events of the open session, applied to its timeline once per animation frame. */
+/**
+ * Live events of the open session, applied to its timeline once per animation frame (for a
+ * session read in windows, to its head and window at once, drawn once per frame).
+ */
 export interface LiveEvents {
   /** Queues events that arrived for the open session and asks for a frame (not while loading). */
   receive(events: readonly RunEvent[]): void;
@@ -36,6 +39,11 @@ export function createLiveEvents(state: OpenSessionState, loader: SessionLoader)
     if (healing || pending.length === 0) return;
     const batch = pending;
     pending = [];
+    if (state.windowed.value) {
+      loader.receiveWindowed(batch);
+      state.version.value += 1;
+      return;
+    }
     for (let i = 0; i < batch.length; i++) {
       const result = state.timeline.append(batch[i] as RunEvent);
       if (result === 'gap') {
@@ -70,6 +78,13 @@ export function createLiveEvents(state: OpenSessionState, loader: SessionLoader)
   }
 
   function receive(events: readonly RunEvent[]): void {
+    if (state.windowed.value && !state.loading.value) {
+      // A long session is never held whole: its head (and a window at the end) takes them.
+      loader.receiveWindowed(events);
+      state.version.value += 1;
+      requestFrame();
+      return;
+    }
     for (const event of events) pending.push(event);
     if (!state.loading.value) requestFrame();
   }

@@ -1,19 +1,26 @@
 import { markRaw } from 'vue';
-import type { RunEvent } from '@shared/domain';
+import { applyEvent, compactInPlace, type RunEvent } from '@shared/domain';
 import type { Bridge } from '../bridge';
 import { agentsOfFleet } from '../graph/graph-mapper';
-import { previewOf, statsOf } from '../session/preview';
+import { cloneFrame } from '../session/frame';
+import { MessageLog } from '../session/message-log';
+import { windowAt } from '../session/preview';
+import { Timeline } from '../session/timeline';
 import { createFailureReporter } from './failure';
-import { computeDisplay, type OpenSessionState } from './session-state';
+import { computeDisplay, FULL_LOG_LIMIT, type OpenSessionState } from './session-state';
 
-/** Events per `sessions.events` call while the log loads in the background. */
+/** Events per `sessions.events` call while the whole log loads in the background. */
 const SLICE = 10_000;
-/** Messages paged for the first draw (and for each seek before the log has loaded). */
-const PREVIEW_PAGE = 200;
+/** Messages paged for a window's start (the first draw, and each seek outside the window). */
+const PAGE = 200;
+/** Events read into a window at a time. */
+const WINDOW_EVENTS = 4_000;
+/** A window holding more events than this starts again at the playhead (memory stays bounded). */
+const MAX_WINDOW_EVENTS = 3 * WINDOW_EVENTS;
 /** `sessions.seek` past the end folds to the last event: the head of the log. */
 const END_SEQ = Number.MAX_SAFE_INTEGER;
 
-/** How the session store reads a session from the backend: its summary, a preview, its event log. */
+/** How the session store reads a session from the backend: its summary, windows, its event log. */
 export interface SessionLoader {
   /** Reads the summary and the agents of its fleet snapshot; false when it cannot be read. */
   loadSummary(id: string): Promise<boolean>;
@@ -24,16 +31,26 @@ export interface SessionLoader {
    */
   loadEvents(id: string, generation: number, yieldBetween?: boolean): Promise<boolean>;
   /**
-   * The first draw without the log: the store's view at the end plus the last page of messages.
-   * False when the backend cannot answer (then the view waits for the log).
+   * The first draw without the log: the store's view at the end plus the last page of messages,
+   * as a window at the end. False when the backend cannot answer (then the view waits for the log).
    */
-  loadPreview(id: string, generation: number): Promise<boolean>;
-  /** Before the log has loaded, a seek asks the store for the view and the page at `seq`. */
-  seekPreview(seq: number): Promise<void>;
+  loadHead(id: string, generation: number): Promise<boolean>;
+  /** A window starting at `seq` (the store's view and page there), then its first events. */
+  seekWindow(seq: number): Promise<void>;
+  /** Reads the events after the window when the playhead nears its end (one call at a time). */
+  extendWindow(): Promise<void>;
+  /**
+   * The message boundary after (1) or before (-1) `seq` from the store, when the window holds
+   * none that way; null when there is none.
+   */
+  messageBoundary(seq: number, direction: 1 | -1): Promise<number | null>;
+  /** Live events of a windowed session: folded into the head, and into the window at the end. */
+  receiveWindowed(events: readonly RunEvent[]): void;
 }
 
 export function createSessionLoader(state: OpenSessionState, bridge: Bridge): SessionLoader {
   let seekGeneration = 0;
+  let extending: Promise<void> | null = null;
   const fail = createFailureReporter(state.error);
 
   async function loadSummary(id: string): Promise<boolean> {
@@ -60,56 +77,143 @@ export function createSessionLoader(state: OpenSessionState, bridge: Bridge): Se
       if (state.timeline.appendAll(events) === 'gap')
         return fail('The stored event log has a gap; showing what could be read.', false);
       state.loadedEvents.value = state.timeline.lastSeq;
-      if (!state.preview) state.version.value += 1;
+      if (!state.window) state.version.value += 1;
       if (events.length < SLICE || state.timeline.lastSeq >= result.value.lastSeq) return true;
       if (yieldBetween) await new Promise((resolve) => setTimeout(resolve, 0));
     }
   }
 
-  async function loadPreview(id: string, generation: number): Promise<boolean> {
+  async function loadHead(id: string, generation: number): Promise<boolean> {
     const [head, page] = await Promise.all([
       bridge.call('sessions.seek', { id, seq: END_SEQ }),
-      bridge.call('sessions.messages', { id, from: 'end', limit: PREVIEW_PAGE }),
+      bridge.call('sessions.messages', { id, from: 'end', limit: PAGE }),
     ]);
-    // Asked after the seek and the page so its SQL count (~0.3 s on 100k messages) does not hold
-    // the first draw back; the edges are drawn when it answers. Without an answer the graph fills
-    // in when the log has loaded.
+    if (generation !== state.openGeneration || !head.ok || !page.ok) return false;
+    state.head = head.value;
+    state.window = markRaw(windowAt(head.value, page.value.items));
+    state.windowed.value = head.value.seq > FULL_LOG_LIMIT;
+    state.version.value += 1;
+    // Asked after the view and the page so the first draw does not wait for the graph totals;
+    // they replace the window's (still empty) start when they come.
     void bridge.call('sessions.edges', { id }).then((edges) => {
-      const { preview, previewHead } = state;
-      if (
-        generation !== state.openGeneration ||
-        !preview ||
-        preview.frame.view.seq !== previewHead?.seq ||
-        !edges.ok
-      )
-        return;
-      preview.frame.stats = statsOf(edges.value);
+      const window = state.window;
+      if (generation !== state.openGeneration || !window || !edges.ok) return;
+      if (window.baseSeq !== head.value.seq || window.events.length > 0) return;
+      state.window = markRaw(windowAt(head.value, page.value.items, edges.value));
+      state.version.value += 1;
       computeDisplay(state);
     });
-    if (generation !== state.openGeneration || !head.ok || !page.ok) return false;
-    state.previewHead = head.value;
-    state.preview = markRaw(previewOf(head.value, page.value.items));
-    state.version.value += 1;
     return true;
   }
 
-  async function seekPreview(seq: number): Promise<void> {
+  async function seekWindow(seq: number): Promise<void> {
     const id = state.sessionId.value;
     if (!id) return;
     const generation = ++seekGeneration;
+    const opened = state.openGeneration;
     const [view, page, edges] = await Promise.all([
       bridge.call('sessions.seek', { id, seq }),
-      bridge.call('sessions.messages', { id, before: { seq: seq + 1 }, limit: PREVIEW_PAGE }),
+      bridge.call('sessions.messages', { id, before: { seq: seq + 1 }, limit: PAGE }),
       bridge.call('sessions.edges', { id, seq }),
     ]);
-    if (generation !== seekGeneration || !state.preview || id !== state.sessionId.value) return;
+    if (generation !== seekGeneration || opened !== state.openGeneration || !state.window) return;
     if (!view.ok || !page.ok) return;
-    state.preview = markRaw(previewOf(view.value, page.value.items, edges.ok ? edges.value : null));
+    state.window = markRaw(windowAt(view.value, page.value.items, edges.ok ? edges.value : null));
+    state.version.value += 1;
+    computeDisplay(state);
+    await extendWindow();
+  }
+
+  function extendWindow(): Promise<void> {
+    extending ??= readMore().finally(() => {
+      extending = null;
+    });
+    return extending;
+  }
+
+  async function readMore(): Promise<void> {
+    const window = state.window;
+    const id = state.sessionId.value;
+    if (!window || !id || !state.head || window.lastSeq >= state.head.seq) return;
+    const result = await bridge.call('sessions.events', {
+      id,
+      afterSeq: window.lastSeq,
+      limit: WINDOW_EVENTS,
+    });
+    if (state.window !== window || !result.ok) return;
+    window.appendAll(result.value.events);
+    if (window.events.length > MAX_WINDOW_EVENTS)
+      state.window = markRaw(restart(window, state.playhead.value));
     state.version.value += 1;
     computeDisplay(state);
   }
 
-  return { loadSummary, loadEvents, loadPreview, seekPreview };
+  async function messageBoundary(seq: number, direction: 1 | -1): Promise<number | null> {
+    const id = state.sessionId.value;
+    if (!id) return null;
+    const page = await bridge.call(
+      'sessions.messages',
+      direction === 1 ? { id, after: { seq }, limit: 1 } : { id, before: { seq }, limit: 1 },
+    );
+    if (!page.ok || id !== state.sessionId.value) return null;
+    return page.value.items[0]?.seq ?? null;
+  }
+
+  function receiveWindowed(events: readonly RunEvent[]): void {
+    const { head, window } = state;
+    if (!head || !window) return;
+    for (const event of events) {
+      if (event.seq <= head.seq) continue;
+      if (event.seq !== head.seq + 1) {
+        // Missed events: read the head again; the window catches up when the playhead nears it.
+        void refreshHead();
+        return;
+      }
+      applyEvent(head, event);
+      if (window.lastSeq === event.seq - 1) window.append(event);
+    }
+    compactInPlace(head);
+  }
+
+  async function refreshHead(): Promise<void> {
+    const id = state.sessionId.value;
+    if (!id) return;
+    const head = await bridge.call('sessions.seek', { id, seq: END_SEQ });
+    if (!head.ok || id !== state.sessionId.value || !state.window) return;
+    state.head = head.value;
+    computeDisplay(state);
+  }
+
+  return {
+    loadSummary,
+    loadEvents,
+    loadHead,
+    seekWindow,
+    extendWindow,
+    messageBoundary,
+    receiveWindowed,
+  };
+}
+
+/**
+ * The window started again at `seq` (within it): the frame there, the messages visible there
+ * (the last PAGE of them plus those in flight), then the events after it.
+ */
+function restart(window: Timeline, seq: number): Timeline {
+  const at = Math.max(window.baseSeq, Math.min(seq, window.lastSeq));
+  const frame = cloneFrame(window.frameAt(at));
+  const log = new MessageLog();
+  const visible = window.log.entries.slice(0, window.log.countAt(at));
+  for (const entry of visible.slice(-PAGE)) {
+    if (entry.final && entry.endSeq <= at) log.appendMessage(entry.final, entry.endSeq, entry.droppedReason);
+    else {
+      const inFlight = frame.view.messages[entry.id];
+      if (inFlight) log.appendStarted(inFlight, at);
+    }
+  }
+  const next = new Timeline({ seq: at, frame, log });
+  next.appendAll(window.events.slice(at - window.baseSeq));
+  return next;
 }
 
 /** The fleet snapshot in the log's `session.started` event (null when the log has none). */

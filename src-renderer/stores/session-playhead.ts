@@ -1,5 +1,8 @@
 import type { SessionLoader } from './session-loading';
-import { computeDisplay, type OpenSessionState } from './session-state';
+import { computeDisplay, endSeq, type OpenSessionState } from './session-state';
+
+/** Within this many events of a window's end, the events after it are read. */
+const READ_AHEAD = 2_000;
 
 /** Replay: where the playhead is and whether it follows the end of the log. */
 export interface Playhead {
@@ -7,24 +10,30 @@ export interface Playhead {
   seek(seq: number): void;
   /** Follows the end of the log again. */
   goLive(): void;
-  /** When the log has loaded: a seek made on the preview stays where it landed. */
-  keepPreviewSeek(): void;
+  /**
+   * The message boundary after (1) or before (-1) the playhead: from what the view holds, else
+   * from the store; the end (or the start) when there is none.
+   */
+  messageStep(direction: 1 | -1): Promise<number>;
 }
 
 export function createPlayhead(state: OpenSessionState, loader: SessionLoader): Playhead {
   function seek(seq: number): void {
-    const { preview, previewHead, timeline } = state;
-    if (preview && previewHead) {
-      const target = clamp(seq, previewHead.seq);
-      state.following.value = target >= previewHead.seq && state.isActive.value;
-      state.playhead.value = target;
-      void loader.seekPreview(target);
+    const window = state.window;
+    const last = endSeq(state);
+    const target = clamp(seq, last);
+    state.following.value = target >= last && state.isActive.value;
+    state.playhead.value = target;
+    if (!window) {
+      computeDisplay(state);
       return;
     }
-    const target = clamp(seq, timeline.lastSeq);
-    state.following.value = target >= timeline.lastSeq && state.isActive.value;
-    state.playhead.value = target;
+    if (!window.covers(target)) {
+      void loader.seekWindow(target);
+      return;
+    }
     computeDisplay(state);
+    if (window.lastSeq - target < READ_AHEAD) void loader.extendWindow();
   }
 
   function goLive(): void {
@@ -32,11 +41,17 @@ export function createPlayhead(state: OpenSessionState, loader: SessionLoader): 
     computeDisplay(state);
   }
 
-  function keepPreviewSeek(): void {
-    if (state.preview && !state.following.value) state.playhead.value = state.preview.frame.view.seq;
+  async function messageStep(direction: 1 | -1): Promise<number> {
+    const from = state.playhead.value;
+    const window = state.window;
+    const held = (window ?? state.timeline).messageBoundary(from, direction);
+    if (held !== null) return held;
+    const fallback = direction === 1 ? endSeq(state) : 0;
+    if (!window) return fallback;
+    return (await loader.messageBoundary(from, direction)) ?? fallback;
   }
 
-  return { seek, goLive, keepPreviewSeek };
+  return { seek, goLive, messageStep };
 }
 
 /** `seq` rounded to a whole event and kept within the log, 0 to `lastSeq`. */

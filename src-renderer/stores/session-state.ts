@@ -4,8 +4,14 @@ import { isLiveStatus, type ViewState } from '@shared/domain';
 import type { AgentInfo } from '../graph/graph-mapper';
 import { displayOf, type SessionDisplay } from '../session/display';
 import type { MessageLog } from '../session/message-log';
-import type { Preview } from '../session/preview';
 import { Timeline } from '../session/timeline';
+
+/**
+ * Sessions with more events than this are never read whole: the renderer holds a window of the
+ * log around the playhead (see `OpenSessionState.window`). Smaller ones load whole behind the
+ * first draw.
+ */
+export const FULL_LOG_LIMIT = 10_000;
 
 /**
  * The open session, shared by the session store's parts (loading, playhead, live events, run
@@ -29,13 +35,18 @@ export interface OpenSessionState {
   version: Ref<number>;
   /** True while a process drives the session (judged at the end of the log). */
   isActive: ComputedRef<boolean>;
+  /** The whole event log, for sessions of at most FULL_LOG_LIMIT events (empty for longer ones). */
   timeline: Timeline;
   /**
-   * Set from the first draw until the whole event log is in `timeline`: the store's view at the
-   * playhead plus a page of messages. `previewHead` is the view at the end of the log then.
+   * Set while the whole log is not in `timeline` (from the first draw until it has loaded, and
+   * always for a long session): a window of the log starting at a seq, from the store's folded
+   * view and a page of messages there, plus the events read after it. `head` is the store's view
+   * at the end of the log then (live events fold into it).
    */
-  preview: Preview | null;
-  previewHead: ViewState | null;
+  window: Timeline | null;
+  head: ViewState | null;
+  /** True when the session is read in windows only (longer than FULL_LOG_LIMIT). */
+  windowed: Ref<boolean>;
   /** Bumped by every open and close: work started for an older generation is dropped. */
   openGeneration: number;
 }
@@ -56,27 +67,47 @@ export function createOpenSessionState(): OpenSessionState {
     version: ref(0),
     isActive: computed(() => isLiveStatus(display.value?.headStatus)),
     timeline: markRaw(new Timeline()),
-    preview: null,
-    previewHead: null,
+    window: null,
+    head: null,
+    windowed: ref(false),
     openGeneration: 0,
   };
 }
 
-/** The message list the transcript reads: the preview's page, then the whole log. */
+/** The message list the transcript reads: the window's, else the whole log's. */
 export function currentLog(state: OpenSessionState): MessageLog {
-  return state.preview ? state.preview.log : state.timeline.log;
+  return state.window ? state.window.log : state.timeline.log;
+}
+
+/** What replay reads frames and times from: the window, else the whole log. */
+export function currentReplay(state: OpenSessionState): Timeline {
+  return state.window ?? state.timeline;
+}
+
+/** Seq of the last event of the session as far as the view knows. */
+export function endSeq(state: OpenSessionState): number {
+  return state.window && state.head ? state.head.seq : state.timeline.lastSeq;
 }
 
 /**
- * Publishes what the view shows at the playhead: the preview's frame while the log loads, then
- * the timeline's frame (the end of the log while following).
+ * Publishes what the view shows at the playhead: the end of the log while following, else the
+ * playhead; from the window while there is one (a playhead outside it, while its window is on the
+ * way, shows the window's nearest frame), else from the whole log.
  */
 export function computeDisplay(state: OpenSessionState): void {
-  const { preview, previewHead, timeline } = state;
-  if (preview && previewHead) {
-    state.playhead.value = preview.frame.view.seq;
+  const { window, head, timeline } = state;
+  if (window && head) {
+    const last = endSeq(state);
+    const wanted = state.following.value ? last : Math.min(state.playhead.value, last);
+    state.playhead.value = wanted;
+    const seq = Math.max(window.baseSeq, Math.min(wanted, window.lastSeq));
     state.display.value = displayOf(
-      { frame: preview.frame, head: previewHead, lastT: previewHead.t, visibleCount: preview.log.size },
+      {
+        frame: window.frameAt(seq),
+        head,
+        lastT: Math.max(head.t, window.lastT),
+        visibleCount: window.log.countAt(seq),
+      },
       state.agents.value,
       state.summary.value,
     );
@@ -84,11 +115,11 @@ export function computeDisplay(state: OpenSessionState): void {
   }
   const seq = state.following.value ? timeline.lastSeq : Math.min(state.playhead.value, timeline.lastSeq);
   state.playhead.value = seq;
-  const head = timeline.frameAt(timeline.lastSeq).view;
+  const headView = timeline.frameAt(timeline.lastSeq).view;
   state.display.value = displayOf(
     {
       frame: timeline.frameAt(seq),
-      head,
+      head: headView,
       lastT: timeline.lastT,
       visibleCount: timeline.log.countAt(seq),
     },

@@ -8,7 +8,7 @@ import { createRunControls } from './session-controls';
 import { createLiveEvents } from './session-live';
 import { createSessionLoader, fleetFromEvents } from './session-loading';
 import { createPlayhead } from './session-playhead';
-import { computeDisplay, createOpenSessionState, currentLog } from './session-state';
+import { computeDisplay, createOpenSessionState, currentLog, currentReplay, endSeq } from './session-state';
 import { createFailureReporter } from './failure';
 import { useToastStore } from './toasts';
 
@@ -40,6 +40,14 @@ export const useSessionStore = defineStore('session', () => {
     return currentLog(state);
   }
 
+  /**
+   * What replay reads frames, times and message boundaries from: the window of the log around
+   * the playhead while there is one (always for a long session), else the whole log.
+   */
+  function getReplay(): Timeline {
+    return currentReplay(state);
+  }
+
   /** Live run events reach this window only for the session it shows (see sessions.watch). */
   let unwatch: (() => void) | null = null;
 
@@ -51,8 +59,9 @@ export const useSessionStore = defineStore('session', () => {
     state.sessionId.value = id;
     state.timeline = markRaw(new Timeline());
     live.clear();
-    state.preview = null;
-    state.previewHead = null;
+    state.window = null;
+    state.head = null;
+    state.windowed.value = false;
     state.summary.value = null;
     state.agents.value = [];
     state.error.value = null;
@@ -62,26 +71,24 @@ export const useSessionStore = defineStore('session', () => {
     state.loadedEvents.value = 0;
     state.loading.value = true;
     try {
-      const [found, previewed] = await Promise.all([
-        loader.loadSummary(id),
-        loader.loadPreview(id, generation),
-      ]);
+      const [found, headed] = await Promise.all([loader.loadSummary(id), loader.loadHead(id, generation)]);
       if (!found || generation !== state.openGeneration) return;
-      if (previewed) {
+      if (headed) {
         computeDisplay(state);
+        // A long session stays in windows: nothing more is read until the playhead moves.
+        if (state.windowed.value) return;
         // Let the first draw reach the screen before the log starts loading.
         await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
         if (generation !== state.openGeneration) return;
       }
-      await loader.loadEvents(id, generation, previewed);
+      await loader.loadEvents(id, generation, headed);
       if (generation !== state.openGeneration) return;
       if (state.agents.value.length === 0)
         state.agents.value = agentsOfFleet(fleetFromEvents(state.timeline.events));
+      state.window = null;
+      state.head = null;
     } finally {
       if (generation === state.openGeneration) {
-        playhead.keepPreviewSeek();
-        state.preview = null;
-        state.previewHead = null;
         state.version.value += 1;
         state.loading.value = false;
         live.flush();
@@ -97,8 +104,9 @@ export const useSessionStore = defineStore('session', () => {
     state.sessionId.value = null;
     state.display.value = null;
     live.clear();
-    state.preview = null;
-    state.previewHead = null;
+    state.window = null;
+    state.head = null;
+    state.windowed.value = false;
   }
 
   bridge.onDidReceiveEvent((event) => {
@@ -133,8 +141,14 @@ export const useSessionStore = defineStore('session', () => {
     playhead: state.playhead,
     version: state.version,
     isActive: state.isActive,
+    /** True when the open session is read in windows (too long to hold whole). */
+    windowed: state.windowed,
     getTimeline,
     getLog,
+    getReplay,
+    /** Seq of the last event of the open session. */
+    endSeq: () => endSeq(state),
+    messageStep: playhead.messageStep,
     open,
     close,
     seek: playhead.seek,

@@ -1,0 +1,190 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { flushPromises } from '@vue/test-utils';
+import { createPinia, setActivePinia } from 'pinia';
+import { effectScope, ref } from 'vue';
+import type { ChannelName, SessionListItem, StoredMessage } from '@shared/contract';
+import { compactInPlace, foldEvents, type RunEvent } from '@shared/domain';
+import { setBridge } from '../../src-renderer/bridge/current';
+import { usePlayer } from '../../src-renderer/composables/usePlayer';
+import { useTurnPicker } from '../../src-renderer/composables/useTurnPicker';
+import { useSessionStore } from '../../src-renderer/stores/session';
+import { FULL_LOG_LIMIT } from '../../src-renderer/stores/session-state';
+import { createFakeBridge } from '../helpers/fake-bridge';
+import { EventLog, threeAgents } from './session-fixture';
+
+/** Five events a message: a session well past the size the renderer holds whole. */
+const MESSAGES = 4_000;
+const AGENTS = ['planner', 'writer', 'critic'];
+
+function storedLog(): RunEvent[] {
+  const log = new EventLog().start();
+  for (let i = 0; i < MESSAGES; i++)
+    log.say(`m${i}`, AGENTS[i % 3] as string, AGENTS[(i + 1) % 3] as string, [`text ${i}`]);
+  return log.stop().events;
+}
+
+/** The store's answers, computed the way the HistoryStore does, counting the events handed out. */
+function backend(stored: RunEvent[]) {
+  const summary = {
+    id: 's1',
+    title: 'Long',
+    task: 'x',
+    fleetName: 'trio',
+    status: 'completed',
+    stopReason: null,
+    createdAt: 0,
+    updatedAt: 0,
+    endedAt: 0,
+    messageCount: MESSAGES,
+    tokens: 0,
+    parentSessionId: null,
+    forkSeq: null,
+    tags: [],
+    source: 'run',
+    readOnly: false,
+    durationMs: 1,
+  } satisfies SessionListItem;
+  const messages: StoredMessage[] = stored.flatMap((event) =>
+    event.kind === 'message.completed'
+      ? [{ ...event.payload.message, seq: event.seq, droppedReason: null }]
+      : [],
+  );
+  const served = { events: 0 };
+  const fake = createFakeBridge((channel: ChannelName, input: unknown) => {
+    switch (channel) {
+      case 'sessions.get':
+        return { ok: true, value: { summary, fleet: threeAgents } };
+      case 'sessions.seek': {
+        const { seq } = input as { seq: number };
+        const view = foldEvents(stored.filter((event) => event.seq <= seq));
+        compactInPlace(view);
+        return { ok: true, value: view };
+      }
+      case 'sessions.messages': {
+        const query = input as {
+          before?: { seq: number };
+          after?: { seq: number };
+          from?: 'end';
+          limit?: number;
+        };
+        const limit = query.limit ?? 100;
+        if (query.after) {
+          const after = messages.filter((message) => message.seq > query.after!.seq);
+          return { ok: true, value: { items: after.slice(0, limit), hasBefore: true, hasAfter: false } };
+        }
+        const upTo = messages.filter((message) => message.seq < (query.before?.seq ?? Infinity));
+        return {
+          ok: true,
+          value: { items: upTo.slice(-limit), hasBefore: upTo.length > limit, hasAfter: false },
+        };
+      }
+      case 'sessions.events': {
+        const { afterSeq, limit } = input as { afterSeq: number; limit?: number };
+        const events = stored.filter((event) => event.seq > afterSeq).slice(0, limit ?? 20_000);
+        served.events += events.length;
+        return { ok: true, value: { events, lastSeq: stored.length } };
+      }
+      case 'sessions.edges': {
+        const { seq } = input as { seq?: number };
+        return { ok: true, value: { seq: seq ?? stored.length, agents: [], edges: [] } };
+      }
+      case 'sessions.turns': {
+        const {
+          agent,
+          aroundSeq = 0,
+          limit = 200,
+        } = input as { agent?: string; aroundSeq?: number; limit?: number };
+        const agents = AGENTS.map((name) => ({
+          name,
+          count: messages.filter((m) => m.from === name).length,
+        }));
+        const mine = agent ? messages.filter((m) => m.from === agent).map((m) => m.seq) : [];
+        const at = Math.max(0, mine.findIndex((seq) => seq > aroundSeq) - Math.ceil(limit / 2));
+        return {
+          ok: true,
+          value: { agents, agent: agent ?? null, firstIndex: at, seqs: mine.slice(at, at + limit) },
+        };
+      }
+      default:
+        return { ok: false, error: { code: 'unknown-channel', message: channel } };
+    }
+  });
+  return { ...fake, served };
+}
+
+const nextFrames = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('a session too long to hold: replay in windows around the playhead', () => {
+  beforeEach(() => setActivePinia(createPinia()));
+
+  it('steps, plays and jumps by turn without ever reading the whole log', async () => {
+    const stored = storedLog();
+    expect(stored.length).toBeGreaterThan(FULL_LOG_LIMIT);
+    const fake = backend(stored);
+    setBridge(fake.bridge);
+    const store = useSessionStore();
+    const scope = effectScope();
+    const turnAgent = ref('');
+    const { player, picker } = scope.run(() => ({ player: usePlayer(), picker: useTurnPicker(turnAgent) }))!;
+
+    await store.open('s1');
+    expect(store.windowed).toBe(true);
+    expect(store.loading).toBe(false);
+    expect(store.display?.seq).toBe(stored.length);
+    expect(store.display?.lastSeq).toBe(stored.length);
+    expect(fake.served.events).toBe(0);
+
+    // Step back one message: the first draw's page already knows where it is; its window follows.
+    const lastCompletion = stored.findLast((event) => event.kind === 'message.completed')!.seq;
+    player.stepMessage(-1);
+    expect(store.playhead).toBe(lastCompletion);
+    await flushPromises();
+    expect(store.display?.seq).toBe(lastCompletion);
+
+    // Play from the start: a window at seq 0 is read, and the playhead moves through it.
+    player.home();
+    await flushPromises();
+    player.play();
+    await nextFrames(300);
+    player.pause();
+    expect(store.playhead).toBeGreaterThan(0);
+    expect(store.display?.seq).toBe(store.playhead);
+    const playedTo = store.playhead;
+    expect(store.display?.counters.messages).toBe(foldEvents(stored.slice(0, playedTo)).counters.messages);
+
+    // Step forward by message from there, as the log says.
+    const nextCompletion = stored.find(
+      (event) => event.kind === 'message.completed' && event.seq > playedTo,
+    )!.seq;
+    player.stepMessage(1);
+    await flushPromises();
+    expect(store.display?.seq).toBe(nextCompletion);
+
+    // The turn picker lists an agent's turns from the store and jumps to one far away.
+    turnAgent.value = 'writer';
+    await flushPromises();
+    expect(picker.agents.value.map((agent) => agent.name).sort()).toEqual([...AGENTS].sort());
+    expect(picker.turns.value.length).toBeGreaterThan(2);
+    const far = stored.length - 100;
+    store.seek(far);
+    await flushPromises();
+    expect(store.display?.seq).toBe(far);
+    turnAgent.value = '';
+    await flushPromises();
+    turnAgent.value = 'critic';
+    await flushPromises();
+    const turn = picker.turns.value[2]!;
+    expect(turn.number).toBeGreaterThan(1000);
+    player.seekTo(turn.seq);
+    await flushPromises();
+    expect(store.display?.seq).toBe(turn.seq);
+    const log = store.getLog();
+    const shown = log.entries[store.display!.visibleCount - 1];
+    expect(shown?.from).toBe('critic');
+
+    // Never the whole log: at most a few windows were read, and nothing went into the full timeline.
+    expect(fake.served.events).toBeLessThan(stored.length / 2);
+    expect(store.getTimeline().lastSeq).toBe(0);
+    scope.stop();
+  });
+});
