@@ -23,9 +23,10 @@ export interface GraphSyncOptions {
   /** The pane's width / height when a layout is made (rings and grids take its shape). */
   aspect: () => number;
   /**
-   * False while the session's log is still loading: the measured layout waits for it (up to
-   * SETTLE_MS), so the header and panes around the graph have their final size and the layout
-   * takes the shape of the pane it will really have.
+   * False while the session's log is still loading. Only a layout that is drawn from the edges
+   * seen (a swarm, a team of unknown pattern) and has none yet waits for it (up to SETTLE_MS):
+   * every other layout comes from the fleet's team alone and is shown as soon as it is measured,
+   * whatever the length of the log.
    */
   settled: Readonly<Ref<boolean>>;
   /** Called once the measured layout is in place (fit the view, then show it). */
@@ -34,8 +35,21 @@ export interface GraphSyncOptions {
   current: () => GraphModel | undefined;
 }
 
-/** The longest the measured layout waits for the log to load before it is shown anyway. */
+/** The longest a layout that needs edges waits for the log to load before it is shown anyway. */
 export const SETTLE_MS = 400;
+
+/**
+ * Whether the layout of `model` may still change with edges it does not have yet: it places a
+ * swarm or a team of unknown pattern by the edges seen, and none is known so far (the first draw
+ * of a long session has its edges from a separate query, or from the log once loaded).
+ */
+export function awaitsEdges(model: GraphModel | undefined): boolean {
+  if (!model || model.edges.length > 0) return false;
+  return model.nodes.some((node) => {
+    const pattern = node.data.slot?.pattern;
+    return pattern === 'swarm' || pattern === 'unknown';
+  });
+}
 
 /** A size to lay out with before the browser has measured a node. */
 export function estimateSize(data: AgentNodeData): Size {
@@ -186,7 +200,7 @@ export function useGraphSync(options: GraphSyncOptions) {
 
   flow.onNodesInitialized(() => {
     if (phase.value !== 'measuring') return;
-    if (options.settled.value) return finishLayout(true);
+    if (options.settled.value || !awaitsEdges(options.current())) return finishLayout(true);
     measuredAt = performance.now();
     if (fallback) clearTimeout(fallback);
     fallback = setTimeout(() => finishLayout(true), SETTLE_MS);
@@ -291,6 +305,8 @@ export function useGraphSync(options: GraphSyncOptions) {
       const sameSet = model.nodes.length === drawn.size && model.nodes.every((node) => drawn.has(node.id));
       if (!sameSet) reconcile(model);
       patchData(model);
+      // Measured and waiting only for edges: they have come.
+      if (phase.value === 'measuring' && measuredAt > 0 && !awaitsEdges(model)) finishLayout(true);
     }
     syncEdges(model);
   }
