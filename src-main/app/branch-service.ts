@@ -10,7 +10,7 @@ import type {
   ForkResult,
   ParsedInput,
 } from '@shared/contract';
-import { validateFleet, type Fleet } from '@shared/domain';
+import { isLiveStatus, validateFleet, type Fleet } from '@shared/domain';
 import type { HistoryStore } from '../history';
 import { exportComparison, Redactor, writeComparison } from '../history/export';
 import { runnableFleet, storedFleet } from './resume-plan';
@@ -62,6 +62,13 @@ export class BranchService {
     const parentId = store.resolveSessionId(input.sessionId);
     const parent = store.getSession(parentId);
     if (!parent) throw new AppError('not-found', `No session with id "${input.sessionId}".`);
+    // Before anything is read from its messages: a live session's latest ones may still be on
+    // their way to the store (group commits), and a fork needs a session that stopped anyway.
+    if (isLiveStatus(parent.summary.status))
+      throw new AppError(
+        'invalid-input',
+        'The session is still running; stop it (or wait for it to end) before forking it.',
+      );
     const stored = storedFleet(parent.fleet);
     if (stored === null) throw new AppError('invalid-input', 'This session has no fleet to fork with.');
     const base = runnableFleet(stored, parent.summary.source !== 'live');

@@ -29,7 +29,10 @@ import { deleteOlderThan, deleteSessionRows, messageCapCheck, type MessageCapChe
 export interface HistoryStoreOptions {
   /** Events between checkpoints of the folded view; default 500. */
   checkpointInterval?: number;
-  /** Milliseconds streaming deltas may wait before their batch commits; default 50. */
+  /**
+   * Milliseconds live events may wait for their group commit; default 16. A run's listeners see
+   * an event only after its commit, so this is also how late live views may show it.
+   */
   batchMs?: number;
   /** Epoch-millisecond clock; tests pass their own. */
   now?: () => number;
@@ -47,8 +50,8 @@ export type HistoryChange =
 
 /**
  * The session store: the runtime's event sink, the export/import ports, and every history query.
- * Synchronous (better-sqlite3); live writes are batched so a streaming run costs one small
- * transaction per `batchMs`.
+ * Synchronous (better-sqlite3); live writes are group commits, one small transaction per
+ * `batchMs`, and a run shows its events only once they are committed (EventSink.whenDurable).
  */
 export class HistoryStore implements EventSink, SessionReader, SessionWriter {
   private readonly writer: LiveWriter;
@@ -72,7 +75,7 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
     this.fleets = new FleetStore(db);
     this.writer = new LiveWriter(db, this.messages, {
       checkpointInterval: Math.max(1, options.checkpointInterval ?? 500),
-      batchMs: options.batchMs ?? 50,
+      batchMs: options.batchMs ?? 16,
       now: this.now,
       onDidCommit: (sessionIds) => this.emit({ type: 'sessions-changed', sessionIds }),
       onWriteError:
@@ -104,6 +107,10 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
 
   flush(): void {
     this.writer.commit();
+  }
+
+  whenDurable(callback: () => void): void {
+    this.writer.whenDurable(callback);
   }
 
   /** Commits what is buffered. The database stays open: whoever opened it closes it. */

@@ -8,22 +8,28 @@ import { deleteSessionRows } from './maintenance';
 import type { ImportedEvent, ImportedSessionMeta, ImportInProgress } from './ports';
 import { OwnerRecords } from './ownership';
 
-/** Kinds committed as soon as they arrive: completions and status changes must survive a crash. */
+/**
+ * Events buffered before a commit without waiting for the timer: bounds the memory a fast run
+ * holds and the size of one transaction.
+ */
+export const MAX_PENDING_EVENTS = 2_000;
+
+/**
+ * A session's start, status changes and end commit at once (with everything buffered before
+ * them): a few per run, and readers (the session list, a view opened on a run just started, a
+ * process that finds a run another one ended) see the session as it is without waiting.
+ */
 const COMMIT_AT_ONCE: ReadonlySet<RunEvent['kind']> = new Set([
   'session.started',
   'session.continued',
   'session.status',
   'session.stopped',
-  'message.completed',
-  'message.dropped',
-  'human.requested',
-  'human.given',
 ]);
 
 export interface LiveWriterOptions {
   /** Events between checkpoints of the folded view. */
   checkpointInterval: number;
-  /** Milliseconds buffered events may wait before their batch commits. */
+  /** Milliseconds buffered events may wait before their batch commits (the group commit window). */
   batchMs: number;
   /** Clock for new sessions' created_at, epoch milliseconds. */
   now: () => number;
@@ -34,8 +40,14 @@ export interface LiveWriterOptions {
 }
 
 /**
- * The write side: buffers live events and commits them in batches (one transaction per
- * `batchMs`, or at once for completions and status changes), and imports whole sessions.
+ * The write side: buffers live events and commits them in groups (one transaction per `batchMs`,
+ * sooner past MAX_PENDING_EVENTS, at a session's start, status change or end, or on `commit()`),
+ * and imports whole sessions.
+ *
+ * Nothing a surface shows may be lost to a crash, so a group commit is only safe because the
+ * runtime shows an event to its listeners after `whenDurable` calls back (see EventSink); the
+ * callbacks of a batch run after its transaction commits, and those of a failed batch wait for
+ * the commit that retries it.
  */
 export class LiveWriter {
   private readonly materializer: Materializer;
@@ -45,6 +57,8 @@ export class LiveWriter {
   private readonly owners: OwnerRecords;
   private readonly acceptedSeq = new Map<string, number>();
   private pending: RunEvent[] = [];
+  /** Called once the events pending now are committed. */
+  private waiting: Array<() => void> = [];
   private timer: NodeJS.Timeout | null = null;
   private readonly insertSession;
   private readonly setSourceHash;
@@ -87,10 +101,20 @@ export class LiveWriter {
     this.acceptedSeq.set(event.sessionId, event.seq);
     this.pending.push(event);
     if (COMMIT_AT_ONCE.has(event.kind)) this.commit();
+    else if (this.pending.length >= MAX_PENDING_EVENTS) this.commitOrReport();
     else if (this.timer === null) {
-      this.timer = setTimeout(() => this.commitFromTimer(), this.options.batchMs);
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.commitOrReport();
+      }, this.options.batchMs);
       this.timer.unref?.();
     }
+  }
+
+  /** Calls `callback` once everything appended so far is committed (at once if nothing waits). */
+  whenDurable(callback: () => void): void {
+    if (this.pending.length === 0) callback();
+    else this.waiting.push(callback);
   }
 
   /** Commits everything buffered; throws if the transaction fails. */
@@ -101,7 +125,9 @@ export class LiveWriter {
     }
     if (this.pending.length === 0) return;
     const batch = this.pending;
+    const waiting = this.waiting;
     this.pending = [];
+    this.waiting = [];
     const touched = new Map<string, SessionTally>();
     try {
       this.db.transaction(() => {
@@ -119,6 +145,7 @@ export class LiveWriter {
       // Nothing of the batch reached the disk: keep it, in order, for the next commit (a busy or
       // full disk is usually transient), and reload the rolled-back in-memory tallies from disk.
       this.pending = batch.concat(this.pending);
+      this.waiting = waiting.concat(this.waiting);
       for (const id of touched.keys()) {
         this.live.delete(id);
         this.owned.delete(id);
@@ -129,6 +156,7 @@ export class LiveWriter {
       if (FINAL_STATUSES.includes(tally.status)) this.live.delete(tally.id);
     }
     this.options.onDidCommit([...touched.keys()]);
+    for (const callback of waiting) callback();
   }
 
   /** Live sessions' buffered counters (message count), or null when not being written. */
@@ -277,8 +305,8 @@ export class LiveWriter {
     this.commit();
   }
 
-  private commitFromTimer(): void {
-    this.timer = null;
+  /** A commit nobody waits on synchronously: a failure is reported, and the batch kept for the next. */
+  private commitOrReport(): void {
     try {
       this.commit();
     } catch (error) {

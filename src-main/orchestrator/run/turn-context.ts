@@ -23,6 +23,8 @@ export class RuntimeTurnContext implements TurnContext {
   readonly trigger: Message | null;
   readonly signal: AbortSignal;
   readonly handoffTargets: readonly string[];
+  /** The last status this turn recorded. */
+  private status: AgentStatus | null = null;
 
   constructor(private readonly options: TurnContextOptions) {
     this.name = options.name;
@@ -70,11 +72,16 @@ export class RuntimeTurnContext implements TurnContext {
     this.options.recorder.emit(this.address, body);
   }
 
+  /** Records the agent's status when it changes (setting the same status twice records it once). */
   setStatus(status: AgentStatus): void {
+    if (status === this.status) return;
+    this.status = status;
     this.emit({ kind: 'agent.status', payload: { status } });
   }
 
   askHuman(prompt: string): Promise<string> {
+    // The desk records the agent as waiting: whatever status comes next is a change.
+    this.status = null;
     return this.options.humans.ask(this.address, prompt, this.signal);
   }
 

@@ -100,9 +100,8 @@ export class MessageBus {
     const delivery = routeMessage(this.members, this.options.scope, this.options.owner, message);
     if (delivery.sender !== null) this.views.get(delivery.sender)?.push(message);
     this.session.messageCount += 1;
+    // Durable in the sink's next group commit; no surface shows it before then (see EventSink).
     recorder.emit(message.from, { kind: 'message.completed', payload: { message } });
-    // The sink contract: commit buffered events whenever a message completes.
-    recorder.flush();
 
     for (const receiver of delivery.receivers) this.receive(receiver.name, message, receiver.own);
     if (delivery.outcome === 'dropped') {

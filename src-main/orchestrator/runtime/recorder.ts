@@ -19,9 +19,30 @@ export interface RecorderOptions {
 }
 
 /**
+ * Milliseconds a streamed piece may wait for the pieces after it before it is recorded; with the
+ * store's group commit window (16 ms) a live view shows streamed text within about 25 ms.
+ */
+export const DELTA_COALESCE_MS = 8;
+
+/** Text of one streaming message that arrived since its last recorded delta. */
+interface PendingDelta {
+  agent: string | null;
+  messageId: string;
+  text: string;
+  /** When the first of these pieces arrived (the recorded delta's `t`). */
+  t: number;
+}
+
+/**
  * Stamps every event of one session with its header (seq strictly increasing from 1, `t` in ms
- * since the session started) and hands it to the sink and then to the listeners, in that order.
- * A listener that throws is isolated from the run.
+ * since the session started), hands it to the sink, and shows it to the listeners once the sink
+ * says it is durable (EventSink.whenDurable), in order. A listener that throws is isolated from
+ * the run.
+ *
+ * Streamed pieces of a message that arrive within DELTA_COALESCE_MS of each other become one
+ * `message.delta` (a model streaming many small tokens costs one event per frame, not one per
+ * token). Pending pieces are recorded before any other event and before `flush`, so a message's
+ * deltas always come before its completion and the log's order is the order things happened.
  *
  * Every event passes here before it is stored or relayed, so this is where secrets are masked:
  * the store (events, messages, full-text index), exports, the CLI and every transport get text
@@ -35,6 +56,15 @@ export class EventRecorder {
   private readonly startedAt: number;
   private readonly clock: () => number;
   private readonly masker: SecretMasker | null;
+  /** Streamed text not recorded yet, by message id (insertion order is arrival order). */
+  private readonly deltas = new Map<string, PendingDelta>();
+  private deltaTimer: NodeJS.Timeout | null = null;
+  /** Recorded events the sink has not yet said are durable (only kept while someone listens). */
+  private held: RunEvent[] = [];
+  /** Durable events being shown (a listener may emit more while they are). */
+  private showing: RunEvent[] = [];
+  private waitingForSink = false;
+  private delivering = false;
 
   constructor(
     readonly sessionId: string,
@@ -55,30 +85,35 @@ export class EventRecorder {
 
   emit(agent: string | null, body: EventBody): void {
     const masker = this.masker;
-    if (masker === null) return this.record(agent, body);
     switch (body.kind) {
       case 'message.delta': {
-        const text = masker.delta(body.payload.messageId, body.payload.text);
-        if (text.length > 0)
-          this.record(agent, { kind: 'message.delta', payload: { ...body.payload, text } });
+        const { messageId } = body.payload;
+        const text = masker === null ? body.payload.text : masker.delta(messageId, body.payload.text);
+        if (text.length > 0) this.addDelta(agent, messageId, text);
         return;
       }
       case 'message.completed': {
-        const messageId = body.payload.message.id;
-        const rest = masker.drain(messageId);
-        if (rest.length > 0)
-          this.record(agent, { kind: 'message.delta', payload: { messageId, text: rest } });
-        return this.record(agent, masker.maskDeep(body));
+        if (masker !== null) {
+          const messageId = body.payload.message.id;
+          const rest = masker.drain(messageId);
+          if (rest.length > 0) this.addDelta(agent, messageId, rest);
+        }
+        this.recordDeltas();
+        return this.record(agent, masker === null ? body : masker.maskDeep(body));
       }
       case 'session.stopped':
-        masker.clear();
-        return this.record(agent, masker.maskDeep(body));
+        masker?.clear();
+        this.recordDeltas();
+        return this.record(agent, masker === null ? body : masker.maskDeep(body));
       default:
-        return this.record(agent, masker.maskDeep(body));
+        this.recordDeltas();
+        return this.record(agent, masker === null ? body : masker.maskDeep(body));
     }
   }
 
+  /** Records pending deltas and makes everything durable now; the listeners see it before this returns. */
   flush(): void {
+    this.recordDeltas();
     this.sink.flush();
   }
 
@@ -90,18 +125,80 @@ export class EventRecorder {
   /** Drops every listener (the run was released). */
   clearListeners(): void {
     this.listeners.clear();
+    this.held = [];
   }
 
-  private record(agent: string | null, body: EventBody): void {
-    this.seq += 1;
-    const event = { sessionId: this.sessionId, seq: this.seq, t: this.now(), agent, ...body } as RunEvent;
-    this.sink.append(event);
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch {
-        // A faulty listener must not break the run or other listeners.
-      }
+  private addDelta(agent: string | null, messageId: string, text: string): void {
+    const pending = this.deltas.get(messageId);
+    if (pending !== undefined) {
+      pending.text += text;
+      return;
+    }
+    this.deltas.set(messageId, { agent, messageId, text, t: this.now() });
+    this.deltaTimer ??= setTimeout(this.recordDeltasFromTimer, DELTA_COALESCE_MS);
+  }
+
+  private readonly recordDeltasFromTimer = (): void => {
+    this.deltaTimer = null;
+    try {
+      this.recordDeltas();
+    } catch {
+      // The sink refused (the run's next event or flush meets the same failure and ends the run).
+    }
+  };
+
+  private recordDeltas(): void {
+    if (this.deltas.size === 0) return;
+    if (this.deltaTimer !== null) {
+      clearTimeout(this.deltaTimer);
+      this.deltaTimer = null;
+    }
+    const pending = [...this.deltas.values()];
+    this.deltas.clear();
+    for (const delta of pending) {
+      this.record(
+        delta.agent,
+        { kind: 'message.delta', payload: { messageId: delta.messageId, text: delta.text } },
+        delta.t,
+      );
     }
   }
+
+  private record(agent: string | null, body: EventBody, t = this.now()): void {
+    this.seq += 1;
+    const event = { sessionId: this.sessionId, seq: this.seq, t, agent, ...body } as RunEvent;
+    this.sink.append(event);
+    if (this.listeners.size === 0) return;
+    this.held.push(event);
+    if (this.waitingForSink) return;
+    if (this.sink.whenDurable === undefined) return this.showDurable();
+    this.waitingForSink = true;
+    this.sink.whenDurable(this.showDurable);
+  }
+
+  /** Everything held is durable now: show it, in order (also what listeners emit meanwhile). */
+  private readonly showDurable = (): void => {
+    this.waitingForSink = false;
+    const durable = this.held;
+    this.held = [];
+    if (this.showing.length === 0) this.showing = durable;
+    else for (const event of durable) this.showing.push(event);
+    if (this.delivering) return;
+    this.delivering = true;
+    try {
+      for (let index = 0; index < this.showing.length; index += 1) {
+        const event = this.showing[index] as RunEvent;
+        for (const listener of this.listeners) {
+          try {
+            listener(event);
+          } catch {
+            // A faulty listener must not break the run or other listeners.
+          }
+        }
+      }
+    } finally {
+      this.showing = [];
+      this.delivering = false;
+    }
+  };
 }

@@ -5,6 +5,8 @@ import type { EventSink } from '../sink';
 
 /** Lines buffered before a write even without a flush. */
 const MAX_BUFFERED_LINES = 512;
+/** Milliseconds buffered lines wait for their write when someone waits for them (whenDurable). */
+const WRITE_AFTER_MS = 20;
 
 /**
  * Writes each session's events as JSON lines to `<folder>/<sessionId>.jsonl`. Buffers in memory
@@ -13,6 +15,8 @@ const MAX_BUFFERED_LINES = 512;
 export class JsonlFileSink implements EventSink {
   private readonly buffers = new Map<string, string[]>();
   private buffered = 0;
+  private waiting: Array<() => void> = [];
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly folder: string) {
     mkdirSync(folder, { recursive: true });
@@ -32,10 +36,29 @@ export class JsonlFileSink implements EventSink {
   }
 
   flush(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
     for (const [sessionId, lines] of this.buffers) {
       if (lines.length > 0) appendFileSync(this.fileFor(sessionId), `${lines.join('\n')}\n`);
+      // Written: a failure with a later session must not write these twice.
+      this.buffers.delete(sessionId);
+      this.buffered -= lines.length;
     }
-    this.buffers.clear();
-    this.buffered = 0;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const callback of waiting) callback();
+  }
+
+  whenDurable(callback: () => void): void {
+    if (this.buffered === 0) return callback();
+    this.waiting.push(callback);
+    this.timer ??= setTimeout(() => {
+      try {
+        this.flush();
+      } catch {
+        // The lines stay buffered (and their callbacks waiting) for the next flush.
+        this.timer = null;
+      }
+    }, WRITE_AFTER_MS);
   }
 }

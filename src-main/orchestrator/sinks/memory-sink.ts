@@ -1,7 +1,7 @@
 import type { RunEvent } from '@shared/domain';
 import type { EventSink } from '../sink';
 
-/** Keeps events in memory (tests, previews). */
+/** Keeps events in memory (tests, previews); an event is "durable" as soon as it is appended. */
 export class MemorySink implements EventSink {
   readonly events: RunEvent[] = [];
   flushes = 0;
@@ -12,6 +12,10 @@ export class MemorySink implements EventSink {
 
   flush(): void {
     this.flushes += 1;
+  }
+
+  whenDurable(callback: () => void): void {
+    callback();
   }
 
   /** Events of one kind, typed. */

@@ -24,25 +24,37 @@ describe('history store: live writes', () => {
     return history;
   };
 
-  it('buffers deltas until flush, but commits message completion at once', () => {
+  it('groups deltas and completions into one commit (flush or the window), sessions start and end at once', () => {
     const { store, dir } = open();
     const s = new SessionScript();
+    const durable: string[] = [];
     store.append(s.started());
+    store.whenDurable(() => durable.push('after start'));
+    expect(durable).toEqual(['after start']); // nothing was waiting: called at once
     store.append(s.messageStarted('m1', 'alice', 'bob'));
     store.append(s.delta('m1', 'Hel'));
     store.append(s.delta('m1', 'lo'));
+    store.whenDurable(() => durable.push('after Hello'));
     const count = (): number =>
       (committed(dir, 'SELECT count(*) AS n FROM events WHERE session_id = ?', s.sessionId) as { n: number })
         .n;
     expect(count()).toBe(1); // only session.started, committed at once
+    expect(durable).toEqual(['after start']);
     store.flush();
     expect(count()).toBe(4);
+    expect(durable).toEqual(['after start', 'after Hello']);
     expect(committed(dir, 'SELECT content, state FROM messages WHERE id = ?', 'm1')).toEqual({
       content: 'Hello',
       state: 'streaming',
     });
     store.append(s.delta('m1', '!'));
     store.append(s.completed('m1', 'alice', 'bob', 'Hello!', { usage: { prompt: 7, completion: 3 } }));
+    store.whenDurable(() => durable.push('after completion'));
+    // A completion waits for its group commit like any other event; whoever shows it waits too.
+    expect(count()).toBe(4);
+    expect(durable).toHaveLength(2);
+    store.flush();
+    expect(durable.at(-1)).toBe('after completion');
     expect(count()).toBe(6);
     expect(committed(dir, 'SELECT content, state, seq FROM messages WHERE id = ?', 'm1')).toEqual({
       content: 'Hello!',
@@ -56,6 +68,10 @@ describe('history store: live writes', () => {
       tokens: 10,
       status: 'running',
     });
+    // The end of a session commits at once, with everything still buffered before it.
+    store.append(s.messageStarted('m2', 'bob', 'alice'));
+    store.append(s.stopped('completed', 'done'));
+    expect(count()).toBe(8);
   });
 
   it('commits buffered deltas on its own after the batch interval', async () => {

@@ -77,8 +77,10 @@ describe('keys a model server echoes back are masked before they are recorded or
     const deltas = ofKind(events, 'message.delta').filter(
       (event) => event.payload.messageId === reply?.payload.message.id,
     );
-    // The key arrived in 3-character pieces; the pieces still add up to the masked reply.
-    expect(deltas.length).toBeGreaterThan(5);
+    // The key arrived in 3-character pieces (masked piece by piece, then recorded as one delta per
+    // frame); the deltas still add up to the masked reply. recorder.test.ts splits a key across
+    // recorded deltas on purpose.
+    expect(deltas.length).toBeGreaterThan(0);
     expect(deltas.map((event) => event.payload.text).join('')).toBe(reply?.payload.message.content);
 
     const stored = history.store.pageMessages(handle.sessionId).items.map((message) => message.content);
