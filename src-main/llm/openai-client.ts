@@ -54,10 +54,25 @@ function toOpenAiMessage(message: ChatMessage): OpenAiMessage {
   }
 }
 
+/**
+ * SDK messages by the chat message they were made from: callers reuse chat messages from request
+ * to request (a conversation's history), so each is converted once. Never changed once made.
+ */
+const converted = new WeakMap<ChatMessage, OpenAiMessage>();
+
+function convert(message: ChatMessage): OpenAiMessage {
+  let result = converted.get(message);
+  if (result === undefined) {
+    result = toOpenAiMessage(message);
+    converted.set(message, result);
+  }
+  return result;
+}
+
 function toRequestBody(request: ChatRequest): OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming {
   return {
     model: request.model,
-    messages: request.messages.map(toOpenAiMessage),
+    messages: request.messages.map(convert),
     stream: true,
     stream_options: { include_usage: true },
     ...(request.tools && request.tools.length > 0
@@ -149,8 +164,12 @@ export class OpenAiModelClient implements ModelClient {
 
     let stalled = false;
     let idleTimer: NodeJS.Timeout | undefined;
+    // One timer per call, pushed back on every chunk (refresh() re-arms it without a new timer).
     const armIdleTimer = () => {
-      clearTimeout(idleTimer);
+      if (idleTimer !== undefined) {
+        idleTimer.refresh();
+        return;
+      }
       idleTimer = setTimeout(() => {
         stalled = true;
         controller.abort();

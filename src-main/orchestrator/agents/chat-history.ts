@@ -12,11 +12,50 @@ export function systemPrompt(spec: AgentSpec): string {
 }
 
 /**
+ * Chat turns that read the same to every agent (another's message as a user turn, one's own plain
+ * message as an assistant turn), made once per message rather than once per message per request:
+ * the history grows with every turn and each request carries all of it. Shared, so never changed.
+ */
+const systemTurns = new WeakMap<AgentSpec, ChatMessage>();
+const userTurns = new WeakMap<Message, ChatMessage>();
+const assistantTurns = new WeakMap<Message, ChatMessage>();
+
+function systemTurn(spec: AgentSpec): ChatMessage {
+  let turn = systemTurns.get(spec);
+  if (turn === undefined) {
+    turn = { role: 'system', content: systemPrompt(spec) };
+    systemTurns.set(spec, turn);
+  }
+  return turn;
+}
+
+function userTurn(message: Message): ChatMessage {
+  let turn = userTurns.get(message);
+  if (turn === undefined) {
+    turn = {
+      role: 'user',
+      content: message.from === USER ? message.content : `${message.from}: ${message.content}`,
+    };
+    userTurns.set(message, turn);
+  }
+  return turn;
+}
+
+function assistantTurn(message: Message): ChatMessage {
+  let turn = assistantTurns.get(message);
+  if (turn === undefined) {
+    turn = { role: 'assistant', content: message.content };
+    assistantTurns.set(message, turn);
+  }
+  return turn;
+}
+
+/**
  * Turns an agent's view of the conversation into chat messages: its own messages become assistant
  * turns (tool calls and results included), everyone else's become user turns that name the sender.
  */
 export function toChatMessages(spec: AgentSpec, address: string, history: readonly Message[]): ChatMessage[] {
-  const chat: ChatMessage[] = [{ role: 'system', content: systemPrompt(spec) }];
+  const chat: ChatMessage[] = [systemTurn(spec)];
   // A tool call whose result never came (a fork cut after the call, a crash while the tool ran)
   // is left out: model APIs refuse a call without its result.
   const answered = new Set<string>();
@@ -32,11 +71,10 @@ export function toChatMessages(spec: AgentSpec, address: string, history: readon
       } else if (calls.length > 0) {
         chat.push({ role: 'assistant', content: message.content, toolCalls: calls });
       } else {
-        chat.push({ role: 'assistant', content: message.content });
+        chat.push(assistantTurn(message));
       }
     } else {
-      const content = message.from === USER ? message.content : `${message.from}: ${message.content}`;
-      chat.push({ role: 'user', content });
+      chat.push(userTurn(message));
     }
   }
   return chat;

@@ -3,13 +3,29 @@ import type { ToolCall, ToolResult } from '@shared/domain';
 import type { ToolSpec } from '../../llm';
 import { ToolError, type Tool, type ToolContext } from './tool';
 
+/**
+ * Compiled argument validators, one per tool object for the whole process: a tool's schema is
+ * compiled the first time one of its calls is checked, never again (registries are made per run).
+ */
+const validators = new WeakMap<Tool, ValidateFunction>();
+let sharedAjv: Ajv | null = null;
+
+function validatorFor(tool: Tool): ValidateFunction {
+  let validate = validators.get(tool);
+  if (validate === undefined) {
+    sharedAjv ??= new Ajv({ allErrors: true, strict: false });
+    validate = sharedAjv.compile(tool.parameters);
+    validators.set(tool, validate);
+  }
+  return validate;
+}
+
 /** Tools by name, with arguments checked against each tool's JSON Schema before it runs. */
 export class ToolRegistry {
-  private readonly tools = new Map<string, { tool: Tool; validate: ValidateFunction }>();
-  private readonly ajv = new Ajv({ allErrors: true, strict: false });
+  private readonly tools = new Map<string, Tool>();
 
   register(tool: Tool): this {
-    this.tools.set(tool.name, { tool, validate: this.ajv.compile(tool.parameters) });
+    this.tools.set(tool.name, tool);
     return this;
   }
 
@@ -24,8 +40,8 @@ export class ToolRegistry {
   /** Specs for the model; unknown names are skipped (the fleet validator reports them). */
   specs(names: readonly string[]): ToolSpec[] {
     return names.flatMap((name) => {
-      const entry = this.tools.get(name);
-      return entry ? [{ name, description: entry.tool.description, parameters: entry.tool.parameters }] : [];
+      const tool = this.tools.get(name);
+      return tool ? [{ name, description: tool.description, parameters: tool.parameters }] : [];
     });
   }
 
@@ -37,22 +53,30 @@ export class ToolRegistry {
       content,
       isError: true,
     });
-    const entry = this.tools.get(call.name);
-    if (!entry) return fail(`Error: there is no tool named "${call.name}".`);
+    const tool = this.tools.get(call.name);
+    if (!tool) return fail(`Error: there is no tool named "${call.name}".`);
     let args: unknown;
     try {
       args = call.arguments.trim().length === 0 ? {} : JSON.parse(call.arguments);
     } catch {
       return fail(`Error: the arguments are not valid JSON: ${call.arguments.slice(0, 200)}`);
     }
-    if (!entry.validate(args)) {
-      const problems = (entry.validate.errors ?? []).map(
+    let validate: ValidateFunction;
+    try {
+      validate = validatorFor(tool);
+    } catch (error) {
+      return fail(
+        `Error: the tool's schema cannot be used: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    if (!validate(args)) {
+      const problems = (validate.errors ?? []).map(
         (error) => `${error.instancePath || '(arguments)'} ${error.message ?? 'is invalid'}`,
       );
       return fail(`Error: the arguments do not match the tool's schema: ${problems.join('; ')}.`);
     }
     try {
-      const content = await entry.tool.execute(args as Record<string, unknown>, context);
+      const content = await tool.execute(args as Record<string, unknown>, context);
       return { callId: call.id, name: call.name, content, isError: false };
     } catch (error) {
       if (error instanceof ToolError) return fail(`Error: ${error.message}`);
