@@ -16,11 +16,28 @@ const sessionHeaderSchema = z.object({
   tags: z.array(z.string()).default([]),
 });
 
+const exportedHeaderShape = { t: z.number().nonnegative(), agent: z.string().nullable() };
+
 /** An exported event: header fields the store reassigns (sessionId, seq) are dropped. */
-const importedEventSchema = z.intersection(
-  z.object({ t: z.number().nonnegative(), agent: z.string().nullable() }),
-  eventBodySchema,
+const importedEventSchema = z.intersection(z.object(exportedHeaderShape), eventBodySchema);
+
+/**
+ * The same check as `importedEventSchema`, as one discriminated union of the event kinds with
+ * `t` and `agent` added to each: about three times faster (no intersection to merge), but its
+ * first issue may differ. The fast reader (fleetscope-stream.ts) uses it and leaves refusals to
+ * `parseExportedEvent`, so error messages stay those of the exact path.
+ */
+const withHeader = eventBodySchema.options.map((option) => option.extend(exportedHeaderShape));
+const exportedEventUnion = z.discriminatedUnion(
+  'kind',
+  withHeader as unknown as [(typeof withHeader)[number], ...Array<(typeof withHeader)[number]>],
 );
+
+/** The event if `value` is a valid exported event, else null (see exportedEventUnion). */
+export function checkExportedEvent(value: unknown): ImportedEvent | null {
+  const result = exportedEventUnion.safeParse(value);
+  return result.success ? (result.data as ImportedEvent) : null;
+}
 
 /** Checks `format`/`version` and reads the session meta out of the already-read header keys. */
 export function fleetscopeMeta(header: Record<string, unknown>): ImportedSessionMeta {

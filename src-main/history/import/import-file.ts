@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { ImportInProgress, SessionWriter } from '../ports';
+import type { ImportedEvent, ImportInProgress, SessionWriter } from '../ports';
 import type { ImportFormat } from './detect';
 import { DEFAULT_IMPORT_LIMITS, formatBytes, type ImportLimits } from './limits';
 import { TransferError, ioError } from './transfer-error';
@@ -55,13 +55,14 @@ export interface ImportResult {
 
 /**
  * Imports one file as new read-only sessions: one, or one per conversation of a trace file (see
- * otlp/trace-file.ts). The file is parsed, checked and converted on a
- * worker thread (see worker/run-parse-job.ts) under `ImportLimits`; nothing is written unless the
- * whole file is valid. Then the converted events come over in batches sized to take a few
- * milliseconds to write (see write-pacing.ts), each in its own transaction with a turn of the
- * event loop between them, so the process keeps answering. Every session stays unfinished until
- * the last event of the last one is written; if writing fails, what was written is deleted, in
- * every session. Errors are `TransferError`s.
+ * otlp/trace-file.ts). The file is parsed, checked and converted on a worker thread (see
+ * worker/run-parse-job.ts) under `ImportLimits`, and the converted events come over in batches
+ * sized to take a few milliseconds to write (see write-pacing.ts), each in its own transaction
+ * with a turn of the event loop between them, so the process keeps answering. Most files are
+ * checked whole before anything is written; our own export is checked as it is written, reading
+ * and writing at once. Every session stays unfinished until the last event of the last one is
+ * written; if reading or writing fails at any point, what was written is deleted, in every
+ * session, so a refused file leaves nothing behind. Errors are `TransferError`s.
  */
 export async function importFile(
   path: string,
@@ -105,7 +106,12 @@ async function importNow(
   const sourceHash = options.sourceHash ?? (await fileHash(path));
   const total = stats.size;
   const progress = (done: number) => options.onProgress?.(Math.min(total, Math.round(done)), total);
-  const worker = await ParseWorker.start({ path, fileTime: Math.round(stats.mtimeMs), limits });
+  const worker = await ParseWorker.start({
+    path,
+    size: total,
+    fileTime: Math.round(stats.mtimeMs),
+    limits,
+  });
   const sessions: ImportInProgress[] = [];
   try {
     let report = await worker.next();
@@ -117,8 +123,7 @@ async function importNow(
     if (planned.sessions.length === 0) throw new Error("The import's parsing thread planned no session.");
     for (const session of planned.sessions)
       sessions.push(writer.beginImport({ ...session.meta, sourceHash }));
-    const eventCount = planned.sessions.reduce((sum, session) => sum + session.eventCount, 0);
-    let written = 0;
+    const messageCounts: number[] = planned.sessions.map(() => 0);
     let batchEvents = FIRST_BATCH_EVENTS;
     worker.pull(batchEvents);
     for (;;) {
@@ -127,20 +132,20 @@ async function importNow(
       if (!batch.last) worker.pull(batchEvents);
       const session = sessions[batch.session];
       if (!session) throw new Error(`The import's parsing thread sent events of session ${batch.session}.`);
-      if (batch.events.length > 0) {
+      if (batch.count > 0) {
         const started = performance.now();
-        session.append(batch.events);
-        batchEvents = nextBatchEvents(batchEvents, batch.events.length, performance.now() - started);
+        session.append(JSON.parse(batch.events) as ImportedEvent[]);
+        batchEvents = nextBatchEvents(batchEvents, batch.count, performance.now() - started);
       }
-      written += batch.events.length;
-      progress(total / 2 + (total / 2) * (written / Math.max(1, eventCount)));
+      if (batch.messageCount !== null) messageCounts[batch.session] = batch.messageCount;
+      progress(batch.done);
       if (batch.last) break;
       await yieldToEventLoop();
     }
     const imported = planned.sessions.map((plannedSession, index) => ({
       sessionId: (sessions[index] as ImportInProgress).finish(),
       title: plannedSession.meta.title,
-      messageCount: plannedSession.messageCount,
+      messageCount: messageCounts[index] ?? 0,
     }));
     options.onProgress?.(total, total);
     const largest = imported.reduce((best, next) => (next.messageCount > best.messageCount ? next : best));

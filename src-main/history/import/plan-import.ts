@@ -3,6 +3,7 @@ import { planChatDevLog } from './chatdev-plan';
 import { explainRefusal, lookOf, readHead, unreadableFile } from './file-look';
 import { importAutogenTaskResult, importAutogenTeamState } from './autogen';
 import { buildImportedEvents, importedTags, inferFleet } from './build-events';
+import { SessionCounts } from './count-limits';
 import type { ForeignConversation } from './conversation';
 import { detectFormat, type ImportFormat } from './detect';
 import { FLEETSCOPE_FORMAT, eventsFromArray, fleetscopeMeta, parseExportedEvent } from './fleetscope-json';
@@ -181,21 +182,9 @@ function planFromValue(value: JsonValue, fileTime: number): ImportPlan {
 }
 
 function* limitCounts(events: Iterable<ImportedEvent>, limits: ImportLimits): Generator<ImportedEvent> {
-  let count = 0;
-  let messages = 0;
+  const counts = new SessionCounts(limits);
   for (const event of events) {
-    if (++count > limits.maxEvents) {
-      throw new TransferError(
-        'too-large',
-        `The file holds more than ${limits.maxEvents.toLocaleString('en-US')} events, the most one session may import.`,
-      );
-    }
-    if (event.kind === 'message.completed' && ++messages > limits.maxMessages) {
-      throw new TransferError(
-        'too-large',
-        `The file holds more than ${limits.maxMessages.toLocaleString('en-US')} messages, the most one session may import.`,
-      );
-    }
+    counts.add(event);
     yield event;
   }
 }

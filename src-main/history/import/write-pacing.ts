@@ -3,10 +3,10 @@
  * `BATCH_TARGET_MS` on this machine and the event loop answers other requests in between.
  * Measured per batch, because the cost per event varies with the disk, the content and the load.
  */
-export const BATCH_TARGET_MS = 8;
+export const BATCH_TARGET_MS = 25;
 export const FIRST_BATCH_EVENTS = 100;
 export const MIN_BATCH_EVENTS = 10;
-export const MAX_BATCH_EVENTS = 2000;
+export const MAX_BATCH_EVENTS = 8000;
 
 export function nextBatchEvents(current: number, written: number, tookMs: number): number {
   if (written === 0) return current;

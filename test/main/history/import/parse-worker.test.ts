@@ -12,6 +12,7 @@ afterAll(() => temp.remove());
 
 const job = (workerHeapMb = DEFAULT_IMPORT_LIMITS.workerHeapMb) => ({
   path: join(temp.dir, 'unused.json'),
+  size: 0,
   fileTime: 0,
   limits: { ...DEFAULT_IMPORT_LIMITS, workerHeapMb },
 });
