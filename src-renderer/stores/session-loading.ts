@@ -15,6 +15,10 @@ const SLICE = 10_000;
 const PAGE = 200;
 /** Events read into a window at a time. */
 const WINDOW_EVENTS = 4_000;
+/** Events read right after a seek outside the window (enough to step and start playing). */
+const FIRST_EVENTS = 500;
+/** Events before the end read behind the first draw of a long session (see primeWindow). */
+const PRIME_EVENTS = 2_000;
 /** A window holding more events than this starts again at the playhead (memory stays bounded). */
 const MAX_WINDOW_EVENTS = 3 * WINDOW_EVENTS;
 /** `sessions.seek` past the end folds to the last event: the head of the log. */
@@ -35,10 +39,15 @@ export interface SessionLoader {
    * as a window at the end. False when the backend cannot answer (then the view waits for the log).
    */
   loadHead(id: string, generation: number): Promise<boolean>;
-  /** A window starting at `seq` (the store's view and page there), then its first events. */
-  seekWindow(seq: number): Promise<void>;
+  /**
+   * Brings a window to the playhead when it is outside the window held: the store's view, page
+   * and edges there, then its first events.
+   */
+  seekWindow(): Promise<void>;
+  /** Reads a window just before the end behind the first draw of a long session. */
+  primeWindow(): Promise<void>;
   /** Reads the events after the window when the playhead nears its end (one call at a time). */
-  extendWindow(): Promise<void>;
+  extendWindow(limit?: number): Promise<void>;
   /**
    * The message boundary after (1) or before (-1) `seq` from the store, when the window holds
    * none that way; null when there is none.
@@ -49,7 +58,7 @@ export interface SessionLoader {
 }
 
 export function createSessionLoader(state: OpenSessionState, bridge: Bridge): SessionLoader {
-  let seekGeneration = 0;
+  let chasing: Promise<void> | null = null;
   let extending: Promise<void> | null = null;
   const fail = createFailureReporter(state.error);
 
@@ -106,39 +115,100 @@ export function createSessionLoader(state: OpenSessionState, bridge: Bridge): Se
     return true;
   }
 
-  async function seekWindow(seq: number): Promise<void> {
-    const id = state.sessionId.value;
-    if (!id) return;
-    const generation = ++seekGeneration;
-    const opened = state.openGeneration;
-    const [view, page, edges] = await Promise.all([
-      bridge.call('sessions.seek', { id, seq }),
-      bridge.call('sessions.messages', { id, before: { seq: seq + 1 }, limit: PAGE }),
-      bridge.call('sessions.edges', { id, seq }),
-    ]);
-    if (generation !== seekGeneration || opened !== state.openGeneration || !state.window) return;
-    if (!view.ok || !page.ok) return;
-    state.window = markRaw(windowAt(view.value, page.value.items, edges.ok ? edges.value : null));
-    state.version.value += 1;
-    computeDisplay(state);
-    await extendWindow();
+  /**
+   * Brings a window to the playhead: reads the window at the playhead, and again while the
+   * playhead has moved outside it meanwhile (one read at a time, so a stream of seeks settles on
+   * the last one and every read that completes is drawn).
+   */
+  function seekWindow(): Promise<void> {
+    chasing ??= chase().finally(() => {
+      chasing = null;
+    });
+    return chasing;
   }
 
-  function extendWindow(): Promise<void> {
-    extending ??= readMore().finally(() => {
+  async function chase(): Promise<void> {
+    const opened = state.openGeneration;
+    for (;;) {
+      const target = state.playhead.value;
+      const window = state.window;
+      if (opened !== state.openGeneration || !window) return;
+      if (window.covers(target)) {
+        computeDisplay(state);
+        return;
+      }
+      if (!(await readWindowAt(target, opened))) return;
+      if (state.playhead.value === target) {
+        await extendWindow(FIRST_EVENTS);
+        return;
+      }
+    }
+  }
+
+  /** Replaces the window by one starting at `seq`; false when the session changed or a read failed. */
+  async function readWindowAt(seq: number, opened: number): Promise<boolean> {
+    const id = state.sessionId.value;
+    if (!id) return false;
+    if (seq === 0) {
+      // Before the first event: nothing to ask the store.
+      state.window = markRaw(new Timeline());
+    } else {
+      const [view, page, edges] = await Promise.all([
+        bridge.call('sessions.seek', { id, seq }),
+        bridge.call('sessions.messages', { id, before: { seq: seq + 1 }, limit: PAGE }),
+        bridge.call('sessions.edges', { id, seq }),
+      ]);
+      if (opened !== state.openGeneration || !state.window || !view.ok || !page.ok) return false;
+      state.window = markRaw(windowAt(view.value, page.value.items, edges.ok ? edges.value : null));
+    }
+    state.version.value += 1;
+    computeDisplay(state);
+    return true;
+  }
+
+  /**
+   * For a long session shown at its end: a window starting PRIME_EVENTS before the end, read
+   * behind the first draw, so stepping and playing back from the end need no round trip.
+   */
+  async function primeWindow(): Promise<void> {
+    const { head, window } = state;
+    const id = state.sessionId.value;
+    if (!head || !window || !id || head.seq <= PRIME_EVENTS) return;
+    const opened = state.openGeneration;
+    const base = head.seq - PRIME_EVENTS;
+    const [view, page, edges, events] = await Promise.all([
+      bridge.call('sessions.seek', { id, seq: base }),
+      bridge.call('sessions.messages', { id, before: { seq: base + 1 }, limit: PAGE }),
+      bridge.call('sessions.edges', { id, seq: base }),
+      bridge.call('sessions.events', { id, afterSeq: base, limit: PRIME_EVENTS }),
+    ]);
+    // Only while the view still shows an untouched window at the end (the first draw's).
+    const shown = state.window;
+    if (opened !== state.openGeneration || !shown || shown.baseSeq !== head.seq || shown.events.length > 0)
+      return;
+    if (!view.ok || !page.ok || !events.ok) return;
+    const primed = windowAt(view.value, page.value.items, edges.ok ? edges.value : null);
+    if (primed.appendAll(events.value.events) === 'gap' || primed.lastSeq < state.playhead.value) return;
+    state.window = markRaw(primed);
+    state.version.value += 1;
+    computeDisplay(state);
+  }
+
+  function extendWindow(limit = WINDOW_EVENTS): Promise<void> {
+    extending ??= readMore(limit).finally(() => {
       extending = null;
     });
     return extending;
   }
 
-  async function readMore(): Promise<void> {
+  async function readMore(limit: number): Promise<void> {
     const window = state.window;
     const id = state.sessionId.value;
     if (!window || !id || !state.head || window.lastSeq >= state.head.seq) return;
     const result = await bridge.call('sessions.events', {
       id,
       afterSeq: window.lastSeq,
-      limit: WINDOW_EVENTS,
+      limit,
     });
     if (state.window !== window || !result.ok) return;
     window.appendAll(result.value.events);
@@ -189,6 +259,7 @@ export function createSessionLoader(state: OpenSessionState, bridge: Bridge): Se
     loadEvents,
     loadHead,
     seekWindow,
+    primeWindow,
     extendWindow,
     messageBoundary,
     receiveWindowed,

@@ -29,7 +29,7 @@ export function createPlayhead(state: OpenSessionState, loader: SessionLoader): 
       return;
     }
     if (!window.covers(target)) {
-      void loader.seekWindow(target);
+      void loader.seekWindow();
       return;
     }
     computeDisplay(state);

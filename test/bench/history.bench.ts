@@ -97,14 +97,22 @@ async function openSession(app: FleetscopeApp, id: string): Promise<void> {
   expect(summary.summary.id === id && head.seq >= 0 && page.items.length >= 0).toBe(true);
 }
 
-/** The calls a seek makes before the log has loaded (stores/session-loading.ts, seekPreview). */
+/** Events the session view reads right after a seek outside its window (FIRST_EVENTS). */
+const WINDOW_FIRST_EVENTS = 500;
+
+/**
+ * The calls a seek outside the renderer's window makes (stores/session-loading.ts, seekWindow):
+ * the view, the page and the edges at the seq, then the first events after it.
+ */
 async function seekSession(app: FleetscopeApp, id: string, seq: number): Promise<void> {
   const [view] = await Promise.all([
     app.call('sessions.seek', { id, seq }),
     app.call('sessions.messages', { id, before: { seq: seq + 1 }, limit: PREVIEW_PAGE }),
     app.call('sessions.edges', { id, seq }),
   ]);
+  const window = await app.call('sessions.events', { id, afterSeq: seq, limit: WINDOW_FIRST_EVENTS });
   expect(view.seq).toBeLessThanOrEqual(seq);
+  expect(window.events.length).toBeLessThanOrEqual(WINDOW_FIRST_EVENTS);
 }
 
 /** p95 of each of the seek's three calls alone, over `times` seqs (which one costs the time). */
@@ -178,7 +186,7 @@ describe('history store with a large session', () => {
     const lastSeq = (id: string) => app.store.getSession(id)!.summary.messageCount;
     expect(lastSeq(big)).toBe(MESSAGES);
 
-    const bigEvents = rows.find((table) => table.table === 'events')!.rows.length;
+    const bigEvents = rows.find((table) => table.table === 'event_log')!.rows.length;
     const smallEvents = (await app.call('sessions.events', { id: small, afterSeq: 0, limit: 1 })).lastSeq;
     const seekSeq = (events: number, index: number) => 1 + ((index * 7919) % (events - 1));
     const ftsDb = new Database(join(bigDir, STORE_FILE), { readonly: true });
@@ -256,7 +264,7 @@ describe('history store with a large session', () => {
     });
     report.add({
       id: 'seek-big',
-      label: `seek (view + page + edges at a seq), ${MESSAGES}-message session, p95 of ${SEEKS}`,
+      label: `seek (view + page + edges at a seq, then ${WINDOW_FIRST_EVENTS} events), ${MESSAGES}-message session, p95 of ${SEEKS}`,
       unit: 'ms',
       values: queries.seekBig,
       baseline: { label: `same, ${SMALL}-message session`, values: queries.seekSmall },

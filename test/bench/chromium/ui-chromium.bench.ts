@@ -27,10 +27,11 @@ import { streamingFleet } from './streaming-fleet';
  *   - seeking by the scrubber in the big session vs in a SMALL-message one;
  *   - how soon step, play and the turn picker work after opening the big session vs the small;
  *   - frames while 16 of 50 agents stream vs the idle session view.
- * FLEETSCOPE_BENCH_UI_MESSAGES sets the size (default 100,000; the issue's goals are for
- * 1,000,000). Printed and written as JSON; never asserted on time.
+ * FLEETSCOPE_BENCH_UI_MESSAGES (else FLEETSCOPE_BENCH_MESSAGES) sets the size (default 100,000;
+ * the issue's goals are for 1,000,000: seeding that many takes about 40 s). Printed and written
+ * as JSON; never asserted on time.
  */
-const MESSAGES = benchSize('FLEETSCOPE_BENCH_UI_MESSAGES', 100_000);
+const MESSAGES = benchSize('FLEETSCOPE_BENCH_UI_MESSAGES', benchSize('FLEETSCOPE_BENCH_MESSAGES', 100_000));
 const SMALL = 1_000;
 const REPS = benchReps();
 const OPENS = 3;
