@@ -97,6 +97,23 @@ export class ActivityTracker {
     return this.changeCount;
   }
 
+  /**
+   * Starts from the agents' statuses at `seq` (the start of a window of a long log, known from
+   * the store's folded view rather than from events): those busy then have a span from there.
+   * Call before any `apply`.
+   */
+  seed(statuses: Readonly<Record<string, AgentStatus>>, seq: number, t: number): void {
+    this.lastSeq = seq;
+    this.lastT = Math.max(this.lastT, t);
+    for (const [agent, status] of Object.entries(statuses)) {
+      const track: AgentTrack = { firstSeq: seq, status, openTools: 0, spans: [] };
+      const kind = busyKind(track);
+      if (kind !== null)
+        track.spans.push({ kind, startSeq: seq, startT: t, endSeq: Infinity, endT: Infinity });
+      this.tracks.set(agent, track);
+    }
+  }
+
   apply(event: RunEvent): void {
     this.lastSeq = event.seq;
     this.lastT = Math.max(this.lastT, event.t);

@@ -1,5 +1,5 @@
 import { USER, type RunEvent } from '@shared/domain';
-import type { MessageLog } from '../session/message-log';
+import type { LogEntry, MessageLog } from '../session/message-log';
 
 /**
  * What one row of the sequence lens shows. A message is an arrow from its sender to its
@@ -88,7 +88,24 @@ export class LaneRowBuilder {
   readonly rows = new LaneRows();
   private nextMessage = 0;
 
-  constructor(private readonly log: MessageLog) {}
+  /**
+   * A window of a long log starts from the messages known at its start, `baseSeq` (a page of
+   * them, and those in flight there): each gets its row at the seq it appears, at its own time
+   * or, still in flight, at `baseT`. Messages of the events after `baseSeq` get theirs as those
+   * events are applied, whether or not the log has already seen them.
+   */
+  constructor(
+    private readonly log: MessageLog,
+    baseSeq = 0,
+    baseT = 0,
+  ) {
+    const known = log.countAt(baseSeq);
+    for (let index = 0; index < known; index++) {
+      const entry = log.entries[index] as LogEntry;
+      this.rows.push('message', entry.startSeq, entry.final?.t ?? baseT, index);
+    }
+    this.nextMessage = known;
+  }
 
   apply(event: RunEvent): void {
     switch (event.kind) {
@@ -184,13 +201,4 @@ export class LaneRowBuilder {
     this.nextMessage = index + 1;
     this.rows.push('message', event.seq, event.t, index);
   }
-}
-
-/** Rows of a log known only from its messages (the preview page before the event log loads). */
-export function rowsOfLog(log: MessageLog): LaneRows {
-  const rows = new LaneRows();
-  log.entries.forEach((entry, index) => {
-    rows.push('message', entry.startSeq, entry.final?.t ?? 0, index);
-  });
-  return rows;
 }

@@ -3,7 +3,7 @@ import type { MessageLog } from '../session/message-log';
 import type { Timeline } from '../session/timeline';
 import { ActivityTracker } from './activity';
 import { RowOffsets } from './lane-geometry';
-import { LaneRowBuilder, LaneRows, rowsOfLog } from './lane-rows';
+import { LaneRowBuilder, type LaneRows } from './lane-rows';
 
 /**
  * Everything the sequence lens draws of one session, kept up to date as the timeline grows:
@@ -23,26 +23,32 @@ export class LanesModel {
   private constructor(
     readonly rows: LaneRows,
     readonly log: MessageLog,
-    /** The timeline the model follows; null for a model of a preview's page of messages. */
-    readonly timeline: Timeline | null,
-    private readonly builder: LaneRowBuilder | null,
-    /** Busy time per agent; empty for a preview (it has no status events). */
+    /** The timeline (the whole log, or a window of a long one) the model follows. */
+    readonly timeline: Timeline,
+    private readonly builder: LaneRowBuilder,
+    /** Busy time per agent, from the timeline's start (a window's: its agents' statuses there). */
     readonly activity: ActivityTracker,
   ) {
+    this.applied = timeline.baseSeq;
+    this.appliedActivity = timeline.baseSeq;
     this.offsets = new RowOffsets(rows);
     this.offsets.update();
     this.nameRows();
+    for (const name of activity.agents) this.addName(name, activity.firstSeqOf(name));
   }
 
-  /** A model that follows `timeline`; call `ingest` as it grows. */
+  /**
+   * A model that follows `timeline`; call `ingest` as it grows. A window of a long log (events
+   * after `baseSeq` only) starts from what its base holds: the messages known there get rows and
+   * agents busy there get bars from that point, so nothing before the window is read.
+   */
   static forTimeline(timeline: Timeline): LanesModel {
-    const builder = new LaneRowBuilder(timeline.log);
-    return new LanesModel(builder.rows, timeline.log, timeline, builder, new ActivityTracker());
-  }
-
-  /** A fixed model of a log known only from its messages (the first draw of a long session). */
-  static forLog(log: MessageLog): LanesModel {
-    return new LanesModel(rowsOfLog(log), log, null, null, new ActivityTracker());
+    const base = timeline.baseSeq;
+    const at = base > 0 ? timeline.frameAt(base).view : null;
+    const builder = new LaneRowBuilder(timeline.log, base, at?.t ?? 0);
+    const activity = new ActivityTracker();
+    if (at) activity.seed(at.agents, base, at.t);
+    return new LanesModel(builder.rows, timeline.log, timeline, builder, activity);
   }
 
   /** Seq of the last event whose busy time was taken from the timeline. */
@@ -58,14 +64,13 @@ export class LanesModel {
    * views draw from the display instead.
    */
   ingest(rows = true): boolean {
-    const timeline = this.timeline;
-    const builder = this.builder;
-    if (!timeline || !builder) return false;
+    const { timeline, builder } = this;
     const events = timeline.events;
+    const base = timeline.baseSeq;
     const last = timeline.lastSeq;
     const changesBefore = this.activity.changes;
     for (let seq = this.appliedActivity + 1; seq <= last; seq++)
-      this.activity.apply(events[seq - 1] as RunEvent);
+      this.activity.apply(events[seq - base - 1] as RunEvent);
     if (this.appliedActivity < last) {
       this.appliedActivity = last;
       for (const name of this.activity.agents) this.addName(name, this.activity.firstSeqOf(name));
@@ -74,7 +79,7 @@ export class LanesModel {
     if (rows && this.applied < last) {
       const sizeBefore = this.rows.size;
       const handoffsBefore = this.rows.handoffMessages.size;
-      for (let seq = this.applied + 1; seq <= last; seq++) builder.apply(events[seq - 1] as RunEvent);
+      for (let seq = this.applied + 1; seq <= last; seq++) builder.apply(events[seq - base - 1] as RunEvent);
       this.applied = last;
       if (this.rows.size !== sizeBefore || this.rows.handoffMessages.size !== handoffsBefore) {
         this.offsets.update();

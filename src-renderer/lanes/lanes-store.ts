@@ -11,21 +11,26 @@ const INSIGHT_INTERVAL_MS = 1000;
 
 /**
  * The sequence lens's model of the open session, shared by the lens and the session header (its
- * waits and first error). It follows the session store: while a long log loads, the lens draws the
- * preview's page of messages and the timeline's events are taken in slice by slice behind it; then
- * the lens switches to the model of the whole timeline, which live events extend.
+ * waits and first error). It follows what the session store replays from: the whole log, or, for
+ * a long session and while a short one's log loads, the window of the log around the playhead
+ * (`getReplay()`). A new window (a seek outside the last one) gets a model of its own, built from
+ * the window alone, so opening or seeking never waits for the rest of the log; live events extend
+ * the model of the end.
  */
 export const useLanesStore = defineStore('lanes', () => {
   const session = useSessionStore();
-  const { version, loadedEvents, sessionId } = storeToRefs(session);
-  /** The model the lens draws now (the preview's, then the timeline's). */
+  const { version, loadedEvents, sessionId, windowed } = storeToRefs(session);
+  /** The model the lens draws now. */
   const model = shallowRef<LanesModel | null>(null);
   /** Bumped whenever the drawn model changed or grew. */
   const revision = ref(0);
   const waits = shallowRef<Wait[]>([]);
   const firstError = shallowRef<FirstError | null>(null);
-  let timelineModel: LanesModel | null = null;
-  let previewModel: LanesModel | null = null;
+  /**
+   * What the header's waits and first error cover: the whole session, or (read in windows) only
+   * the stretch of the log the window holds.
+   */
+  const insightsScope = ref<'session' | 'window'>('session');
   let insightTimer: ReturnType<typeof setTimeout> | null = null;
   let insightsAt = 0;
 
@@ -40,38 +45,31 @@ export const useLanesStore = defineStore('lanes', () => {
 
   function sync(): void {
     if (sessionId.value === null) {
-      // The view closed: let the models (and the timeline they hold) go.
-      timelineModel = null;
-      previewModel = null;
+      // The view closed: let the model (and the timeline it holds) go.
       model.value = null;
       return;
     }
-    const timeline = session.getTimeline();
-    if (timelineModel?.timeline !== timeline) {
-      timelineModel = markRaw(LanesModel.forTimeline(timeline));
+    const replay = session.getReplay();
+    let current = model.value;
+    if (current?.timeline !== replay) {
+      current = markRaw(LanesModel.forTimeline(replay));
+      model.value = current;
+      revision.value += 1;
       waits.value = [];
       firstError.value = null;
-      // Another session: its header is worked out at once, not after the last one's interval.
+      insightsScope.value = windowed.value ? 'window' : 'session';
+      // Another session or window: its header is worked out at once, not after an interval.
       insightsAt = 0;
       if (insightTimer !== null) clearTimeout(insightTimer);
       insightTimer = null;
-    }
-    const grew = timelineModel.ingest(viewers.value > 0);
-    if (grew) scheduleInsights();
-    const log = session.getLog();
-    if (log !== timeline.log) {
-      if (previewModel?.log !== log) {
-        previewModel = markRaw(LanesModel.forLog(log));
-        model.value = previewModel;
-        revision.value += 1;
-      }
+      current.ingest(viewers.value > 0);
+      scheduleInsights();
       return;
     }
-    previewModel = null;
-    if (model.value !== timelineModel) {
-      model.value = timelineModel;
+    if (current.ingest(viewers.value > 0)) {
       revision.value += 1;
-    } else if (grew) revision.value += 1;
+      scheduleInsights();
+    }
   }
 
   /** Works the header's waits out again, at most once per interval while events keep coming. */
@@ -81,7 +79,7 @@ export const useLanesStore = defineStore('lanes', () => {
     insightTimer = setTimeout(() => {
       insightTimer = null;
       insightsAt = performance.now();
-      const current = timelineModel;
+      const current = model.value;
       if (!current) return;
       waits.value = current.activity.longestWaits(WAITS_SHOWN);
       firstError.value = current.activity.firstError;
@@ -93,5 +91,5 @@ export const useLanesStore = defineStore('lanes', () => {
     if (insightTimer !== null) clearTimeout(insightTimer);
   });
 
-  return { model, revision, waits, firstError, show, hide };
+  return { model, revision, waits, firstError, insightsScope, show, hide };
 });

@@ -4,6 +4,9 @@ import { busySpans, firstError, longestWaits } from '../../src-renderer/lanes/ac
 import { LanesModel, laneOrder } from '../../src-renderer/lanes/lanes-model';
 import { gapHeight, RowOffsets, ROW_BASE, tailOf } from '../../src-renderer/lanes/lane-geometry';
 import { Timeline } from '../../src-renderer/session/timeline';
+import { windowAt } from '../../src-renderer/session/preview';
+import { compactInPlace, foldEvents } from '@shared/domain';
+import type { StoredMessage } from '@shared/contract';
 import { pillState } from '../../src-renderer/components/status-pill';
 import { EventLog, threeAgents } from './session-fixture';
 
@@ -248,6 +251,69 @@ describe('the lens model', () => {
     expect(model.ingest(true)).toBe(true);
     expect(model.rows.size).toBe(2);
     expect(model.ingest(true)).toBe(false);
+  });
+
+  it('draws a window of a long log from its start alone, agreeing with the transcript', () => {
+    const log = new EventLog().start();
+    for (let i = 0; i < 30; i++)
+      log.say(`m${i}`, ['planner', 'writer', 'critic'][i % 3]!, 'writer', [`text ${i} `, 'more']);
+    // writer is still streaming when the window starts.
+    log.add('writer', { kind: 'agent.status', payload: { status: 'streaming' } });
+    log.add('writer', {
+      kind: 'message.started',
+      payload: {
+        messageId: 'open',
+        threadId: 'th1',
+        parentId: null,
+        from: 'writer',
+        to: 'critic',
+        kind: 'text',
+      },
+    });
+    log.add('writer', { kind: 'message.delta', payload: { messageId: 'open', text: 'half' } });
+    const base = log.events.length;
+    log.add('writer', { kind: 'message.delta', payload: { messageId: 'open', text: ' done' } });
+    for (let i = 30; i < 40; i++) log.say(`m${i}`, ['planner', 'critic'][i % 2]!, 'writer', [`text ${i}`]);
+    log.stop();
+    // The store's view at `base` and a page of the ten messages completed before it.
+    const view = foldEvents(log.events.slice(0, base));
+    compactInPlace(view);
+    const page: StoredMessage[] = log.events.flatMap((event) =>
+      event.kind === 'message.completed' && event.seq <= base
+        ? [{ ...event.payload.message, seq: event.seq, droppedReason: null }]
+        : [],
+    );
+    const window = windowAt(view, page.slice(-10));
+    const model = LanesModel.forTimeline(window);
+    // Before any event of the window: the page and the message in flight, in the log's order.
+    const ids = () =>
+      model.rows.refs
+        .filter((_, i) => model.rows.kinds[i] === 'message')
+        .map((ref) => window.log.entries[ref]?.id);
+    expect(ids()).toEqual([...page.slice(-10).map((message) => message.id), 'open']);
+    expect(model.activity.spansOf('writer')).toEqual([
+      expect.objectContaining({ kind: 'streaming', startSeq: base, endSeq: Infinity }),
+    ]);
+    window.appendAll(log.events.slice(base));
+    expect(model.ingest()).toBe(true);
+    expect(ids()).toEqual([
+      ...page.slice(-10).map((message) => message.id),
+      'open',
+      ...Array.from({ length: 10 }, (_, i) => `m${30 + i}`),
+    ]);
+    for (let seq = base; seq <= window.lastSeq; seq++) {
+      const shown = model.rows.kinds.filter((kind, i) => kind === 'message' && i < model.rows.countAt(seq));
+      expect(shown.length).toBe(window.log.countAt(seq));
+    }
+    // A model made once the window already holds events draws the same rows.
+    const late = LanesModel.forTimeline(window);
+    late.ingest();
+    expect(late.rows.refs).toEqual(model.rows.refs);
+    expect(late.rows.seqs).toEqual(model.rows.seqs);
+    // writer's bar ends when its message completes; names come from the window alone.
+    const writer = model.activity.spansOf('writer')[0]!;
+    expect(writer.endSeq).toBeLessThan(Infinity);
+    expect(model.names).toEqual(expect.arrayContaining(['planner', 'writer', 'critic']));
   });
 
   it('orders lanes: the user, the fleet in its order, then others as first seen', () => {
