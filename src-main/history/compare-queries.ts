@@ -2,6 +2,7 @@ import type { AgentFigures } from '@shared/contract';
 import type { SqliteDatabase } from './database';
 import { clip, type Lineage, type LineageSegment } from './lineage';
 import { StatementCache } from './statement-cache';
+import { EventDecoder, SID_OF, STORED_EVENT_COLUMNS, type StoredEventRow } from './event-codec';
 import { toStoredMessage, type MessageRow, type StoredMessage } from './rows';
 
 /** How the last `session.stopped` of a session put it. */
@@ -22,12 +23,14 @@ export interface SharedHistory {
 /** Per-agent figures, the last stop and positional slices of messages, through forks' prefixes. */
 export class CompareQueries {
   private readonly cache: StatementCache;
+  private readonly decoder: EventDecoder;
 
   constructor(
     db: SqliteDatabase,
     private readonly lineage: Lineage,
   ) {
     this.cache = new StatementCache(db);
+    this.decoder = new EventDecoder(db);
   }
 
   /** Messages at positions `offset + 1 .. offset + limit` (1 = the first, as `show` counts). */
@@ -83,9 +86,9 @@ export class CompareQueries {
           `SELECT sender AS name, count(*) AS messages,
              coalesce(sum(coalesce(prompt_tokens, 0) + coalesce(completion_tokens, 0)), 0) AS tokens,
              coalesce(sum(max(0, coalesce(ended_t,
-               (SELECT e.t FROM events e WHERE e.session_id = m.session_id AND e.seq = m.seq), t) - t)), 0) AS timeMs,
+               (SELECT e.t FROM event_log e WHERE e.sid = m.sid AND e.seq = m.seq), t) - t)), 0) AS timeMs,
              coalesce(sum(CASE WHEN tool_calls IS NULL THEN 0 ELSE json_array_length(tool_calls) END), 0) AS toolCalls
-           FROM messages m WHERE session_id = ? AND seq > ? AND seq <= ? AND dropped_reason IS NULL GROUP BY sender`,
+           FROM message_rows m WHERE sid = ${SID_OF} AND seq > ? AND seq <= ? AND dropped_reason IS NULL GROUP BY sender`,
         )
         .all(...range) as Array<{
         name: string;
@@ -103,7 +106,7 @@ export class CompareQueries {
       }
       const errors = this.cache
         .get(
-          `SELECT agent, count(*) AS n FROM events WHERE session_id = ? AND seq > ? AND seq <= ? AND kind = 'error'
+          `SELECT agent, count(*) AS n FROM event_log WHERE sid = ${SID_OF} AND seq > ? AND seq <= ? AND kind = 'error'
            GROUP BY agent`,
         )
         .all(...range) as Array<{ agent: string | null; n: number }>;
@@ -201,12 +204,14 @@ export class CompareQueries {
     for (const segment of [...this.lineage.segments(sessionId)].reverse()) {
       const row = this.cache
         .get(
-          `SELECT payload FROM events WHERE session_id = ? AND seq > ? AND seq <= ? AND kind = 'session.stopped'
-           ORDER BY seq DESC LIMIT 1`,
+          `SELECT ${STORED_EVENT_COLUMNS} FROM event_log WHERE sid = ${SID_OF} AND seq > ? AND seq <= ?
+           AND kind = 'session.stopped' ORDER BY seq DESC LIMIT 1`,
         )
-        .get(segment.session, segment.after, segment.upTo) as { payload: string } | undefined;
+        .get(segment.session, segment.after, segment.upTo) as StoredEventRow | undefined;
       if (!row) continue;
-      const payload = JSON.parse(row.payload) as { status: string; stopReason: string; detail?: string };
+      const [stop] = this.decoder.decode([row], sessionId);
+      if (stop?.kind !== 'session.stopped') continue;
+      const payload = stop.payload;
       return { status: payload.status, stopReason: payload.stopReason, detail: payload.detail ?? null };
     }
     return null;

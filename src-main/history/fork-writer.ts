@@ -4,6 +4,7 @@ import type { ForkChange } from '@shared/contract';
 import { FORKED_STOP_REASON } from '../orchestrator/resume';
 import type { SqliteDatabase } from './database';
 import { HistoryError } from './errors';
+import { SID_OF } from './event-codec';
 import { MAX_FORK_DEPTH } from './lineage';
 import type { Materializer, SessionTally } from './materializer';
 import type { MessageQueries } from './message-queries';
@@ -61,10 +62,14 @@ export class ForkWriter {
       updated_at, tags, source, read_only, parent_session_id, fork_seq, fork_message, fork_changes, root_session_id)
       VALUES (@id, @title, @task, @fleetName, 'running', @createdAt, @createdAt, '[]', 'live', 0, @parent,
       @forkSeq, @forkMessage, @changes, @root)`);
-    this.eventAt = db.prepare('SELECT kind, t FROM events WHERE session_id = ? AND seq = ?');
-    this.startedAt = db.prepare(`SELECT seq FROM events WHERE session_id = ? AND seq > ? AND seq <= ?
-      AND kind = 'message.started' AND json_extract(payload, '$.messageId') = ? ORDER BY seq DESC LIMIT 1`);
-    this.completedBetween = db.prepare(`SELECT count(*) AS n FROM events WHERE session_id = ? AND seq > ?
+    this.eventAt = db.prepare(`SELECT kind, t FROM event_log WHERE sid = ${SID_OF} AND seq = ?`);
+    // A start names its message by row (msg) or, stored whole, in its payload (see event-codec.ts).
+    this.startedAt = db.prepare(`SELECT seq FROM event_log e WHERE sid = ${SID_OF} AND seq > ? AND seq <= ?
+      AND kind = 'message.started' AND coalesce(
+        (SELECT m.id FROM message_rows m WHERE m.pk = e.msg),
+        CASE WHEN e.msg IS NULL THEN json_extract(e.payload, '$.messageId') END) = ?
+      ORDER BY seq DESC LIMIT 1`);
+    this.completedBetween = db.prepare(`SELECT count(*) AS n FROM event_log WHERE sid = ${SID_OF} AND seq > ?
       AND seq < ? AND kind IN ('message.completed', 'message.dropped')`);
     this.tokensUpTo =
       db.prepare(`SELECT coalesce(sum(coalesce(prompt_tokens, 0) + coalesce(completion_tokens, 0)), 0)

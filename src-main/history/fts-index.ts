@@ -1,7 +1,8 @@
 import type { SqliteDatabase } from './database';
+import { SID_OF } from './event-codec';
 
 /**
- * Keeps `messages_fts` in step with `messages`: a row is indexed once it stops streaming
+ * Keeps `messages_fts` in step with `message_rows`: a row is indexed once it stops streaming
  * (complete or partial) and removed before its message row goes. Rowids are `messages.pk`.
  */
 export class FtsIndex {
@@ -14,10 +15,10 @@ export class FtsIndex {
     this.insert = db.prepare('INSERT INTO messages_fts (rowid, content) VALUES (?, ?)');
     this.remove = db.prepare('DELETE FROM messages_fts WHERE rowid = ?');
     this.insertStreamingOf = db.prepare(
-      "INSERT INTO messages_fts (rowid, content) SELECT pk, content FROM messages WHERE session_id = ? AND state = 'streaming'",
+      `INSERT INTO messages_fts (rowid, content) SELECT pk, content FROM message_rows WHERE sid = ${SID_OF} AND state = 'streaming'`,
     );
     this.removeSession = db.prepare(
-      "DELETE FROM messages_fts WHERE rowid IN (SELECT pk FROM messages WHERE session_id = ? AND state <> 'streaming')",
+      `DELETE FROM messages_fts WHERE rowid IN (SELECT pk FROM message_rows WHERE sid = ${SID_OF} AND state <> 'streaming')`,
     );
   }
 

@@ -9,6 +9,14 @@ import {
 } from '@shared/domain';
 import type { SqliteDatabase } from './database';
 import { FtsIndex } from './fts-index';
+import {
+  compactJson,
+  completionRest,
+  EventDecoder,
+  readsBackExactly,
+  STORED_EVENT_COLUMNS,
+  type StoredEventRow,
+} from './event-codec';
 import type Database from 'better-sqlite3';
 
 /** In-memory state of a session being written: what the next commit puts in its row. */
@@ -27,8 +35,37 @@ export interface SessionTally {
   view: ViewState;
   eventsSinceCheckpoint: number;
   /** Streaming messages: text received since the last commit, and usage recorded so far. */
-  open: Map<string, { pk: number; pendingText: string; usage: TokenUsage | undefined }>;
+  open: Map<string, OpenMessage>;
+  /** The session's integer key (`sessions.sid`), looked up on first write. */
+  sid?: number;
 }
+
+/** A message that is streaming in a session being written. */
+export interface OpenMessage {
+  pk: number;
+  pendingText: string;
+  usage: TokenUsage | undefined;
+  /** Length of the text streamed so far (row + pending, UTF-16 units); read from the row when unknown. */
+  length?: number;
+  /** Thread, parent, sender, receiver and kind it started with; read from the row when unknown. */
+  envelope?: string;
+  /** Set once a delta could not refer to the row (see readsBackExactly): later ones are stored whole. */
+  whole?: boolean;
+}
+
+/** The `message_rows` fields a completion compares against, of a message that was streaming. */
+interface StreamingRow {
+  content: string;
+  thread_id: string;
+  parent_id: string | null;
+  sender: string;
+  receiver: string;
+  kind: string;
+  first_seq: number | null;
+}
+
+const envelopeOf = (thread: string, parent: string | null, from: string, to: string, kind: string) =>
+  JSON.stringify([thread, parent, from, to, kind]);
 
 const usageTotal = (usage: TokenUsage | undefined): number => (usage ? usage.prompt + usage.completion : 0);
 
@@ -36,21 +73,34 @@ const usageTotal = (usage: TokenUsage | undefined): number => (usage ? usage.pro
  * Writes events and everything derived from them (messages, session counters, checkpoints).
  * Must be called inside a transaction; `finishCommit` writes what was buffered. Statements are
  * prepared once per store.
+ *
+ * Message text is stored once, in `message_rows.content`: starts, deltas and completions of a
+ * message refer to its row (`event_log.msg`) instead of repeating it (see event-codec.ts), and
+ * the full-text index is contentless. Before a row changes other than by appending streamed
+ * text, the events that read from it are written out whole (`writeOut`).
  */
 export class Materializer {
+  private readonly sidOf: Database.Statement;
   private readonly insertEvent: Database.Statement;
   private readonly insertStarted: Database.Statement;
   private readonly appendText: Database.Statement;
   private readonly upsertComplete: Database.Statement;
   private readonly insertDropped: Database.Statement;
   private readonly selectMessageState: Database.Statement;
+  private readonly selectStreaming: Database.Statement;
+  private readonly selectPk: Database.Statement;
+  private readonly selectStreamingOf: Database.Statement;
   private readonly updateUsage: Database.Statement;
   private readonly markPartial: Database.Statement;
   private readonly dropStreaming: Database.Statement;
+  private readonly referringEvents: Database.Statement;
+  private readonly rewriteEvent: Database.Statement;
+  private readonly clearFirstSeq: Database.Statement;
   private readonly insertCheckpoint: Database.Statement;
   private readonly updateSession: Database.Statement;
   private readonly updateFleet: Database.Statement;
   private readonly fts: FtsIndex;
+  private readonly decoder: EventDecoder;
 
   constructor(
     db: SqliteDatabase,
@@ -58,40 +108,52 @@ export class Materializer {
     private readonly checkpointInterval: number,
   ) {
     this.fts = new FtsIndex(db);
+    this.decoder = new EventDecoder(db);
+    this.sidOf = db.prepare('SELECT sid FROM sessions WHERE id = ?');
     this.insertEvent = db.prepare(
-      'INSERT INTO events (session_id, seq, t, kind, agent, payload) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT INTO event_log (sid, seq, t, kind, agent, msg, payload) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
-    this.insertStarted = db.prepare(`INSERT INTO messages
-      (session_id, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, state)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '', 'streaming') ON CONFLICT (session_id, id) DO NOTHING`);
-    this.appendText = db.prepare(
-      'UPDATE messages SET content = content || ? WHERE session_id = ? AND id = ?',
-    );
-    this.upsertComplete = db.prepare(`INSERT INTO messages
-      (session_id, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta, tool_calls,
-       tool_results, prompt_tokens, completion_tokens, state, ended_t)
-      VALUES (@session, @id, @seq, @t, @thread, @parent, @sender, @receiver, @kind, @content, @meta, @toolCalls,
-       @toolResults, @prompt, @completion, @state, @endedT)
-      ON CONFLICT (session_id, id) DO UPDATE SET seq = excluded.seq, t = excluded.t,
+    this.insertStarted = db.prepare(`INSERT INTO message_rows
+      (sid, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, state, first_seq)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '', 'streaming', ?) ON CONFLICT (sid, id) DO NOTHING`);
+    this.appendText = db.prepare('UPDATE message_rows SET content = content || ? WHERE pk = ?');
+    this.upsertComplete = db.prepare(`INSERT INTO message_rows
+      (sid, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta, tool_calls,
+       tool_results, prompt_tokens, completion_tokens, state, ended_t, first_seq)
+      VALUES (@sid, @id, @seq, @t, @thread, @parent, @sender, @receiver, @kind, @content, @meta, @toolCalls,
+       @toolResults, @prompt, @completion, @state, @endedT, @seq)
+      ON CONFLICT (sid, id) DO UPDATE SET seq = excluded.seq, t = excluded.t,
         thread_id = excluded.thread_id, parent_id = excluded.parent_id, sender = excluded.sender,
         receiver = excluded.receiver, kind = excluded.kind, content = excluded.content, meta = excluded.meta,
         tool_calls = excluded.tool_calls, tool_results = excluded.tool_results,
         prompt_tokens = coalesce(excluded.prompt_tokens, prompt_tokens),
         completion_tokens = coalesce(excluded.completion_tokens, completion_tokens), state = excluded.state,
-        ended_t = excluded.ended_t`);
-    this.insertDropped = db.prepare(`INSERT INTO messages
-      (session_id, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta, state, dropped_reason)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'complete', ?) ON CONFLICT (session_id, id) DO NOTHING`);
+        ended_t = excluded.ended_t, first_seq = coalesce(first_seq, excluded.first_seq)`);
+    this.insertDropped = db.prepare(`INSERT INTO message_rows
+      (sid, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta, state, dropped_reason)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'complete', ?) ON CONFLICT (sid, id) DO NOTHING`);
     this.selectMessageState = db.prepare(
-      'SELECT pk, state, prompt_tokens, completion_tokens FROM messages WHERE session_id = ? AND id = ?',
+      'SELECT pk, state, prompt_tokens, completion_tokens, first_seq FROM message_rows WHERE sid = ? AND id = ?',
+    );
+    this.selectStreaming = db.prepare(
+      'SELECT content, thread_id, parent_id, sender, receiver, kind, first_seq FROM message_rows WHERE pk = ?',
+    );
+    this.selectPk = db.prepare('SELECT pk FROM message_rows WHERE sid = ? AND id = ?');
+    this.selectStreamingOf = db.prepare(
+      "SELECT pk, first_seq FROM message_rows WHERE sid = ? AND state = 'streaming'",
     );
     this.updateUsage = db.prepare(
-      'UPDATE messages SET prompt_tokens = ?, completion_tokens = ? WHERE session_id = ? AND id = ?',
+      'UPDATE message_rows SET prompt_tokens = ?, completion_tokens = ? WHERE pk = ?',
     );
     this.markPartial = db.prepare(
-      "UPDATE messages SET state = 'partial', seq = ?, ended_t = ? WHERE session_id = ? AND state = 'streaming'",
+      "UPDATE message_rows SET state = 'partial', seq = ?, ended_t = ? WHERE sid = ? AND state = 'streaming'",
     );
-    this.dropStreaming = db.prepare("DELETE FROM messages WHERE session_id = ? AND state = 'streaming'");
+    this.dropStreaming = db.prepare("DELETE FROM message_rows WHERE sid = ? AND state = 'streaming'");
+    this.referringEvents = db.prepare(
+      `SELECT ${STORED_EVENT_COLUMNS} FROM event_log WHERE sid = ? AND seq >= ? AND msg = ?`,
+    );
+    this.rewriteEvent = db.prepare('UPDATE event_log SET msg = NULL, payload = ? WHERE sid = ? AND seq = ?');
+    this.clearFirstSeq = db.prepare('UPDATE message_rows SET first_seq = NULL WHERE pk = ?');
     this.insertCheckpoint = db.prepare(
       'INSERT OR REPLACE INTO checkpoints (session_id, seq, state) VALUES (?, ?, ?)',
     );
@@ -104,7 +166,10 @@ export class Materializer {
 
   apply(tally: SessionTally, event: RunEvent): void {
     const session = tally.id;
-    this.insertEvent.run(session, event.seq, event.t, event.kind, event.agent, JSON.stringify(event.payload));
+    const sid = this.sid(tally);
+    /** The row the stored event refers to, and its payload as stored (null: the whole payload). */
+    let msg: number | null = null;
+    let stored: string | null = null;
     switch (event.kind) {
       case 'session.started': {
         // A later start marks a fork's first own event: replies still streaming there belong to
@@ -129,7 +194,7 @@ export class Materializer {
       case 'message.started': {
         const p = event.payload;
         const result = this.insertStarted.run(
-          session,
+          sid,
           p.messageId,
           event.seq,
           event.t,
@@ -138,30 +203,59 @@ export class Materializer {
           p.from,
           p.to,
           p.kind,
+          event.seq,
         );
-        if (result.changes > 0)
+        if (result.changes > 0) {
+          const pk = Number(result.lastInsertRowid);
+          const exact = readsBackExactly(p.messageId, p.threadId, p.parentId, p.from, p.to, p.kind);
           tally.open.set(p.messageId, {
-            pk: Number(result.lastInsertRowid),
+            pk,
             pendingText: '',
             usage: undefined,
+            length: 0,
+            envelope: envelopeOf(p.threadId, p.parentId, p.from, p.to, p.kind),
+            whole: !exact,
           });
+          if (exact) {
+            msg = pk;
+            stored = '';
+          }
+        }
         break;
       }
       case 'message.delta': {
         const open = tally.open.get(event.payload.messageId);
-        if (open) open.pendingText += event.payload.text;
+        if (open) {
+          const text = event.payload.text;
+          if (!open.whole && !readsBackExactly(text)) open.whole = true;
+          if (!open.whole) {
+            const offset = this.streamedLength(open);
+            open.length = offset + text.length;
+            msg = open.pk;
+            stored = `[${offset},${text.length}]`;
+          }
+          open.pendingText += text;
+        }
         break;
       }
-      case 'message.completed':
-        this.complete(tally, event.payload.message, event.seq, event.t);
+      case 'message.completed': {
+        const m = event.payload.message;
+        const pk = this.complete(tally, m, event.seq, event.t);
+        if (readsBackExactly(m.id, m.threadId, m.parentId, m.from, m.to, m.kind, m.content)) {
+          msg = pk;
+          stored = compactJson(completionRest(m));
+        }
         break;
+      }
       case 'usage':
-        this.recordUsage(tally, event.payload.messageId, event.payload.usage);
+        msg = this.recordUsage(tally, event.payload.messageId, event.payload.usage);
+        if (!readsBackExactly(event.payload.messageId)) msg = null;
+        if (msg !== null) stored = JSON.stringify({ usage: event.payload.usage });
         break;
       case 'message.dropped': {
         const m = event.payload.message;
         const result = this.insertDropped.run(
-          session,
+          sid,
           m.id,
           event.seq,
           m.t,
@@ -177,9 +271,30 @@ export class Materializer {
         if (result.changes > 0) this.fts.add(Number(result.lastInsertRowid), m.content, false);
         break;
       }
+      case 'tool.requested':
+      case 'handoff':
+      case 'error': {
+        const { messageId, ...rest } = event.payload;
+        if (typeof messageId !== 'string' || !readsBackExactly(messageId)) break;
+        const row = this.selectPk.get(sid, messageId) as { pk: number } | undefined;
+        if (row) {
+          msg = row.pk;
+          stored = compactJson(rest);
+        }
+        break;
+      }
       default:
         break;
     }
+    this.insertEvent.run(
+      sid,
+      event.seq,
+      event.t,
+      event.kind,
+      event.agent,
+      msg,
+      stored ?? JSON.stringify(event.payload),
+    );
     tally.lastSeq = event.seq;
     tally.lastT = event.t;
     applyEvent(tally.view, event);
@@ -208,13 +323,20 @@ export class Materializer {
   closeOpenMessages(tally: SessionTally, seq: number = tally.lastSeq, t: number = tally.lastT): void {
     this.flushText(tally);
     this.fts.addStreamingOf(tally.id);
-    this.markPartial.run(seq, t, tally.id);
+    this.markPartial.run(seq, t, this.sid(tally));
     tally.open.clear();
   }
 
-  /** Streaming messages are removed (never indexed, so the full-text index has nothing of them). */
+  /**
+   * Streaming messages are removed (never indexed, so the full-text index has nothing of them);
+   * the events that read their text keep it.
+   */
   private dropOpenMessages(tally: SessionTally): void {
-    this.dropStreaming.run(tally.id);
+    const sid = this.sid(tally);
+    this.flushText(tally);
+    for (const row of this.selectStreamingOf.all(sid) as Array<{ pk: number; first_seq: number | null }>)
+      this.writeOut(sid, row.pk, row.first_seq);
+    this.dropStreaming.run(sid);
     tally.open.clear();
   }
 
@@ -222,6 +344,15 @@ export class Materializer {
     compactInPlace(tally.view);
     this.insertCheckpoint.run(tally.id, tally.lastSeq, JSON.stringify(tally.view));
     tally.eventsSinceCheckpoint = 0;
+  }
+
+  private sid(tally: SessionTally): number {
+    if (tally.sid === undefined) {
+      const row = this.sidOf.get(tally.id) as { sid: number } | undefined;
+      if (!row) throw new Error(`No session row for ${tally.id}.`);
+      tally.sid = row.sid;
+    }
+    return tally.sid;
   }
 
   private setStatus(tally: SessionTally, status: SessionStatus, t: number): void {
@@ -232,36 +363,91 @@ export class Materializer {
   }
 
   private flushText(tally: SessionTally): void {
-    for (const [id, open] of tally.open) {
+    for (const open of tally.open.values()) {
       if (open.pendingText === '') continue;
-      this.appendText.run(open.pendingText, tally.id, id);
+      this.appendText.run(open.pendingText, open.pk);
       open.pendingText = '';
     }
+  }
+
+  private streamedLength(open: OpenMessage): number {
+    if (open.length === undefined) {
+      const row = this.selectStreaming.get(open.pk) as StreamingRow;
+      open.length = row.content.length + open.pendingText.length;
+    }
+    return open.length;
+  }
+
+  /**
+   * Writes the events from `fromSeq` on that read their text or envelope from row `pk` out whole,
+   * so the row can change. Call with the row (and its streamed text) as those events saw it.
+   */
+  private writeOut(sid: number, pk: number, fromSeq: number | null): void {
+    if (fromSeq === null) return;
+    for (const row of this.referringEvents.all(sid, fromSeq, pk) as StoredEventRow[])
+      this.rewriteEvent.run(JSON.stringify(this.decoder.payloadOf(row)), sid, row.seq);
+    this.clearFirstSeq.run(pk);
   }
 
   /** The row a message has now (null state: none yet), from memory while it streams. */
   private previous(
     tally: SessionTally,
     id: string,
-  ): { pk: number | null; state: string | null; usage: TokenUsage | undefined } {
+  ): {
+    pk: number | null;
+    state: string | null;
+    usage: TokenUsage | undefined;
+    firstSeq: number | null;
+  } {
     const open = tally.open.get(id);
-    if (open) return { pk: open.pk, state: 'streaming', usage: open.usage };
-    const row = this.selectMessageState.get(tally.id, id) as
-      | { pk: number; state: string; prompt_tokens: number | null; completion_tokens: number | null }
+    if (open) return { pk: open.pk, state: 'streaming', usage: open.usage, firstSeq: null };
+    const row = this.selectMessageState.get(this.sid(tally), id) as
+      | {
+          pk: number;
+          state: string;
+          prompt_tokens: number | null;
+          completion_tokens: number | null;
+          first_seq: number | null;
+        }
       | undefined;
-    if (!row) return { pk: null, state: null, usage: undefined };
+    if (!row) return { pk: null, state: null, usage: undefined, firstSeq: null };
     const usage =
       row.prompt_tokens === null && row.completion_tokens === null
         ? undefined
         : { prompt: row.prompt_tokens ?? 0, completion: row.completion_tokens ?? 0 };
-    return { pk: row.pk, state: row.state, usage };
+    return { pk: row.pk, state: row.state, usage, firstSeq: row.first_seq };
   }
 
-  private complete(tally: SessionTally, message: Message, seq: number, endedT: number): void {
+  /**
+   * Before a completion replaces the row of a message that was streaming: when its text does not
+   * go on from what streamed, or its envelope differs from the start's, the start and deltas
+   * are written out whole.
+   */
+  private keepStreamedEvents(sid: number, open: OpenMessage, message: Message): void {
+    const envelope = envelopeOf(message.threadId, message.parentId, message.from, message.to, message.kind);
+    if (open.length === 0 && open.envelope === envelope) return;
+    const row = this.selectStreaming.get(open.pk) as StreamingRow;
+    const streamed = row.content + open.pendingText;
+    const same = envelopeOf(row.thread_id, row.parent_id, row.sender, row.receiver, row.kind) === envelope;
+    if (same && message.content.startsWith(streamed)) return;
+    if (open.pendingText !== '') {
+      this.appendText.run(open.pendingText, open.pk);
+      open.pendingText = '';
+    }
+    this.writeOut(sid, open.pk, row.first_seq);
+  }
+
+  /** Returns the message's row pk. */
+  private complete(tally: SessionTally, message: Message, seq: number, endedT: number): number {
+    const sid = this.sid(tally);
     const before = this.previous(tally, message.id);
+    const open = tally.open.get(message.id);
+    if (open) this.keepStreamedEvents(sid, open, message);
+    // A second completion: the first one's events read the row as it is now.
+    else if (before.pk !== null) this.writeOut(sid, before.pk, before.firstSeq);
     // Not `RETURNING pk`: with it, FTS5 inserts in the same transaction ran about 4x slower.
     const result = this.upsertComplete.run({
-      session: tally.id,
+      sid,
       id: message.id,
       seq,
       t: message.t,
@@ -285,14 +471,17 @@ export class Materializer {
     tally.open.delete(message.id);
     if (before.state !== 'complete') tally.messageCount += 1;
     if (message.usage) tally.tokens += usageTotal(message.usage) - usageTotal(before.usage);
+    return pk;
   }
 
-  private recordUsage(tally: SessionTally, id: string, usage: TokenUsage): void {
+  /** Returns the message's row pk, or null when it has none (the usage is not recorded). */
+  private recordUsage(tally: SessionTally, id: string, usage: TokenUsage): number | null {
     const before = this.previous(tally, id);
-    if (before.state === null) return;
-    this.updateUsage.run(usage.prompt, usage.completion, tally.id, id);
+    if (before.pk === null) return null;
+    this.updateUsage.run(usage.prompt, usage.completion, before.pk);
     const open = tally.open.get(id);
     if (open) open.usage = usage;
     tally.tokens += usageTotal(usage) - usageTotal(before.usage);
+    return before.pk;
   }
 }

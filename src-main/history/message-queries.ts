@@ -4,6 +4,7 @@ import type { SqliteDatabase } from './database';
 import { EdgeTallies, emptyTally, mergeTally } from './edge-tallies';
 import { clip, Lineage, type LineageSegment } from './lineage';
 import { StatementCache } from './statement-cache';
+import { EventDecoder, SID_OF, STORED_EVENT_COLUMNS, type StoredEventRow } from './event-codec';
 import { toStoredMessage, type MessageRow, type StoredMessage } from './rows';
 
 /** A paging position: after/before a message's seq, or after/before a time (ms since session start). */
@@ -37,14 +38,6 @@ export interface MessagePage {
   hasAfter: boolean;
 }
 
-interface EventRow {
-  seq: number;
-  t: number;
-  kind: string;
-  agent: string | null;
-  payload: string;
-}
-
 /** Events are read in pages of this many rows, so no statement stays open between yields. */
 const EVENT_PAGE = 512;
 
@@ -56,6 +49,7 @@ const EVENT_PAGE = 512;
 export class MessageQueries {
   readonly lineage: Lineage;
   private readonly eventPage;
+  private readonly decoder: EventDecoder;
   private readonly eventCount;
   private readonly nearestCheckpoint;
   private readonly cache: StatementCache;
@@ -65,8 +59,9 @@ export class MessageQueries {
     this.cache = new StatementCache(db);
     this.lineage = new Lineage(db);
     this.tallies = new EdgeTallies(db);
+    this.decoder = new EventDecoder(db);
     this.eventPage = db.prepare(
-      'SELECT seq, t, kind, agent, payload FROM events WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?',
+      `SELECT ${STORED_EVENT_COLUMNS} FROM event_log WHERE sid = ${SID_OF} AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?`,
     );
     this.eventCount = db.prepare(
       'SELECT count(*) AS n FROM events WHERE session_id = ? AND seq > ? AND seq <= ?',
@@ -93,20 +88,11 @@ export class MessageQueries {
     for (const segment of this.within(sessionId, afterSeq, toSeq)) {
       let last = segment.after;
       for (;;) {
-        const rows = this.eventPage.all(segment.session, last, segment.upTo, EVENT_PAGE) as EventRow[];
-        for (const row of rows) {
-          // Only the store writes events, from typed RunEvents, so kind and payload agree.
-          yield {
-            sessionId,
-            seq: row.seq,
-            t: row.t,
-            agent: row.agent,
-            kind: row.kind,
-            payload: JSON.parse(row.payload),
-          } as RunEvent;
-        }
+        const rows = this.eventPage.all(segment.session, last, segment.upTo, EVENT_PAGE) as StoredEventRow[];
+        // Decoded against the rows of the session that stored them (a fork's parent, say).
+        yield* this.decoder.decode(rows, sessionId);
         if (rows.length < EVENT_PAGE) break;
-        last = (rows[rows.length - 1] as EventRow).seq;
+        last = (rows[rows.length - 1] as StoredEventRow).seq;
       }
     }
   }
@@ -174,17 +160,10 @@ export class MessageQueries {
    * completed (or, still streaming, where it started).
    */
   turns(sessionId: string, query: TurnQuery): TurnIndex {
-    const counts = new Map<string, number>();
+    const counts = emptyTally();
     const segments = this.within(sessionId);
-    for (const segment of segments) {
-      const rows = this.cache
-        .get(
-          'SELECT sender AS name, count(*) AS n FROM messages WHERE session_id = ? AND seq > ? AND seq <= ? GROUP BY sender',
-        )
-        .all(segment.session, segment.after, segment.upTo) as Array<{ name: string; n: number }>;
-      for (const { name, n } of rows) counts.set(name, (counts.get(name) ?? 0) + n);
-    }
-    const agents = [...counts.entries()].map(([name, count]) => ({ name, count }));
+    for (const segment of segments) mergeTally(counts, this.tallies.tallyAt(segment.session, segment.upTo));
+    const agents = [...counts.turns.entries()].map(([name, count]) => ({ name, count }));
     if (query.agent === undefined) return { agents, agent: null, firstIndex: 0, seqs: [] };
     const agent = query.agent;
     const limit = Math.max(1, Math.min(1000, Math.trunc(query.limit)));

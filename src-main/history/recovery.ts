@@ -1,6 +1,7 @@
 import { LIVE_STATUSES } from '@shared/domain';
 import type { SqliteDatabase } from './database';
 import { FtsIndex } from './fts-index';
+import { SID_OF } from './event-codec';
 import { ownerIsAlive, type OwnerRow } from './ownership';
 
 /** Stop reason written on sessions whose driving process ended while they were live. */
@@ -27,13 +28,15 @@ export function recoverInterrupted(db: SqliteDatabase, now: number = Date.now())
      LEFT JOIN session_owners o ON o.session_id = s.id WHERE s.status IN (${placeholders})`,
   );
   const releaseOwner = db.prepare('DELETE FROM session_owners WHERE session_id = ?');
-  const lastEvent = db.prepare('SELECT seq, t FROM events WHERE session_id = ? ORDER BY seq DESC LIMIT 1');
+  const lastEvent = db.prepare(
+    `SELECT seq, t FROM event_log WHERE sid = ${SID_OF} ORDER BY seq DESC LIMIT 1`,
+  );
   const insertEvent = db.prepare(
-    "INSERT INTO events (session_id, seq, t, kind, agent, payload) VALUES (?, ?, ?, 'session.stopped', NULL, ?)",
+    `INSERT INTO event_log (sid, seq, t, kind, agent, msg, payload) VALUES (${SID_OF}, ?, ?, 'session.stopped', NULL, NULL, ?)`,
   );
   const fts = new FtsIndex(db);
   const markPartial = db.prepare(
-    "UPDATE messages SET state = 'partial', seq = ?, ended_t = ? WHERE session_id = ? AND state = 'streaming'",
+    `UPDATE message_rows SET state = 'partial', seq = ?, ended_t = ? WHERE sid = ${SID_OF} AND state = 'streaming'`,
   );
   const markSession = db.prepare(
     "UPDATE sessions SET status = 'interrupted', stop_reason = ?, ended_at = ?, updated_at = ? WHERE id = ?",

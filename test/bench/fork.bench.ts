@@ -62,16 +62,18 @@ function copyPrefix(app: FleetscopeApp, parentId: string, forkSeq: number, id: s
       .run(id, parentId);
     app.db
       .prepare(
-        `INSERT INTO events (session_id, seq, t, kind, agent, payload)
-         SELECT ?, seq, t, kind, agent, payload FROM events WHERE session_id = ? AND seq <= ?`,
+        `INSERT INTO event_log (sid, seq, t, kind, agent, msg, payload)
+         SELECT (SELECT sid FROM sessions WHERE id = ?), seq, t, kind, agent, msg, payload FROM event_log
+         WHERE sid = (SELECT sid FROM sessions WHERE id = ?) AND seq <= ?`,
       )
       .run(id, parentId, forkSeq);
     app.db
       .prepare(
-        `INSERT INTO messages (session_id, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta,
-           tool_calls, tool_results, prompt_tokens, completion_tokens, state, dropped_reason)
-         SELECT ?, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta, tool_calls, tool_results,
-           prompt_tokens, completion_tokens, state, dropped_reason FROM messages WHERE session_id = ? AND seq <= ?`,
+        `INSERT INTO message_rows (sid, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta,
+           tool_calls, tool_results, prompt_tokens, completion_tokens, state, dropped_reason, ended_t, first_seq)
+         SELECT (SELECT sid FROM sessions WHERE id = ?), id, seq, t, thread_id, parent_id, sender, receiver, kind,
+           content, meta, tool_calls, tool_results, prompt_tokens, completion_tokens, state, dropped_reason, ended_t,
+           first_seq FROM message_rows WHERE sid = (SELECT sid FROM sessions WHERE id = ?) AND seq <= ?`,
       )
       .run(id, parentId, forkSeq);
   })();

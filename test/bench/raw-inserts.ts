@@ -9,12 +9,12 @@ export interface TableRows {
   rows: unknown[][];
 }
 
-/** The tables a session's rows live in, and the column that names the session in each. */
+/** The tables a session's rows live in, and how each names the session (by id, or by its `sid`). */
 const SESSION_TABLES: ReadonlyArray<{ table: string; key: string }> = [
-  { table: 'sessions', key: 'id' },
-  { table: 'events', key: 'session_id' },
-  { table: 'messages', key: 'session_id' },
-  { table: 'checkpoints', key: 'session_id' },
+  { table: 'sessions', key: 'id = ?' },
+  { table: 'event_log', key: 'sid = (SELECT sid FROM sessions WHERE id = ?)' },
+  { table: 'message_rows', key: 'sid = (SELECT sid FROM sessions WHERE id = ?)' },
+  { table: 'checkpoints', key: 'session_id = ?' },
 ];
 
 /** Reads every stored row of one session (its full-text rows are its messages' pk and content). */
@@ -24,7 +24,7 @@ export function readSessionRows(db: Database.Database, sessionId: string): Table
       (column) => column.name,
     );
     const rows = db
-      .prepare(`SELECT ${columns.join(', ')} FROM ${table} WHERE ${key} = ?`)
+      .prepare(`SELECT ${columns.join(', ')} FROM ${table} WHERE ${key}`)
       .raw()
       .all(sessionId) as unknown[][];
     return { table, columns, rows };
@@ -55,7 +55,7 @@ export function rawInsert(folder: string, tables: readonly TableRows[]): number 
         `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
       ),
     }));
-    const messages = tables.find((entry) => entry.table === 'messages');
+    const messages = tables.find((entry) => entry.table === 'message_rows');
     const pk = messages?.columns.indexOf('pk') ?? -1;
     const content = messages?.columns.indexOf('content') ?? -1;
     const fts = db.prepare('INSERT INTO messages_fts (rowid, content) VALUES (?, ?)');

@@ -7,6 +7,7 @@ import { sessionOwnersTable } from './005-session-owners';
 import { forksColumns } from './006-forks';
 import { importHashColumn } from './007-import-hash';
 import { messageEndsColumn } from './008-message-ends';
+import { compactStore } from './009-compact-store';
 
 /** Every schema step in order. Append only; never edit a released migration. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -18,6 +19,7 @@ export const MIGRATIONS: readonly Migration[] = [
   forksColumns,
   importHashColumn,
   messageEndsColumn,
+  compactStore,
 ];
 export type { Migration } from './runner';
 export { migrate } from './runner';

@@ -19,9 +19,11 @@ describe('history schema migrations', () => {
     const { db } = openDatabase(':memory:');
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     const names = tablesOf(db);
-    for (const table of ['sessions', 'fleets', 'events', 'messages', 'checkpoints', 'messages_fts']) {
+    for (const table of ['sessions', 'fleets', 'event_log', 'message_rows', 'checkpoints', 'messages_fts']) {
       expect(names).toContain(table);
     }
+    const views = db.prepare("SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name").all();
+    expect(views).toEqual([{ name: 'events' }, { name: 'messages' }]);
     db.close();
   });
 

@@ -11,7 +11,7 @@ describe('a commit that fails', () => {
     store.append(s.started());
     // Simulate a disk that refuses writes for a while.
     db.exec(
-      `CREATE TEMP TRIGGER refuse BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'disk hiccup'); END`,
+      `CREATE TEMP TRIGGER refuse BEFORE INSERT ON event_log BEGIN SELECT RAISE(ABORT, 'disk hiccup'); END`,
     );
     const [started, ...rest] = s.message('m1', 'alice', 'bob', ['Hel', 'lo']);
     store.append(started!);

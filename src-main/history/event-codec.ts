@@ -1,0 +1,199 @@
+import type { Message, RunEvent } from '@shared/domain';
+import type { SqliteDatabase } from './database';
+
+/**
+ * How events are stored without repeating the message text (migration 009). An `event_log` row
+ * with `msg` set refers to `message_rows.pk = msg`, a message of the session that stored the
+ * event, and its payload keeps only what that row does not hold:
+ *
+ * - `message.started`: '' (id, thread, parent, sender, receiver and kind are the row's);
+ * - `message.delta`: `[offset, length]` into the row's content, in UTF-16 code units;
+ * - `message.completed`: the message's fields the row lacks (usage, a `streaming` state), as a
+ *   JSON object without `message`, or '' when there are none;
+ * - any other kind: the payload without its `messageId` (the row's id).
+ *
+ * The writer keeps each referred row true for its events: a row's text only grows while its
+ * message streams, and before a row changes in any other way (a completion with other text or
+ * envelope, a second completion, a fork dropping a streaming reply) the events that read from it
+ * are written out whole (`msg` null). A payload that still holds its text (every event stored
+ * before 009, and those written out whole) is used as it is.
+ */
+
+/** An `event_log` row as a reader selects it. */
+export interface StoredEventRow {
+  seq: number;
+  t: number;
+  kind: string;
+  agent: string | null;
+  msg: number | null;
+  payload: string;
+}
+
+/** The `message_rows` columns decoding reads. */
+export interface ReferredRow {
+  id: string;
+  thread_id: string;
+  parent_id: string | null;
+  sender: string;
+  receiver: string;
+  kind: string;
+  content: string;
+  meta: string;
+  tool_calls: string | null;
+  tool_results: string | null;
+  state: string;
+  t: number;
+}
+
+const REFERRED_COLUMNS =
+  'id, thread_id, parent_id, sender, receiver, kind, content, meta, tool_calls, tool_results, state, t';
+
+const parseObject = (payload: string): Record<string, unknown> =>
+  payload === '' ? {} : (JSON.parse(payload) as Record<string, unknown>);
+
+/** The message a completion stored without its text, from its row plus what the row lacks. */
+function messageOf(row: ReferredRow, rest: Record<string, unknown>): Message {
+  const message: Record<string, unknown> = {
+    id: row.id,
+    threadId: row.thread_id,
+    parentId: row.parent_id,
+    from: row.sender,
+    to: row.receiver,
+    kind: row.kind,
+    content: row.content,
+    meta: JSON.parse(row.meta) as unknown,
+  };
+  if (row.tool_calls !== null) message.toolCalls = JSON.parse(row.tool_calls) as unknown;
+  if (row.tool_results !== null) message.toolResults = JSON.parse(row.tool_results) as unknown;
+  message.state = row.state;
+  message.t = row.t;
+  return { ...message, ...rest } as unknown as Message;
+}
+
+/** The payload a stored row stands for. `row` is the row `stored.msg` refers to (when set). */
+export function decodePayload(stored: StoredEventRow, row: ReferredRow | undefined): unknown {
+  if (stored.msg === null) return JSON.parse(stored.payload) as unknown;
+  if (row === undefined) {
+    throw new Error(
+      `Event ${stored.seq} refers to message row ${stored.msg}, which the store no longer has.`,
+    );
+  }
+  switch (stored.kind) {
+    case 'message.started': {
+      const payload = parseObject(stored.payload);
+      if ('messageId' in payload) return payload;
+      return {
+        messageId: row.id,
+        threadId: row.thread_id,
+        parentId: row.parent_id,
+        from: row.sender,
+        to: row.receiver,
+        kind: row.kind,
+      };
+    }
+    case 'message.delta': {
+      const payload = JSON.parse(stored.payload) as unknown;
+      if (Array.isArray(payload)) {
+        const [offset, length] = payload as [number, number];
+        return { messageId: row.id, text: row.content.slice(offset, offset + length) };
+      }
+      return { messageId: row.id, ...(payload as Record<string, unknown>) };
+    }
+    case 'message.completed': {
+      const payload = parseObject(stored.payload);
+      if ('message' in payload) return payload;
+      return { message: messageOf(row, payload) };
+    }
+    default: {
+      const payload = parseObject(stored.payload);
+      return 'messageId' in payload ? payload : { ...payload, messageId: row.id };
+    }
+  }
+}
+
+/**
+ * Reads stored event rows back as RunEvents, fetching each referred message row once per call.
+ * A fork reads its parent's rows through this too: `msg` names a row of the session that stored
+ * the event, whatever session is being read.
+ */
+export class EventDecoder {
+  private readonly referred;
+
+  constructor(db: SqliteDatabase) {
+    this.referred = db.prepare(`SELECT ${REFERRED_COLUMNS} FROM message_rows WHERE pk = ?`);
+  }
+
+  /** `rows` as events of `sessionId` (the session asked about). */
+  decode(rows: readonly StoredEventRow[], sessionId: string): RunEvent[] {
+    const cache = new Map<number, ReferredRow | undefined>();
+    return rows.map((stored) => {
+      let row: ReferredRow | undefined;
+      if (stored.msg !== null) {
+        if (cache.has(stored.msg)) row = cache.get(stored.msg);
+        else {
+          row = this.referred.get(stored.msg) as ReferredRow | undefined;
+          cache.set(stored.msg, row);
+        }
+      }
+      // Only the store writes events, from typed RunEvents, so kind and payload agree.
+      return {
+        sessionId,
+        seq: stored.seq,
+        t: stored.t,
+        agent: stored.agent,
+        kind: stored.kind,
+        payload: decodePayload(stored, row),
+      } as RunEvent;
+    });
+  }
+
+  /** The payload of one stored row (the writer's own reads, e.g. before a row's text changes). */
+  payloadOf(stored: StoredEventRow): unknown {
+    const row = stored.msg === null ? undefined : (this.referred.get(stored.msg) as ReferredRow | undefined);
+    return decodePayload(stored, row);
+  }
+}
+
+/** The columns a reader selects from `event_log` for the decoder. */
+export const STORED_EVENT_COLUMNS = 'seq, t, kind, agent, msg, payload';
+
+/** The session's integer key for its text id, as a subquery for `event_log` / `message_rows`. */
+export const SID_OF = '(SELECT sid FROM sessions WHERE id = ?)';
+
+/** What a completion's stored payload keeps: the message fields its row does not hold. */
+export function completionRest(message: Message): Record<string, unknown> {
+  const {
+    id: _id,
+    threadId: _thread,
+    parentId: _parent,
+    from: _from,
+    to: _to,
+    kind: _kind,
+    content: _content,
+    meta: _meta,
+    toolCalls: _toolCalls,
+    toolResults: _toolResults,
+    t: _t,
+    state,
+    ...rest
+  } = message;
+  // The row holds 'partial' or 'complete' (see Materializer.complete); any other state is kept.
+  return state === 'partial' || state === 'complete' ? rest : { ...rest, state };
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Whether SQLite gives these strings back exactly. A lone UTF-16 surrogate (a pair split across
+ * two deltas, say) is not valid UTF-8 and comes back changed, so text with one is stored whole
+ * in its event, as JSON escapes keep it.
+ */
+export function readsBackExactly(...values: ReadonlyArray<string | null>): boolean {
+  return values.every((value) => value === null || !LONE_SURROGATE.test(value));
+}
+
+/** A stored payload: '' for an empty object (most starts and completions). */
+export function compactJson(value: Record<string, unknown>): string {
+  for (const _key in value) return JSON.stringify(value);
+  return '';
+}
