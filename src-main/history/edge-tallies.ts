@@ -1,36 +1,41 @@
 import { BROADCAST } from '@shared/domain';
 import type { AgentEdgeStats, EdgeCount } from '@shared/contract';
 import type { SqliteDatabase } from './database';
+import { LIVE_SQL } from './live-sql';
 import { StatementCache } from './statement-cache';
 
 /**
  * Running graph totals of one stored session's own message rows: per sender (completed, not
- * dropped) the count, tokens and last seq; per receiver the last seq it was addressed by name;
- * per (sender, receiver, kind) the count and last seq.
+ * dropped) the count, tokens and last seq, and all its messages (its turns); per receiver the
+ * last seq it was addressed by name; per (sender, receiver, kind) the count and last seq.
  */
 export interface EdgeTally {
   agents: Map<string, AgentEdgeStats>;
+  /** Every message per sender, dropped ones included (each is a turn). */
+  turns: Map<string, number>;
   receivers: Map<string, number>;
   edges: Map<string, EdgeCount>;
 }
 
 export function emptyTally(): EdgeTally {
-  return { agents: new Map(), receivers: new Map(), edges: new Map() };
+  return { agents: new Map(), turns: new Map(), receivers: new Map(), edges: new Map() };
 }
 
 function cloneTally(tally: EdgeTally): EdgeTally {
   const copy = emptyTally();
   for (const [name, agent] of tally.agents) copy.agents.set(name, { ...agent });
+  for (const [name, turns] of tally.turns) copy.turns.set(name, turns);
   for (const [name, seq] of tally.receivers) copy.receivers.set(name, seq);
   for (const [key, edge] of tally.edges) copy.edges.set(key, { ...edge });
   return copy;
 }
 
-/** One grouped row: messages along (from, to, kind) in a range of seqs. */
+/** One grouped row: messages along (from, to, kind), dropped or not, in a range of seqs. */
 interface GroupRow {
   from: string;
   to: string;
   kind: 'message' | 'handoff';
+  dropped: number;
   count: number;
   tokens: number;
   lastSeq: number;
@@ -39,6 +44,8 @@ interface GroupRow {
 /** Adds grouped rows (any order) into `tally`. */
 function addRows(tally: EdgeTally, rows: readonly GroupRow[]): void {
   for (const row of rows) {
+    tally.turns.set(row.from, (tally.turns.get(row.from) ?? 0) + row.count);
+    if (row.dropped) continue;
     const agent = tally.agents.get(row.from);
     if (agent) {
       agent.messages += row.count;
@@ -71,6 +78,7 @@ function addRows(tally: EdgeTally, rows: readonly GroupRow[]): void {
 
 /** Adds `part` into `into` (tallies of disjoint rows). */
 export function mergeTally(into: EdgeTally, part: EdgeTally): void {
+  for (const [name, turns] of part.turns) into.turns.set(name, (into.turns.get(name) ?? 0) + turns);
   for (const [name, agent] of part.agents) {
     const known = into.agents.get(name);
     if (!known) into.agents.set(name, { ...agent });
@@ -106,9 +114,10 @@ interface SessionSnapshots {
 }
 
 const GROUPED = `SELECT sender AS "from", receiver AS "to",
-    CASE WHEN kind = 'handoff' THEN 'handoff' ELSE 'message' END AS kind, count(*) AS count,
+    CASE WHEN kind = 'handoff' THEN 'handoff' ELSE 'message' END AS kind,
+    dropped_reason IS NOT NULL AS dropped, count(*) AS count,
     coalesce(sum(coalesce(prompt_tokens, 0) + coalesce(completion_tokens, 0)), 0) AS tokens, max(seq) AS lastSeq
-  FROM messages WHERE session_id = ? AND seq > ? AND seq <= ? AND dropped_reason IS NULL`;
+  FROM messages WHERE session_id = ? AND seq > ? AND seq <= ?`;
 
 /**
  * Graph totals of a session's own message rows at any seq without reading them all: prefix
@@ -141,7 +150,7 @@ export class EdgeTallies {
 
   private grouped(session: string, after: number, upTo: number): GroupRow[] {
     if (upTo <= after) return [];
-    return this.cache.get(`${GROUPED} GROUP BY 1, 2, 3`).all(session, after, upTo) as GroupRow[];
+    return this.cache.get(`${GROUPED} GROUP BY 1, 2, 3, 4`).all(session, after, upTo) as GroupRow[];
   }
 
   /** Snapshots up to the session's stable rows, extended (or rebuilt coarser) as needed. */
@@ -168,7 +177,7 @@ export class EdgeTallies {
     const upTo = complete * bucket - 1;
     const rows = this.cache
       .get(
-        `${GROUPED.replace('SELECT ', 'SELECT seq / CAST(? AS INTEGER) AS bucket, ')} GROUP BY 1, 2, 3, 4 ORDER BY 1`,
+        `${GROUPED.replace('SELECT ', 'SELECT seq / CAST(? AS INTEGER) AS bucket, ')} GROUP BY 1, 2, 3, 4, 5 ORDER BY 1`,
       )
       .all(bucket, session, Math.max(0, after), upTo) as Array<GroupRow & { bucket: number }>;
     let running =
@@ -187,14 +196,21 @@ export class EdgeTallies {
     }
   }
 
-  /** The last seq below which the session's rows no longer change. */
+  /**
+   * The last seq below which the session's rows no longer change: all of them once the session
+   * is not live (stopping closes every streaming row), else those before its first streaming row.
+   */
   private stableUpTo(session: string): number {
-    const row = this.cache
+    const { live, last } = this.cache
       .get(
-        `SELECT (SELECT min(seq) FROM messages WHERE state = 'streaming' AND session_id = ?) AS streaming,
+        `SELECT (SELECT status IN (${LIVE_SQL}) FROM sessions WHERE id = ?) AS live,
            (SELECT max(seq) FROM messages WHERE session_id = ?) AS last`,
       )
-      .get(session, session) as { streaming: number | null; last: number | null };
-    return Math.max(0, row.streaming !== null ? row.streaming - 1 : (row.last ?? 0));
+      .get(session, session) as { live: number | null; last: number | null };
+    if (!live) return last ?? 0;
+    const streaming = this.cache
+      .get(`SELECT min(seq) AS seq FROM messages WHERE session_id = ? AND state = 'streaming'`)
+      .get(session) as { seq: number | null };
+    return Math.max(0, streaming.seq !== null ? streaming.seq - 1 : (last ?? 0));
   }
 }

@@ -138,10 +138,8 @@ export function createSessionLoader(state: OpenSessionState, bridge: Bridge): Se
         return;
       }
       if (!(await readWindowAt(target, opened))) return;
-      if (state.playhead.value === target) {
-        await extendWindow(FIRST_EVENTS);
-        return;
-      }
+      // Its first events, unless the playhead has already moved on (then it is chased first).
+      if (state.playhead.value === target) await extendWindow(FIRST_EVENTS);
     }
   }
 

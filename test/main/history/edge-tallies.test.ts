@@ -85,11 +85,18 @@ function bruteForce(store: HistoryStore, session: string, upTo: number): EdgeTal
     });
     mergeTally(tally, part);
   }
+  const senders = store.db
+    .prepare(
+      'SELECT sender AS name, count(*) AS n FROM messages WHERE session_id = ? AND seq <= ? GROUP BY sender',
+    )
+    .all(session, upTo) as Array<{ name: string; n: number }>;
+  for (const { name, n } of senders) tally.turns.set(name, n);
   return tally;
 }
 
 const sorted = (tally: EdgeTally) => ({
   agents: [...tally.agents.values()].sort((a, b) => a.name.localeCompare(b.name)),
+  turns: [...tally.turns.entries()].sort(),
   receivers: [...tally.receivers.entries()].sort(),
   edges: [...tally.edges.entries()].sort(([a], [b]) => a.localeCompare(b)),
 });
