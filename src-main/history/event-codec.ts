@@ -1,4 +1,4 @@
-import type { Message, RunEvent } from '@shared/domain';
+import type { Message, RunEvent, TokenUsage } from '@shared/domain';
 import type { SqliteDatabase } from './database';
 
 /**
@@ -9,7 +9,9 @@ import type { SqliteDatabase } from './database';
  * - `message.started`: '' (id, thread, parent, sender, receiver and kind are the row's);
  * - `message.delta`: `[offset, length]` into the row's content, in UTF-16 code units;
  * - `message.completed`: the message's fields the row lacks (usage, a `streaming` state), as a
- *   JSON object without `message`, or '' when there are none;
+ *   JSON object without `message`, `[prompt, completion]` when that is only the usage, or ''
+ *   when there are none;
+ * - `usage`: `[prompt, completion]`;
  * - any other kind: the payload without its `messageId` (the row's id).
  *
  * The writer keeps each referred row true for its events: a row's text only grows while its
@@ -50,6 +52,22 @@ const REFERRED_COLUMNS =
 
 const parseObject = (payload: string): Record<string, unknown> =>
   payload === '' ? {} : (JSON.parse(payload) as Record<string, unknown>);
+
+const usageOf = (payload: string): TokenUsage => {
+  const [prompt, completion] = JSON.parse(payload) as [number, number];
+  return { prompt, completion };
+};
+
+/** `[prompt, completion]` for a usage with exactly those two fields, else null. */
+export function compactUsage(usage: unknown): string | null {
+  if (typeof usage !== 'object' || usage === null) return null;
+  const keys = Object.keys(usage);
+  if (keys.length !== 2 || keys[0] !== 'prompt' || keys[1] !== 'completion') return null;
+  const { prompt, completion } = usage as TokenUsage;
+  return Number.isSafeInteger(prompt) && Number.isSafeInteger(completion)
+    ? `[${prompt},${completion}]`
+    : null;
+}
 
 /** The message a completion stored without its text, from its row plus what the row lacks. */
 function messageOf(row: ReferredRow, rest: Record<string, unknown>): Message {
@@ -100,10 +118,16 @@ export function decodePayload(stored: StoredEventRow, row: ReferredRow | undefin
       return { messageId: row.id, ...(payload as Record<string, unknown>) };
     }
     case 'message.completed': {
+      if (stored.payload.startsWith('[')) {
+        return { message: messageOf(row, { usage: usageOf(stored.payload) }) };
+      }
       const payload = parseObject(stored.payload);
       if ('message' in payload) return payload;
       return { message: messageOf(row, payload) };
     }
+    case 'usage':
+      if (stored.payload.startsWith('[')) return { messageId: row.id, usage: usageOf(stored.payload) };
+      return { messageId: row.id, ...parseObject(stored.payload) };
     default: {
       const payload = parseObject(stored.payload);
       return 'messageId' in payload ? payload : { ...payload, messageId: row.id };
@@ -160,8 +184,16 @@ export const STORED_EVENT_COLUMNS = 'seq, t, kind, agent, msg, payload';
 /** The session's integer key for its text id, as a subquery for `event_log` / `message_rows`. */
 export const SID_OF = '(SELECT sid FROM sessions WHERE id = ?)';
 
+/** A completion's stored payload: the message fields its row does not hold (see the top). */
+export function completionPayload(message: Message): string {
+  const rest = completionRest(message);
+  const keys = Object.keys(rest);
+  if (keys.length === 1 && keys[0] === 'usage') return compactUsage(rest.usage) ?? JSON.stringify(rest);
+  return compactJson(rest);
+}
+
 /** What a completion's stored payload keeps: the message fields its row does not hold. */
-export function completionRest(message: Message): Record<string, unknown> {
+function completionRest(message: Message): Record<string, unknown> {
   const {
     id: _id,
     threadId: _thread,

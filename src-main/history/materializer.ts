@@ -11,7 +11,8 @@ import type { SqliteDatabase } from './database';
 import { FtsIndex } from './fts-index';
 import {
   compactJson,
-  completionRest,
+  compactUsage,
+  completionPayload,
   EventDecoder,
   readsBackExactly,
   STORED_EVENT_COLUMNS,
@@ -243,14 +244,15 @@ export class Materializer {
         const pk = this.complete(tally, m, event.seq, event.t);
         if (readsBackExactly(m.id, m.threadId, m.parentId, m.from, m.to, m.kind, m.content)) {
           msg = pk;
-          stored = compactJson(completionRest(m));
+          stored = completionPayload(m);
         }
         break;
       }
       case 'usage':
         msg = this.recordUsage(tally, event.payload.messageId, event.payload.usage);
         if (!readsBackExactly(event.payload.messageId)) msg = null;
-        if (msg !== null) stored = JSON.stringify({ usage: event.payload.usage });
+        if (msg !== null)
+          stored = compactUsage(event.payload.usage) ?? JSON.stringify({ usage: event.payload.usage });
         break;
       case 'message.dropped': {
         const m = event.payload.message;
