@@ -9,6 +9,9 @@ import { FIRST_BATCH_EVENTS, nextBatchEvents } from './write-pacing';
 import type { ParseReport } from './worker/protocol';
 import { ParseWorker } from './worker/worker-client';
 
+/** Batches the parsing thread is asked for ahead of the one being written. */
+const BATCHES_AHEAD = 2;
+
 export interface ImportOptions {
   /**
    * Progress in bytes of the file: the first half while the file is read and checked, the
@@ -125,10 +128,11 @@ async function importNow(
       sessions.push(writer.beginImport({ ...session.meta, sourceHash }));
     const messageCounts: number[] = planned.sessions.map(() => 0);
     let batchEvents = FIRST_BATCH_EVENTS;
-    worker.pull(batchEvents);
+    // Two batches asked for ahead, and one more as each arrives: the worker converts the next
+    // while this one is written, and a slow batch on its side does not leave this thread idle.
+    for (let ahead = 0; ahead < BATCHES_AHEAD; ahead++) worker.pull(batchEvents);
     for (;;) {
       const batch = expect(await worker.next(), 'batch');
-      // Ask for the next batch first: the worker converts it while this one is written.
       if (!batch.last) worker.pull(batchEvents);
       const session = sessions[batch.session];
       if (!session) throw new Error(`The import's parsing thread sent events of session ${batch.session}.`);

@@ -8,8 +8,8 @@ import { streamedSource } from './streamed-source';
 /**
  * The parsing thread's work: our own export is streamed (streamed-source.ts), every other file
  * read and checked whole first (checked-source.ts). Then one batch per `pull` of the size the
- * main thread asks for (it asks for the next while it writes the last), so at most about two
- * batches are in flight.
+ * main thread asks for (it asks a couple ahead of the one it writes), so only a few batches are
+ * in flight.
  */
 export function runParseJob(port: JobPort, job: ParseJob): void {
   let source: BatchSource;
@@ -20,11 +20,16 @@ export function runParseJob(port: JobPort, job: ParseJob): void {
     port.postMessage(failure(error));
     return;
   }
+  // The main thread asks ahead, so pulls can come after the last batch or a failure: ignored.
+  let ended = false;
   port.on('message', (request) => {
-    if (request.type !== 'pull') return;
+    if (request.type !== 'pull' || ended) return;
     try {
-      port.postMessage(source.next(request.maxEvents));
+      const batch = source.next(request.maxEvents);
+      ended = batch.last;
+      port.postMessage(batch);
     } catch (error) {
+      ended = true;
       source.close();
       port.postMessage(failure(error));
     }
