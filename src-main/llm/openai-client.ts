@@ -28,14 +28,16 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 type OpenAiMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ChatCompletionChunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 
+/**
+ * The SDK's form of a chat message. System, user and plain assistant messages already have it and
+ * go as they are (a request carries the whole history: nothing is copied per message); tool calls
+ * and tool results are renamed to the API's fields.
+ */
 function toOpenAiMessage(message: ChatMessage): OpenAiMessage {
   switch (message.role) {
     case 'system':
-      return { role: 'system', content: message.content };
     case 'user':
-      return message.name
-        ? { role: 'user', content: message.content, name: message.name }
-        : { role: 'user', content: message.content };
+      return message;
     case 'assistant':
       if (message.toolCalls && message.toolCalls.length > 0) {
         return {
@@ -48,31 +50,16 @@ function toOpenAiMessage(message: ChatMessage): OpenAiMessage {
           })),
         };
       }
-      return { role: 'assistant', content: message.content };
+      return 'toolCalls' in message ? { role: 'assistant', content: message.content } : message;
     case 'tool':
       return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
   }
 }
 
-/**
- * SDK messages by the chat message they were made from: callers reuse chat messages from request
- * to request (a conversation's history), so each is converted once. Never changed once made.
- */
-const converted = new WeakMap<ChatMessage, OpenAiMessage>();
-
-function convert(message: ChatMessage): OpenAiMessage {
-  let result = converted.get(message);
-  if (result === undefined) {
-    result = toOpenAiMessage(message);
-    converted.set(message, result);
-  }
-  return result;
-}
-
 function toRequestBody(request: ChatRequest): OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming {
   return {
     model: request.model,
-    messages: request.messages.map(convert),
+    messages: request.messages.map(toOpenAiMessage),
     stream: true,
     stream_options: { include_usage: true },
     ...(request.tools && request.tools.length > 0

@@ -55,27 +55,76 @@ function assistantTurn(message: Message): ChatMessage {
  * turns (tool calls and results included), everyone else's become user turns that name the sender.
  */
 export function toChatMessages(spec: AgentSpec, address: string, history: readonly Message[]): ChatMessage[] {
-  const chat: ChatMessage[] = [systemTurn(spec)];
-  // A tool call whose result never came (a fork cut after the call, a crash while the tool ran)
-  // is left out: model APIs refuse a call without its result.
-  const answered = new Set<string>();
-  for (const message of history)
-    if (message.from === address) for (const result of message.toolResults ?? []) answered.add(result.callId);
-  for (const message of history) {
-    if (message.from === address) {
-      const calls = (message.toolCalls ?? []).filter((call) => answered.has(call.id));
-      if (message.kind === 'tool' && message.toolResults) {
-        for (const result of message.toolResults) {
-          chat.push({ role: 'tool', toolCallId: result.callId, content: result.content });
-        }
-      } else if (calls.length > 0) {
-        chat.push({ role: 'assistant', content: message.content, toolCalls: calls });
-      } else {
-        chat.push(assistantTurn(message));
-      }
-    } else {
-      chat.push(userTurn(message));
+  return new ChatTranscript(spec, address).messages(history);
+}
+
+/**
+ * One agent's chat messages, kept from request to request. An agent's view only grows, and each
+ * request carries all of it, so the messages already turned into chat turns are kept and only
+ * the new ones are added (a view that is replaced, as on resume, is read again from the start).
+ *
+ * A tool call whose result never came (a fork cut after the call, a crash while the tool ran) is
+ * left out: model APIs refuse a call without its result. A message with a call still waiting for
+ * its result is therefore not kept: it is read again on the next request, when the result may
+ * have arrived.
+ */
+export class ChatTranscript {
+  private source: readonly Message[] | null = null;
+  /** Messages of `source` searched for this agent's tool results. */
+  private scanned = 0;
+  /** Messages of `source` turned into `chat` for good. */
+  private settled = 0;
+  private chat: ChatMessage[] = [];
+  private readonly answered = new Set<string>();
+
+  constructor(
+    private readonly spec: AgentSpec,
+    readonly address: string,
+  ) {}
+
+  /** The chat messages for `history` (a new array each time; its items are shared, never change). */
+  messages(history: readonly Message[]): ChatMessage[] {
+    if (history !== this.source || history.length < this.scanned) this.restart(history);
+    for (; this.scanned < history.length; this.scanned += 1) {
+      const message = history[this.scanned] as Message;
+      if (message.from === this.address)
+        for (const result of message.toolResults ?? []) this.answered.add(result.callId);
     }
+    let index = this.settled;
+    for (; index < history.length && this.isSettled(history[index] as Message); index += 1)
+      this.append(this.chat, history[index] as Message);
+    this.settled = index;
+    const chat = this.chat.slice();
+    for (; index < history.length; index += 1) this.append(chat, history[index] as Message);
+    return chat;
   }
-  return chat;
+
+  private restart(history: readonly Message[]): void {
+    this.source = history;
+    this.scanned = 0;
+    this.settled = 0;
+    this.chat = [systemTurn(this.spec)];
+    this.answered.clear();
+  }
+
+  /** Whether the message reads the same whatever comes after it. */
+  private isSettled(message: Message): boolean {
+    if (message.from !== this.address || (message.kind === 'tool' && message.toolResults)) return true;
+    return (message.toolCalls ?? []).every((call) => this.answered.has(call.id));
+  }
+
+  private append(chat: ChatMessage[], message: Message): void {
+    if (message.from !== this.address) {
+      chat.push(userTurn(message));
+      return;
+    }
+    if (message.kind === 'tool' && message.toolResults) {
+      for (const result of message.toolResults)
+        chat.push({ role: 'tool', toolCallId: result.callId, content: result.content });
+      return;
+    }
+    const calls = (message.toolCalls ?? []).filter((call) => this.answered.has(call.id));
+    if (calls.length > 0) chat.push({ role: 'assistant', content: message.content, toolCalls: calls });
+    else chat.push(assistantTurn(message));
+  }
 }

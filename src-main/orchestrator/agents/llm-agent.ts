@@ -3,7 +3,7 @@ import { ProviderError, type ModelClient } from '../../llm';
 import type { MessageWriter } from '../runtime/bus';
 import type { ToolRegistry } from '../tools';
 import { AgentFailure, TurnAborted, type Agent, type TurnContext } from './agent';
-import { toChatMessages } from './chat-history';
+import { ChatTranscript } from './chat-history';
 import { handoffTarget, handoffToolSpecs } from './handoff-tools';
 
 /** Model calls per turn at most; a model that keeps calling tools is stopped there. */
@@ -20,6 +20,8 @@ export interface LlmAgentServices {
 /** An agent backed by an OpenAI-compatible chat model, streaming, with tools and handoffs. */
 export class LlmAgent implements Agent {
   private readonly provider: ProviderRef;
+  /** The chat messages of this agent's view so far (the address is the same every turn). */
+  private transcript: ChatTranscript | null = null;
 
   constructor(
     readonly spec: AgentSpec,
@@ -81,7 +83,7 @@ export class LlmAgent implements Agent {
       return await this.services.client.complete(
         {
           model: this.provider.model,
-          messages: toChatMessages(this.spec, context.address, context.history()),
+          messages: this.transcriptFor(context.address).messages(context.history()),
           ...(tools ? { tools } : {}),
           ...(this.provider.temperature !== undefined ? { temperature: this.provider.temperature } : {}),
           ...(this.provider.maxTokens !== undefined ? { maxTokens: this.provider.maxTokens } : {}),
@@ -111,6 +113,11 @@ export class LlmAgent implements Agent {
       context.setStatus('error');
       throw new AgentFailure(error.code, `${this.spec.name}: ${error.message}`);
     }
+  }
+
+  private transcriptFor(address: string): ChatTranscript {
+    if (this.transcript?.address !== address) this.transcript = new ChatTranscript(this.spec, address);
+    return this.transcript;
   }
 
   /** Runs the calls in parallel; returns true when one of them handed the conversation off. */

@@ -89,6 +89,8 @@ export class TeamRunner {
   private primed: readonly Message[] | null = null;
   /** Fires time-based conditions (timeouts) while a turn is in flight. */
   private timer: ConditionTimer | null = null;
+  /** The round controller kept for the next round, and how to untie it from its parent signal. */
+  private idleRound: { parent: AbortSignal; abort: AbortController; release(): void } | null = null;
 
   constructor(private readonly options: TeamRunnerOptions) {
     const { fleet, session, services } = options;
@@ -215,6 +217,8 @@ export class TeamRunner {
       return { stop: this.stop, output: this.output, last: this.history.at(-1) ?? null };
     } finally {
       timer.clear();
+      this.idleRound?.release();
+      this.idleRound = null;
     }
   }
 
@@ -236,9 +240,7 @@ export class TeamRunner {
   }
 
   private async runRound(speakers: readonly Speaker[], parent: AbortSignal): Promise<void> {
-    const abort = new AbortController();
-    const onParentAbort = () => abort.abort();
-    parent.addEventListener('abort', onParentAbort, { once: true });
+    const abort = this.roundController(parent);
     this.roundAbort = abort;
     try {
       const results = await Promise.allSettled(
@@ -262,9 +264,27 @@ export class TeamRunner {
       // Every error is an aborted turn: fine when a condition cut it short, else the parent was.
       if (this.stop === null) throw new TurnAborted();
     } finally {
-      parent.removeEventListener('abort', onParentAbort);
       this.roundAbort = null;
     }
+  }
+
+  /**
+   * The controller that cuts a round short: the last round's while nothing aborted it (a round
+   * that ends leaves no listener on it), else a new one tied to `parent`.
+   */
+  private roundController(parent: AbortSignal): AbortController {
+    const reused = this.idleRound;
+    if (reused !== null && reused.parent === parent && !reused.abort.signal.aborted) return reused.abort;
+    reused?.release();
+    const abort = new AbortController();
+    const onParentAbort = () => abort.abort();
+    parent.addEventListener('abort', onParentAbort, { once: true });
+    this.idleRound = {
+      parent,
+      abort,
+      release: () => parent.removeEventListener('abort', onParentAbort),
+    };
+    return abort;
   }
 
   /** A scripted agent whose script is used up: its turns pass without a word. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentSpecSchema, type Message } from '@shared/domain';
 import { toChatMessages } from '../../../src-main/orchestrator/agents';
+import { ChatTranscript } from '../../../src-main/orchestrator/agents/chat-history';
 
 const spec = agentSpecSchema.parse({ name: 'ann', provider: { id: 'custom', model: 'm' } });
 let n = 0;
@@ -47,5 +48,36 @@ describe('an agent history as chat messages', () => {
       ['assistant', null],
     ]);
     expect(chat.at(-1)).toEqual({ role: 'assistant', content: 'Checking' });
+  });
+
+  it('a transcript kept between requests reads like a fresh one, as the view grows, a result arrives or the view is replaced', () => {
+    const call = { id: 'k1', name: 'calculator', arguments: '{"expression":"3*3"}' };
+    const view: Message[] = [message('user', '*', { kind: 'task', content: 'Multiply' })];
+    const transcript = new ChatTranscript(spec, 'ann');
+    const same = () => expect(transcript.messages(view)).toEqual(toChatMessages(spec, 'ann', view));
+    same();
+    view.push(message('bob', '*', { content: 'go on' }));
+    same();
+    // The call waits for its result: left out now, kept once the result is in the view.
+    view.push(message('ann', 'ann', { kind: 'function', content: '', toolCalls: [call] }));
+    expect(transcript.messages(view).at(-1)).toEqual({ role: 'assistant', content: '' });
+    view.push(
+      message('ann', 'ann', {
+        kind: 'tool',
+        toolResults: [{ callId: 'k1', name: 'calculator', content: '9', isError: false }],
+      }),
+    );
+    same();
+    expect(transcript.messages(view).at(-2)).toMatchObject({ role: 'assistant', toolCalls: [call] });
+    view.push(message('ann', '*', { content: 'It is 9.' }));
+    same();
+    // Each answer is a new array: what a caller keeps does not change afterwards.
+    const kept = transcript.messages(view);
+    view.push(message('bob', '*', { content: 'thanks' }));
+    expect(kept).toHaveLength(6);
+    same();
+    // A view replaced by another (resume) is read from its start.
+    const replaced = [message('user', '*', { kind: 'task', content: 'Again' })];
+    expect(transcript.messages(replaced)).toEqual(toChatMessages(spec, 'ann', replaced));
   });
 });
