@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../../helpers/browser';
 import { makeTempDir } from '../../helpers/temp-dir';
@@ -11,7 +11,8 @@ import { BenchReport, benchReps, benchSize, median } from '../harness';
 
 /**
  * The sequence lens (lanes) in Chromium against the real web host (issue 12): opening it on a
- * 100k-message session, and frames while 16 of 50 agents stream into it. Each figure is printed
+ * 100k-message session (read in windows around the playhead, never whole), seeking in it, and
+ * frames while 16 of 50 agents stream into it. Each figure is printed
  * beside a baseline measured in the same run (an empty session; the idle lens), over interleaved
  * repetitions with their spread, and written to test-artifacts/bench/lanes-chromium.json (and
  * results.json) through the bench harness. Never asserted on time.
@@ -19,6 +20,8 @@ import { BenchReport, benchReps, benchSize, median } from '../harness';
 const MESSAGES = benchSize('FLEETSCOPE_BENCH_UI_MESSAGES', 100_000);
 const OPENS = Math.max(5, benchReps());
 const STREAM_RUNS = benchReps();
+/** Random scrubber seeks per run (the p95 of each run is one value). */
+const SEEKS = 40;
 const TOKEN = 'bench-lanes-token-0123456789abcdef01234567';
 
 const spread = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
@@ -37,6 +40,7 @@ function probes(page: Page) {
     open: (id: string, empty: boolean, lens: Lens) => call('openSession', { id, empty, lens }),
     leave: () => call('leaveSession'),
     frames: (ms: number) => call('watchFrames', { ms }),
+    seek: (count: number) => call('seekRandomly', { count }),
   };
 }
 
@@ -45,7 +49,7 @@ describe('the sequence lens in Chromium', () => {
   let host: HostProcess;
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
   let page: Page;
-  let ids: { longId: string; emptyId: string };
+  let ids: { longId: string; emptyId: string; smallId: string };
   const lines: string[] = [];
   const report = new BenchReport(
     'lanes-chromium',
@@ -119,33 +123,39 @@ describe('the sequence lens in Chromium', () => {
       `  open the graph on the same session (baseline): median ${f(median(frames(graph)))} to next frame (${spread(frames(graph))} over ${OPENS})`,
       `  open the lanes on a ${MESSAGES}-message session: median ${f(median(doms(long)))} to rows, ${f(median(frames(long)))} to next frame (${spread(frames(long))} over ${OPENS}; goal < 300 ms; ${(median(frames(long)) / median(frames(graph))).toFixed(2)}x the graph)`,
     );
-    // The whole log then loads behind the lens; its rows, bars and lanes follow.
-    await probe.open(ids.longId, false, 'lanes');
-    const loadStart = Date.now();
-    await page.getByTestId('session-loading').waitFor({ state: 'detached', timeout: 120_000 });
-    await expect
-      .poll(() => page.getByTestId('lanes').getAttribute('data-rows'), { timeout: 30_000 })
-      .toBe(String(MESSAGES));
-    lines.push(`  the whole log in the lanes ${f(Date.now() - loadStart)} later (${MESSAGES} rows)`);
-    // Scrolling the 100k rows: frames while the scroller jumps to random offsets.
-    const scrolled = await page.evaluate(async () => {
-      const scroller = document.querySelector<HTMLElement>('[data-testid="lanes-scroller"]')!;
-      const gaps: number[] = [];
-      let last = performance.now();
-      for (let i = 0; i < 120; i++) {
-        scroller.scrollTop = Math.random() * (scroller.scrollHeight - scroller.clientHeight);
-        const now = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
-        gaps.push(now - last);
-        last = now;
+  });
+
+  it('seeks in the lanes of the long session as in a short one', async () => {
+    // A long session is read in windows around the playhead: the lens draws each seek from the
+    // window there, never from the whole log. Baseline: the same seeks in the 1,000-message session.
+    const probe = probes(page);
+    const seeks = { long: [] as number[], small: [] as number[] };
+    for (let run = 0; run < STREAM_RUNS; run++) {
+      for (const [key, id] of [
+        ['small', ids.smallId],
+        ['long', ids.longId],
+      ] as const) {
+        await probe.open(id, false, 'lanes');
+        // A short session's whole log loads behind its first draw; seek once it has.
+        await page.getByTestId('session-loading').waitFor({ state: 'detached', timeout: 120_000 });
+        const { frame } = await probe.seek(SEEKS);
+        const sorted = [...frame].sort((a, b) => a - b);
+        seeks[key].push(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? NaN);
+        await probe.leave();
       }
-      gaps.sort((a, b) => a - b);
-      return { p50: gaps[60]!, p95: gaps[114]!, worst: gaps[119]! };
+    }
+    results.seek = { ...seeks, seeksPerRun: SEEKS };
+    report.add({
+      id: 'lanes-seek-p95',
+      label: `lanes: seek p95 to the painted frame, ${MESSAGES}-message session (${SEEKS} random seeks a run)`,
+      unit: 'ms',
+      values: seeks.long,
+      baseline: { label: 'same, 1000 messages', values: seeks.small },
+      goal: { kind: 'value', max: 50, text: '< 50 ms' },
     });
-    results.scroll = scrolled;
     lines.push(
-      `  scrolling the ${MESSAGES} rows to 120 random offsets: frame gap p50 ${f(scrolled.p50)}, p95 ${f(scrolled.p95)}, worst ${f(scrolled.worst)}`,
+      `  seek p95 in the lanes of the ${MESSAGES}-message session: median ${f(median(seeks.long))} (${spread(seeks.long)} over ${STREAM_RUNS} runs of ${SEEKS}); 1,000 messages: ${f(median(seeks.small))} (${spread(seeks.small)})`,
     );
-    await probe.leave();
   });
 
   it('keeps frames flowing in the lanes while 16 of 50 agents stream', async () => {
