@@ -21,6 +21,7 @@ import { buildPattern, type Speaker, type TeamPattern } from '../teams';
 import type { ToolRegistry } from '../tools';
 import type { HumanDesk } from './human-desk';
 import { RunCancelled, type RunControl } from './run-control';
+import { ConditionTimer } from './condition-timer';
 import { RuntimeTurnContext } from './turn-context';
 
 /** Services every team of a session shares. */
@@ -397,23 +398,5 @@ export class TeamRunner {
     this.stop = result;
     this.roundAbort?.abort();
     this.options.services.control.nudge();
-  }
-}
-
-/** One timer for the earliest time-based condition. */
-class ConditionTimer {
-  private handle: NodeJS.Timeout | null = null;
-
-  constructor(private readonly onDue: () => void) {}
-
-  schedule(at: number | null): void {
-    this.clear();
-    if (at === null) return;
-    this.handle = setTimeout(this.onDue, Math.max(0, at - Date.now()));
-  }
-
-  clear(): void {
-    if (this.handle !== null) clearTimeout(this.handle);
-    this.handle = null;
   }
 }
