@@ -269,10 +269,7 @@ export class TeamRunner {
     }
   }
 
-  /**
-   * The controller that cuts a round short: the last round's while nothing aborted it (a round
-   * that ends leaves no listener on it), else a new one tied to `parent`.
-   */
+  /** What cuts a round short: the last round's controller while unaborted, else a new one tied to `parent`. */
   private roundController(parent: AbortSignal): AbortController {
     const reused = this.idleRound;
     if (reused !== null && reused.parent === parent && !reused.abort.signal.aborted) return reused.abort;
