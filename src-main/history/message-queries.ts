@@ -245,21 +245,29 @@ export class MessageQueries {
     }
     const cursor = query.before ?? query.after;
     const byTime = cursor !== undefined && 't' in cursor;
+    // A seq cursor narrows each segment's seq range: one range on the index, so SQLite starts
+    // the scan at the cursor (a second bound on seq made it walk from the segment's end).
+    let lowest = 0;
+    let highest = Number.MAX_SAFE_INTEGER;
     const where = [...filters];
     const cursorParams: number[] = [];
     if (query.after) {
-      where.push('t' in query.after ? 't > ?' : 'seq > ?');
-      cursorParams.push('t' in query.after ? query.after.t : query.after.seq);
+      if ('t' in query.after) {
+        where.push('t > ?');
+        cursorParams.push(query.after.t);
+      } else lowest = query.after.seq;
     }
     if (query.before) {
-      where.push('t' in query.before ? 't < ?' : 'seq < ?');
-      cursorParams.push('t' in query.before ? query.before.t : query.before.seq);
+      if ('t' in query.before) {
+        where.push('t < ?');
+        cursorParams.push(query.before.t);
+      } else highest = query.before.seq - 1;
     }
     const backwards = query.before !== undefined || (cursor === undefined && query.from === 'end');
     const order = byTime ? (backwards ? 't DESC, seq DESC' : 't, seq') : backwards ? 'seq DESC' : 'seq';
     const compare = (a: MessageRow, b: MessageRow) =>
       (byTime ? a.t - b.t || a.seq - b.seq : a.seq - b.seq) * (backwards ? -1 : 1);
-    const segments = this.within(sessionId);
+    const segments = this.within(sessionId, lowest, highest);
     // Segments hold disjoint, increasing seq ranges: by seq, the nearest ones fill the page first.
     const visiting = backwards ? [...segments].reverse() : segments;
     let rows: MessageRow[] = [];
@@ -284,15 +292,25 @@ export class MessageQueries {
     const items = kept.map(toStoredMessage);
     const first = items[0];
     const last = items[items.length - 1];
-    const exists = (comparison: string, item: StoredMessage): boolean => {
-      const tuple = byTime ? `(t, seq) ${comparison} (?, ?)` : `seq ${comparison} ?`;
-      const values = byTime ? [item.t, item.seq] : [item.seq];
-      const statement = this.cache.get(
-        `SELECT 1 FROM messages WHERE ${filters.join(' AND ')} AND ${tuple} LIMIT 1`,
-      );
-      return segments.some(
-        (segment) =>
-          statement.get(segment.session, segment.after, segment.upTo, ...params, ...values) !== undefined,
+    const all = this.within(sessionId);
+    const exists = (comparison: '<' | '>', item: StoredMessage): boolean => {
+      if (byTime) {
+        const statement = this.cache.get(
+          `SELECT 1 FROM messages WHERE ${filters.join(' AND ')} AND (t, seq) ${comparison} (?, ?) LIMIT 1`,
+        );
+        return all.some(
+          (segment) =>
+            statement.get(segment.session, segment.after, segment.upTo, ...params, item.t, item.seq) !==
+            undefined,
+        );
+      }
+      const statement = this.cache.get(`SELECT 1 FROM messages WHERE ${filters.join(' AND ')} LIMIT 1`);
+      const range =
+        comparison === '<'
+          ? this.within(sessionId, 0, item.seq - 1)
+          : this.within(sessionId, item.seq, Number.MAX_SAFE_INTEGER);
+      return range.some(
+        (segment) => statement.get(segment.session, segment.after, segment.upTo, ...params) !== undefined,
       );
     };
     return {
