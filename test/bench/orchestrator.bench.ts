@@ -10,7 +10,7 @@ import { makeTempDir } from '../helpers/temp-dir';
 import { BenchReport, benchReps, benchSize, interleave, percentile } from './harness';
 import { startStubChild, type StubChild } from './stub/stub-child';
 import { measureStoreWrites } from './store-writes';
-import { GroupCommit, WithoutDerivableEvents } from './what-if-sinks';
+import { WithoutDerivableEvents } from './what-if-sinks';
 
 /**
  * Orchestration overhead: the peers' scenario (4 LLM agents, round robin, one shared history,
@@ -32,7 +32,6 @@ const TASK = 'Design a small command-line tool that counts words in text files, 
 const MODEL = 'stub-model';
 
 let stub: StubChild;
-const groupCommits: number[] = [];
 const temp = makeTempDir('fleetscope-bench-orchestrator-');
 let folders = 0;
 const freshFolder = () => join(temp.dir, `run-${(folders += 1)}`);
@@ -112,22 +111,6 @@ const variants = {
         history.close();
       }
     }),
-  /** What-if (what-if-sinks.ts): the store with one commit per 50 ms, optionally also lean. */
-  sqliteGrouped: (lean = false) =>
-    timed(async () => {
-      const history = openHistory(freshFolder(), { recover: false });
-      const sink = new GroupCommit(
-        lean ? new WithoutDerivableEvents(history.store) : history.store,
-        history.db,
-      );
-      try {
-        await runtimeInto(sink);
-        sink.drain();
-        groupCommits.push(sink.commits);
-      } finally {
-        history.close();
-      }
-    }),
   bare: (bodies: readonly OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming[]) =>
     timed(async () => {
       const client = new OpenAI({ baseURL: stub.baseUrl, apiKey: 'bench', maxRetries: 0, logLevel: 'off' });
@@ -172,8 +155,6 @@ describe('orchestrator overhead', () => {
       sqlite: cpuOf('sqlite', variants.sqlite),
       memory: cpuOf('memory', variants.memory),
       sqliteLean: async () => (await variants.sqliteLean()).ms,
-      sqliteGrouped: async () => (await variants.sqliteGrouped()).ms,
-      sqliteBoth: async () => (await variants.sqliteGrouped(true)).ms,
     });
 
     const writes = await measureStoreWrites(freshFolder(), (store) => runtimeInto(store));
@@ -229,33 +210,16 @@ describe('orchestrator overhead', () => {
       values: perTurn(wall.sqliteLean),
       baseline: memoryBaseline,
       goal: { kind: 'info', text: 'the next step, priced' },
-      note: 'test/bench/what-if-sinks.ts drops message.delta and agent.status before the store (12 of 16 events a turn)',
+      note: 'test/bench/what-if-sinks.ts drops message.delta and agent.status before the store (4 of 8 events a turn)',
     });
     report.add({
-      id: 'what-if-grouped-vs-memory',
-      label: 'what-if: SQLite with one commit per 50 ms, per turn',
+      id: 'what-if-lean-vs-bare',
+      label: 'what-if: SQLite without delta and status rows, against the bare loop, per turn',
       unit: 'ms',
-      values: perTurn(wall.sqliteGrouped),
-      baseline: memoryBaseline,
-      goal: { kind: 'info', text: 'the next step, priced' },
-      note: `test/bench/what-if-sinks.ts wraps 50 ms of appends in one outer transaction (${(groupCommits.at(-1) ?? 0) / TURNS} commits a turn)`,
-    });
-    report.add({
-      id: 'what-if-both-vs-memory',
-      label: 'what-if: both (lean rows, one commit per 50 ms), per turn',
-      unit: 'ms',
-      values: perTurn(wall.sqliteBoth),
-      baseline: memoryBaseline,
-      goal: { kind: 'info', text: 'the next step, priced' },
-    });
-    report.add({
-      id: 'what-if-both-vs-bare',
-      label: 'what-if: both, against the bare loop, per turn',
-      unit: 'ms',
-      values: perTurn(wall.sqliteBoth),
+      values: perTurn(wall.sqliteLean),
       baseline: bare,
       goal: { kind: 'ratio', max: 1.1, text: '<= 1.1x bare' },
-      note: 'not what the app does: what the store would cost after both changes',
+      note: 'not what the app does: what the store would cost without those rows',
     });
     report.add({
       id: 'app-cpu',
@@ -286,7 +250,7 @@ describe('orchestrator overhead', () => {
       [
         `request body bytes per turn: bare ${(bareRequestBytes / TURNS).toFixed(0)}, app ${(appRequestBytes / TURNS).toFixed(0)} (same bodies replayed)`,
         `store writes per turn (one instrumented runtime + SQLite run of ${TURNS} turns):`,
-        `  transactions ${writes.perTurn.transactions.toFixed(2)}, statement runs ${writes.perTurn.statementRuns.toFixed(1)}, events ${writes.perTurn.events.toFixed(1)}`,
+        `  transactions ${writes.perTurn.transactions.toFixed(2)} (group commits), statement runs ${writes.perTurn.statementRuns.toFixed(1)}, events ${writes.perTurn.events.toFixed(1)}`,
         `  events per turn by kind: ${Object.entries(writes.perTurn.eventsByKind)
           .map(([kind, count]) => `${kind} ${count.toFixed(2)}`)
           .join(', ')}`,

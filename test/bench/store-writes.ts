@@ -78,6 +78,9 @@ export async function measureStoreWrites(
     flush() {
       history.store.flush();
     },
+    whenDurable(callback: () => void) {
+      history.store.whenDurable(callback);
+    },
   };
   let turns = 0;
   try {
