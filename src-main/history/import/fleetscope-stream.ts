@@ -47,7 +47,6 @@ export class ExportStream {
   private readonly itemBytes: number;
   private readonly rangeBytes: number;
   private pending: ImportedEvent[] = [];
-  private pendingHead = 0;
   /** File position after the run each pending event came from. */
   private pendingPositions: number[] = [];
   private sawItem = false;
@@ -93,18 +92,12 @@ export class ExportStream {
   next(maxEvents: number): StreamBatch {
     const want = Math.max(1, maxEvents);
     let read = 0;
-    while (this.pending.length - this.pendingHead < want && !this.arrayDone && read < BATCH_BYTES) {
-      read += this.readRun();
-    }
-    const end = Math.min(this.pending.length, this.pendingHead + want);
-    const events = this.pending.slice(this.pendingHead, end);
-    const position = this.pendingPositions[end - 1] ?? this.window.at(this.window.pos);
-    this.pendingHead = end;
-    if (this.pendingHead === this.pending.length) {
-      this.pending = [];
-      this.pendingPositions = [];
-      this.pendingHead = 0;
-    }
+    while (this.pending.length < want && !this.arrayDone && read < BATCH_BYTES) read += this.readRun();
+    const events = this.pending.slice(0, want);
+    const position = this.pendingPositions[events.length - 1] ?? this.window.at(this.window.pos);
+    // What is left over (less than one run) is kept; what was handed out is let go.
+    this.pending = this.pending.slice(events.length);
+    this.pendingPositions = this.pendingPositions.slice(events.length);
     this.handedOut += events.length;
     return { events, position, done: this.arrayDone && this.pending.length === 0 };
   }

@@ -120,6 +120,14 @@ describe('our export read by the fast reader', () => {
     expect(contents[3]?.length).toBe(600_000);
   });
 
+  it('holds only a few batches: an export far larger than the thread may hold streams through', async () => {
+    const path = write(await exportText(40_000));
+    const store = new MemorySessions();
+    const result = await importFile(path, store, { limits: { workerHeapMb: 48 } });
+    expect(result.messageCount).toBe(40_000);
+    expect(store.sessions.get(result.sessionId)?.events.length).toBe(exactEvents(path).length);
+  });
+
   it('declines an event larger than a 32nd of the held-memory limit, and the import still takes it', async () => {
     const limits = { ...DEFAULT_IMPORT_LIMITS, maxHeldBytes: 256 * 1024 };
     const big = (index: number) => (index === 150 ? 'y'.repeat(20_000) : `message ${index}`);
