@@ -13,6 +13,9 @@ import type { Migration } from './runner';
  *   text from the row (null when none does), so the writer can write those events out whole
  *   before the row's text changes. `pk` values are kept (the full-text index refers to them).
  *
+ * The old indexes by thread and by receiver are not rebuilt: no query's plan used them (pages
+ * filtered by thread or agent walk the seq index in order, as they did before).
+ *
  * `events` and `messages` become views with the session's text id (`session_id`), so queries
  * that only read them are unchanged; writes go to the tables.
  */
@@ -76,9 +79,7 @@ export const compactStore: Migration = {
       DROP TABLE messages;
       CREATE INDEX message_rows_by_seq ON message_rows (sid, seq);
       CREATE INDEX message_rows_by_t ON message_rows (sid, t, seq);
-      CREATE INDEX message_rows_by_thread ON message_rows (sid, thread_id, seq);
       CREATE INDEX message_rows_by_sender ON message_rows (sid, sender, seq);
-      CREATE INDEX message_rows_by_receiver ON message_rows (sid, receiver, seq);
       CREATE INDEX message_rows_streaming ON message_rows (sid) WHERE state = 'streaming';
 
       CREATE VIEW events AS
