@@ -28,6 +28,9 @@ type SessionHandlers = Pick<
   | 'sessions.watch'
 >;
 
+/** Edge-tally buckets built per turn of the event loop (about 30k seqs). */
+const EDGE_BUCKETS_PER_TURN = 32;
+
 const EXTENSIONS: Record<ExportFormat, string> = { md: 'md', json: 'json', html: 'html', otlp: 'otlp.json' };
 
 /** A file name from a session title: letters, digits and dashes only. */
@@ -61,6 +64,15 @@ export function registerSessionHandlers(deps: {
     if (!found) throw new AppError('not-found', `No session with id "${id}".`);
     return found;
   };
+  /**
+   * The first graph totals of a long session need one pass over its messages (a second or more
+   * at a million): built a slice at a time with a turn of the event loop between slices, so the
+   * calls that draw the session (seek, pages, events) are answered meanwhile.
+   */
+  const prepareEdges = async (id: string, seq?: number) => {
+    while (!store.prepareEdges(id, EDGE_BUCKETS_PER_TURN, seq))
+      await new Promise((resolve) => setImmediate(resolve));
+  };
   return {
     'sessions.list': (query) => store.listSessions(query),
     'sessions.get': ({ id }) => requireSession(store.resolveSessionId(id)),
@@ -73,9 +85,14 @@ export function registerSessionHandlers(deps: {
       return { events, lastSeq: store.lastEventSeq(id) };
     },
     'sessions.seek': ({ id, seq }) => store.seek(id, seq),
-    'sessions.edges': ({ id, seq }) => store.edgeStats(id, seq),
-    'sessions.turns': ({ id, agent, aroundSeq, limit }) =>
-      store.turnIndex(id, { agent, aroundSeq: aroundSeq ?? 0, limit: limit ?? 200 }),
+    'sessions.edges': async ({ id, seq }) => {
+      await prepareEdges(id, seq);
+      return store.edgeStats(id, seq);
+    },
+    'sessions.turns': async ({ id, agent, aroundSeq, limit }) => {
+      await prepareEdges(id);
+      return store.turnIndex(id, { agent, aroundSeq: aroundSeq ?? 0, limit: limit ?? 200 });
+    },
     'sessions.rename': ({ id, title }) => store.renameSession(id, title),
     'sessions.tag': ({ id, tags }) => store.setTags(id, tags),
     'sessions.delete': ({ id }) => {

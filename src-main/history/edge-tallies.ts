@@ -101,14 +101,16 @@ export function mergeTally(into: EdgeTally, part: EdgeTally): void {
 }
 
 /** Snapshots kept per session at most; past it the bucket doubles and they are rebuilt. */
-const MAX_SNAPSHOTS = 512;
+const MAX_SNAPSHOTS = 1024;
 /** The smallest bucket, in seqs. */
-const MIN_BUCKET = 2048;
+const MIN_BUCKET = 1024;
 /** Sessions whose snapshots are kept (least recently used dropped first). */
 const SESSIONS_KEPT = 8;
 
 interface SessionSnapshots {
   bucket: number;
+  stable?: number;
+  complete?: number;
   /** snapshots[k]: the tally of the rows with seq < (k + 1) * bucket. */
   snapshots: EdgeTally[];
 }
@@ -138,6 +140,19 @@ export class EdgeTallies {
     this.cache = new StatementCache(db);
   }
 
+  /**
+   * Builds at most `buckets` more snapshots of `session` towards `upTo`; true once they reach it
+   * (or the session's stable rows). Lets a caller build a long session's snapshots in slices,
+   * giving other work a turn between them, before asking `tallyAt`.
+   */
+  prepare(session: string, upTo: number, buckets: number): boolean {
+    const entry = this.entryOf(session);
+    const wanted = Math.min(entry.complete, Math.floor((Math.min(upTo, entry.stable) + 1) / entry.bucket));
+    if (wanted > entry.snapshots.length)
+      this.extend(session, entry, Math.min(wanted, entry.snapshots.length + buckets));
+    return entry.snapshots.length >= wanted;
+  }
+
   /** The tally of `session`'s own rows with seq <= `upTo`. */
   tallyAt(session: string, upTo: number): EdgeTally {
     const entry = this.snapshotsOf(session);
@@ -155,6 +170,16 @@ export class EdgeTallies {
 
   /** Snapshots up to the session's stable rows, extended (or rebuilt coarser) as needed. */
   private snapshotsOf(session: string): SessionSnapshots {
+    const entry = this.entryOf(session);
+    if (entry.complete > entry.snapshots.length) this.extend(session, entry, entry.complete);
+    return entry;
+  }
+
+  /**
+   * The session's kept snapshots (most recently used), with how many buckets its stable rows
+   * fill now; started again with a coarser bucket when they would be too many.
+   */
+  private entryOf(session: string): SessionSnapshots & { stable: number; complete: number } {
     const stable = this.stableUpTo(session);
     let entry = this.kept.get(session);
     this.kept.delete(session);
@@ -163,11 +188,9 @@ export class EdgeTallies {
       while (Math.floor((stable + 1) / bucket) > MAX_SNAPSHOTS) bucket *= 2;
       entry = { bucket, snapshots: [] };
     }
-    const complete = Math.floor((stable + 1) / entry.bucket);
-    if (complete > entry.snapshots.length) this.extend(session, entry, complete);
     this.kept.set(session, entry);
     while (this.kept.size > SESSIONS_KEPT) this.kept.delete(this.kept.keys().next().value as string);
-    return entry;
+    return Object.assign(entry, { stable, complete: Math.floor((stable + 1) / entry.bucket) });
   }
 
   /** Adds snapshots up to `complete` buckets with one grouped pass over the rows in between. */

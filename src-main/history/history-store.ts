@@ -197,6 +197,17 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
     return this.messages.edgeStats(sessionId, seq ?? Number.MAX_SAFE_INTEGER);
   }
 
+  /**
+   * Builds at most `buckets` more of the tallies `edgeStats` and `turnIndex` read up to `seq`
+   * (default: the end); true once they are there. A caller that must not block long (a handler)
+   * calls it between turns of the event loop until it is true.
+   */
+  prepareEdges(sessionId: string, buckets: number, seq?: number): boolean {
+    this.requireSession(sessionId);
+    if (this.writer.isLive(sessionId)) this.flush();
+    return this.messages.prepareEdges(sessionId, seq ?? Number.MAX_SAFE_INTEGER, buckets);
+  }
+
   /** Per-agent turn counts and a page of one agent's turns (see MessageQueries.turns). */
   turnIndex(sessionId: string, query: TurnQuery): TurnIndex {
     this.requireSession(sessionId);

@@ -142,6 +142,17 @@ export class MessageQueries {
     return { seq, agents: [...total.agents.values()], edges: [...total.edges.values()] };
   }
 
+  /**
+   * Builds at most `buckets` more of the edge tallies `edgeStats(sessionId, seq)` reads; true
+   * once they are all there (see EdgeTallies.prepare).
+   */
+  prepareEdges(sessionId: string, seq: number, buckets: number): boolean {
+    let ready = true;
+    for (const segment of this.within(sessionId, 0, seq))
+      if (ready) ready = this.tallies.prepare(segment.session, segment.upTo, buckets);
+    return ready;
+  }
+
   /** Seq of the last stored event (through a fork's prefix); 0 when there is none. */
   lastSeq(sessionId: string): number {
     for (const segment of this.within(sessionId).reverse()) {

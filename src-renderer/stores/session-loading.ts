@@ -16,9 +16,9 @@ const PAGE = 200;
 /** Events read into a window at a time. */
 const WINDOW_EVENTS = 4_000;
 /** Events read right after a seek outside the window (enough to step and start playing). */
-const FIRST_EVENTS = 500;
+const FIRST_EVENTS = 200;
 /** Events before the end read behind the first draw of a long session (see primeWindow). */
-const PRIME_EVENTS = 2_000;
+const PRIME_EVENTS = 1_000;
 /** A window holding more events than this starts again at the playhead (memory stays bounded). */
 const MAX_WINDOW_EVENTS = 3 * WINDOW_EVENTS;
 /** `sessions.seek` past the end folds to the last event: the head of the log. */
@@ -44,8 +44,6 @@ export interface SessionLoader {
    * and edges there, then its first events.
    */
   seekWindow(): Promise<void>;
-  /** Reads a window just before the end behind the first draw of a long session. */
-  primeWindow(): Promise<void>;
   /** Reads the events after the window when the playhead nears its end (one call at a time). */
   extendWindow(limit?: number): Promise<void>;
   /**
@@ -102,6 +100,9 @@ export function createSessionLoader(state: OpenSessionState, bridge: Bridge): Se
     state.window = markRaw(windowAt(head.value, page.value.items));
     state.windowed.value = head.value.seq > FULL_LOG_LIMIT;
     state.version.value += 1;
+    // A long session: a window just before the end, asked before the totals at the end so the
+    // backend answers it first.
+    if (state.windowed.value) void primeWindow();
     // Asked after the view and the page so the first draw does not wait for the graph totals;
     // they replace the window's (still empty) start when they come.
     void bridge.call('sessions.edges', { id }).then((edges) => {
@@ -257,7 +258,6 @@ export function createSessionLoader(state: OpenSessionState, bridge: Bridge): Se
     loadEvents,
     loadHead,
     seekWindow,
-    primeWindow,
     extendWindow,
     messageBoundary,
     receiveWindowed,

@@ -75,11 +75,8 @@ export const useSessionStore = defineStore('session', () => {
       if (!found || generation !== state.openGeneration) return;
       if (headed) {
         computeDisplay(state);
-        // A long session stays in windows: only one just before the end is read now.
-        if (state.windowed.value) {
-          void loader.primeWindow();
-          return;
-        }
+        // A long session stays in windows (one just before the end is on its way).
+        if (state.windowed.value) return;
         // Let the first draw reach the screen before the log starts loading.
         await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
         if (generation !== state.openGeneration) return;

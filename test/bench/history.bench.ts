@@ -128,7 +128,7 @@ async function openSession(app: FleetscopeApp, id: string): Promise<void> {
 }
 
 /** Events the session view reads right after a seek outside its window (FIRST_EVENTS). */
-const WINDOW_FIRST_EVENTS = 500;
+const WINDOW_FIRST_EVENTS = 200;
 
 /**
  * The calls a seek outside the renderer's window makes (stores/session-loading.ts, seekWindow):

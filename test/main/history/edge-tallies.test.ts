@@ -126,6 +126,23 @@ describe('edge tallies: graph totals at any seq from prefix snapshots', () => {
       expect(sorted(tallies.tallyAt(id, seq))).toEqual(sorted(bruteForce(store, id, seq)));
   });
 
+  it('builds a session’s snapshots in slices when asked to, then answers as a grouped read', () => {
+    const id = store.importSession(
+      { title: 'sliced', task: 't', fleetName: 'f', source: 'test', createdAt: 0, tags: [] },
+      session(100),
+    );
+    const tallies = new EdgeTallies(store.db, 4);
+    const last = store.lastEventSeq(id);
+    let slices = 1;
+    while (!tallies.prepare(id, last, 3)) slices += 1;
+    // About a hundred seqs in buckets of four, three buckets a slice.
+    expect(slices).toBeGreaterThan(5);
+    expect(tallies.prepare(id, last, 3)).toBe(true);
+    expect(tallies.prepare(id, 10, 3)).toBe(true);
+    for (const seq of [last, 50, 7, 0])
+      expect(sorted(tallies.tallyAt(id, seq))).toEqual(sorted(bruteForce(store, id, seq)));
+  });
+
   it('keeps up with a live session and never snapshots a message still streaming', () => {
     const script = new SessionScript();
     store.append(script.started('live', 'task'));
