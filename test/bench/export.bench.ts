@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src-main/app';
 import { EXPORT_FORMATS } from '../../src-main/history/export';
 import { STORE_FILE } from '../../src-main/history';
+import { decodePayload, type ReferredRow, type StoredEventRow } from '../../src-main/history/event-codec';
 import { sampleEvents } from '../main/history/export/sample-session';
 import { makeTempDir } from '../helpers/temp-dir';
 import { BenchReport, benchReps, benchSize, fmt, interleave } from './harness';
@@ -22,10 +23,19 @@ const REPS = benchReps();
 
 const temp = makeTempDir('fleetscope-bench-export-');
 afterAll(() => temp.remove());
+/** Columns of the message row an event names, renamed where they clash with the event's. */
+interface JoinedColumns {
+  message_kind: string;
+  message_t: number;
+}
+
 let files = 0;
 const freshFile = (extension: string) => join(temp.dir, `out-${(files += 1)}.${extension}`);
 
-/** The baseline: the stored event rows copied to a file, one line each, with a write stream. */
+/**
+ * The baseline: the stored event rows copied to a file, one line each, with a write stream; an
+ * event stored without its message's text gets it back from the row it names (event-codec.ts).
+ */
 async function copyEventRows(
   db: Database.Database,
   sessionId: string,
@@ -34,12 +44,21 @@ async function copyEventRows(
   const started = performance.now();
   const out = createWriteStream(file);
   const rows = db
-    .prepare('SELECT seq, t, kind, agent, payload FROM events WHERE session_id = ? ORDER BY seq')
-    .raw()
-    .iterate(sessionId) as IterableIterator<[number, number, string, string | null, string]>;
+    .prepare(
+      `SELECT e.seq, e.t, e.kind, e.agent, e.msg, e.payload, m.id, m.thread_id, m.parent_id, m.sender, m.receiver,
+         m.kind AS message_kind, m.content, m.meta, m.tool_calls, m.tool_results, m.state, m.t AS message_t
+       FROM event_log e LEFT JOIN message_rows m ON m.pk = e.msg
+       WHERE e.sid = (SELECT sid FROM sessions WHERE id = ?) ORDER BY e.seq`,
+    )
+    .iterate(sessionId) as IterableIterator<StoredEventRow & Omit<ReferredRow, 'kind' | 't'> & JoinedColumns>;
   let pending: string[] = [];
   let size = 0;
-  for (const [seq, t, kind, agent, payload] of rows) {
+  for (const row of rows) {
+    const { seq, t, kind, agent } = row;
+    const payload =
+      row.msg === null
+        ? row.payload
+        : JSON.stringify(decodePayload(row, { ...row, kind: row.message_kind, t: row.message_t }));
     const line = `{"seq":${seq},"t":${t},"kind":${JSON.stringify(kind)},"agent":${JSON.stringify(agent)},"payload":${payload}}\n`;
     pending.push(line);
     size += line.length;
