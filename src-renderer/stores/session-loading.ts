@@ -250,7 +250,10 @@ export function createSessionLoader(state: OpenSessionState, bridge: Bridge): Se
     const head = await bridge.call('sessions.seek', { id, seq: END_SEQ });
     if (!head.ok || id !== state.sessionId.value || !state.window) return;
     state.head = head.value;
-    computeDisplay(state);
+    if (state.following.value) state.playhead.value = head.value.seq;
+    // Following the end: the window moves there (seekWindow draws once it has).
+    if (state.following.value && !state.window.covers(head.value.seq)) void seekWindow();
+    else computeDisplay(state);
   }
 
   return {

@@ -38,6 +38,13 @@ export function createPlayhead(state: OpenSessionState, loader: SessionLoader): 
 
   function goLive(): void {
     state.following.value = true;
+    const window = state.window;
+    if (window && !window.covers(endSeq(state))) {
+      // The end is outside the window held: read one there (the display follows it).
+      state.playhead.value = endSeq(state);
+      void loader.seekWindow();
+      return;
+    }
     computeDisplay(state);
   }
 

@@ -16,11 +16,15 @@ import { EventLog, threeAgents } from './session-fixture';
 const MESSAGES = 4_000;
 const AGENTS = ['planner', 'writer', 'critic'];
 
-function storedLog(): RunEvent[] {
+function longLog(): EventLog {
   const log = new EventLog().start();
   for (let i = 0; i < MESSAGES; i++)
     log.say(`m${i}`, AGENTS[i % 3] as string, AGENTS[(i + 1) % 3] as string, [`text ${i}`]);
-  return log.stop().events;
+  return log;
+}
+
+function storedLog(): RunEvent[] {
+  return longLog().stop().events;
 }
 
 /** The store's answers, computed the way the HistoryStore does, counting the events handed out. */
@@ -196,5 +200,39 @@ describe('a session too long to hold: replay in windows around the playhead', ()
     expect(fake.served.events).toBeLessThan(stored.length / 2);
     expect(store.getTimeline().lastSeq).toBe(0);
     scope.stop();
+  });
+
+  it('follows a live long session at its end, and goes back to live from far behind', async () => {
+    const log = longLog();
+    const stored = log.events;
+    const fake = backend(stored);
+    setBridge(fake.bridge);
+    const store = useSessionStore();
+    await store.open('s1');
+    await flushPromises();
+    expect(store.windowed).toBe(true);
+    expect(store.isActive).toBe(true);
+    expect(store.following).toBe(true);
+    const before = stored.length;
+    log.say('late', 'critic', 'planner', ['still here']);
+    fake.emit({
+      seq: 1,
+      channel: 'run.events',
+      payload: { sessionId: 's1', events: log.events.slice(before) },
+    });
+    await nextFrames(50);
+    expect(store.display?.seq).toBe(log.events.length);
+    expect(store.display?.lastSeq).toBe(log.events.length);
+    expect(store.getLog().entries.at(-1)?.id).toBe('late');
+
+    store.seek(100);
+    await flushPromises();
+    expect(store.display?.seq).toBe(100);
+    expect(store.following).toBe(false);
+    store.goLive();
+    await flushPromises();
+    expect(store.following).toBe(true);
+    expect(store.display?.seq).toBe(log.events.length);
+    expect(store.getTimeline().lastSeq).toBe(0);
   });
 });
