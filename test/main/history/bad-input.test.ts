@@ -56,6 +56,7 @@ describe('history store: content that must round-trip exactly', () => {
       ...s.message('m1', 'alice', 'bob', [TRICKY.rightToLeft as string]),
     ])
       history.store.append(event);
+    history.store.flush(); // the completion's group commit
     expect(history.store.listSessions({ search: 'שלום' }).total).toBe(1);
     expect(history.store.listSessions({ search: 'بالعالم' }).total).toBe(1);
   });
@@ -72,6 +73,7 @@ describe('history store: content that must round-trip exactly', () => {
     history.store.append(s.messageStarted('big', 'alice', 'bob'));
     history.store.append(s.delta('big', big.slice(0, 1024)));
     history.store.append(s.completed('big', 'alice', 'bob', big));
+    history.store.flush(); // the completion's group commit
     const message = history.store.pageMessages(s.sessionId).items[0];
     expect(message?.content.length).toBe(big.length);
     expect(message?.content === big).toBe(true);

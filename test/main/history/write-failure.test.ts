@@ -15,9 +15,9 @@ describe('a commit that fails', () => {
     );
     const [started, ...rest] = s.message('m1', 'alice', 'bob', ['Hel', 'lo']);
     store.append(started!);
-    expect(() => {
-      for (const event of rest) store.append(event);
-    }).toThrow(/disk hiccup/);
+    for (const event of rest) store.append(event);
+    // The completion waits for its group commit; committing it now fails.
+    expect(() => store.flush()).toThrow(/disk hiccup/);
     db.exec('DROP TRIGGER refuse');
     store.append(s.stopped());
     store.flush();
