@@ -1,4 +1,4 @@
-import type { Message, RunEvent, TokenUsage } from '@shared/domain';
+import type { Message, RunEvent, TokenUsage, ToolCall } from '@shared/domain';
 import type { SqliteDatabase } from './database';
 
 /**
@@ -12,6 +12,8 @@ import type { SqliteDatabase } from './database';
  *   JSON object without `message`, `[prompt, completion]` when that is only the usage, or ''
  *   when there are none;
  * - `usage`: `[prompt, completion]`;
+ * - `tool.requested`: `[index]` of the call in the row's tool calls (the same id, name and
+ *   arguments), else the payload without `messageId`;
  * - any other kind: the payload without its `messageId` (the row's id).
  *
  * The writer keeps each referred row true for its events: a row's text only grows while its
@@ -125,6 +127,14 @@ export function decodePayload(stored: StoredEventRow, row: ReferredRow | undefin
       if ('message' in payload) return payload;
       return { message: messageOf(row, payload) };
     }
+    case 'tool.requested':
+      if (stored.payload.startsWith('[')) {
+        const [index] = JSON.parse(stored.payload) as [number];
+        const call = (JSON.parse(row.tool_calls ?? '[]') as ToolCall[])[index];
+        if (!call) throw new Error(`Event ${stored.seq} names tool call ${index}, which its message lacks.`);
+        return { messageId: row.id, callId: call.id, name: call.name, arguments: call.arguments };
+      }
+      return { messageId: row.id, ...parseObject(stored.payload) };
     case 'usage':
       if (stored.payload.startsWith('[')) return { messageId: row.id, usage: usageOf(stored.payload) };
       return { messageId: row.id, ...parseObject(stored.payload) };
@@ -222,6 +232,26 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  */
 export function readsBackExactly(...values: ReadonlyArray<string | null>): boolean {
   return values.every((value) => value === null || !LONE_SURROGATE.test(value));
+}
+
+/**
+ * Where a requested call sits in its message's stored tool calls (`tool_calls` JSON), when it is
+ * there with the same id, name and arguments and no other fields; else null.
+ */
+export function toolCallIndex(
+  toolCalls: string | null,
+  requested: { callId: string; name: string; arguments: string },
+): number | null {
+  if (toolCalls === null) return null;
+  const calls = JSON.parse(toolCalls) as Array<Record<string, unknown>>;
+  const index = calls.findIndex(
+    (call) =>
+      call.id === requested.callId &&
+      call.name === requested.name &&
+      call.arguments === requested.arguments &&
+      Object.keys(call).length === 3,
+  );
+  return index < 0 ? null : index;
 }
 
 /** A stored payload: '' for an empty object (most starts and completions). */

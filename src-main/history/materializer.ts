@@ -9,15 +9,8 @@ import {
 } from '@shared/domain';
 import type { SqliteDatabase } from './database';
 import { FtsIndex } from './fts-index';
-import {
-  compactJson,
-  compactUsage,
-  completionPayload,
-  EventDecoder,
-  readsBackExactly,
-  STORED_EVENT_COLUMNS,
-  type StoredEventRow,
-} from './event-codec';
+import { compactUsage, completionPayload, readsBackExactly } from './event-codec';
+import { envelopeOf, MessageRefs, type OpenMessage } from './message-refs';
 import type Database from 'better-sqlite3';
 
 /** In-memory state of a session being written: what the next commit puts in its row. */
@@ -41,32 +34,7 @@ export interface SessionTally {
   sid?: number;
 }
 
-/** A message that is streaming in a session being written. */
-export interface OpenMessage {
-  pk: number;
-  pendingText: string;
-  usage: TokenUsage | undefined;
-  /** Length of the text streamed so far (row + pending, UTF-16 units); read from the row when unknown. */
-  length?: number;
-  /** Thread, parent, sender, receiver and kind it started with; read from the row when unknown. */
-  envelope?: string;
-  /** Set once a delta could not refer to the row (see readsBackExactly): later ones are stored whole. */
-  whole?: boolean;
-}
-
-/** The `message_rows` fields a completion compares against, of a message that was streaming. */
-interface StreamingRow {
-  content: string;
-  thread_id: string;
-  parent_id: string | null;
-  sender: string;
-  receiver: string;
-  kind: string;
-  first_seq: number | null;
-}
-
-const envelopeOf = (thread: string, parent: string | null, from: string, to: string, kind: string) =>
-  JSON.stringify([thread, parent, from, to, kind]);
+export type { OpenMessage } from './message-refs';
 
 const usageTotal = (usage: TokenUsage | undefined): number => (usage ? usage.prompt + usage.completion : 0);
 
@@ -78,30 +46,23 @@ const usageTotal = (usage: TokenUsage | undefined): number => (usage ? usage.pro
  * Message text is stored once, in `message_rows.content`: starts, deltas and completions of a
  * message refer to its row (`event_log.msg`) instead of repeating it (see event-codec.ts), and
  * the full-text index is contentless. Before a row changes other than by appending streamed
- * text, the events that read from it are written out whole (`writeOut`).
+ * text, the events that read from it are written out whole (see message-refs.ts).
  */
 export class Materializer {
   private readonly sidOf: Database.Statement;
   private readonly insertEvent: Database.Statement;
   private readonly insertStarted: Database.Statement;
-  private readonly appendText: Database.Statement;
   private readonly upsertComplete: Database.Statement;
   private readonly insertDropped: Database.Statement;
   private readonly selectMessageState: Database.Statement;
-  private readonly selectStreaming: Database.Statement;
-  private readonly selectPk: Database.Statement;
-  private readonly selectStreamingOf: Database.Statement;
   private readonly updateUsage: Database.Statement;
   private readonly markPartial: Database.Statement;
   private readonly dropStreaming: Database.Statement;
-  private readonly referringEvents: Database.Statement;
-  private readonly rewriteEvent: Database.Statement;
-  private readonly clearFirstSeq: Database.Statement;
   private readonly insertCheckpoint: Database.Statement;
   private readonly updateSession: Database.Statement;
   private readonly updateFleet: Database.Statement;
   private readonly fts: FtsIndex;
-  private readonly decoder: EventDecoder;
+  private readonly refs: MessageRefs;
 
   constructor(
     db: SqliteDatabase,
@@ -109,7 +70,7 @@ export class Materializer {
     private readonly checkpointInterval: number,
   ) {
     this.fts = new FtsIndex(db);
-    this.decoder = new EventDecoder(db);
+    this.refs = new MessageRefs(db);
     this.sidOf = db.prepare('SELECT sid FROM sessions WHERE id = ?');
     this.insertEvent = db.prepare(
       'INSERT INTO event_log (sid, seq, t, kind, agent, msg, payload) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -117,7 +78,6 @@ export class Materializer {
     this.insertStarted = db.prepare(`INSERT INTO message_rows
       (sid, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, state, first_seq)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '', 'streaming', ?) ON CONFLICT (sid, id) DO NOTHING`);
-    this.appendText = db.prepare('UPDATE message_rows SET content = content || ? WHERE pk = ?');
     this.upsertComplete = db.prepare(`INSERT INTO message_rows
       (sid, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta, tool_calls,
        tool_results, prompt_tokens, completion_tokens, state, ended_t, first_seq)
@@ -136,13 +96,6 @@ export class Materializer {
     this.selectMessageState = db.prepare(
       'SELECT pk, state, prompt_tokens, completion_tokens, first_seq FROM message_rows WHERE sid = ? AND id = ?',
     );
-    this.selectStreaming = db.prepare(
-      'SELECT content, thread_id, parent_id, sender, receiver, kind, first_seq FROM message_rows WHERE pk = ?',
-    );
-    this.selectPk = db.prepare('SELECT pk FROM message_rows WHERE sid = ? AND id = ?');
-    this.selectStreamingOf = db.prepare(
-      "SELECT pk, first_seq FROM message_rows WHERE sid = ? AND state = 'streaming'",
-    );
     this.updateUsage = db.prepare(
       'UPDATE message_rows SET prompt_tokens = ?, completion_tokens = ? WHERE pk = ?',
     );
@@ -150,11 +103,6 @@ export class Materializer {
       "UPDATE message_rows SET state = 'partial', seq = ?, ended_t = ? WHERE sid = ? AND state = 'streaming'",
     );
     this.dropStreaming = db.prepare("DELETE FROM message_rows WHERE sid = ? AND state = 'streaming'");
-    this.referringEvents = db.prepare(
-      `SELECT ${STORED_EVENT_COLUMNS} FROM event_log WHERE sid = ? AND seq >= ? AND msg = ?`,
-    );
-    this.rewriteEvent = db.prepare('UPDATE event_log SET msg = NULL, payload = ? WHERE sid = ? AND seq = ?');
-    this.clearFirstSeq = db.prepare('UPDATE message_rows SET first_seq = NULL WHERE pk = ?');
     this.insertCheckpoint = db.prepare(
       'INSERT OR REPLACE INTO checkpoints (session_id, seq, state) VALUES (?, ?, ?)',
     );
@@ -227,15 +175,8 @@ export class Materializer {
       case 'message.delta': {
         const open = tally.open.get(event.payload.messageId);
         if (open) {
-          const text = event.payload.text;
-          if (!open.whole && !readsBackExactly(text)) open.whole = true;
-          if (!open.whole) {
-            const offset = this.streamedLength(open);
-            open.length = offset + text.length;
-            msg = open.pk;
-            stored = `[${offset},${text.length}]`;
-          }
-          open.pendingText += text;
+          stored = this.refs.delta(open, event.payload.text);
+          if (stored !== null) msg = open.pk;
         }
         break;
       }
@@ -276,12 +217,10 @@ export class Materializer {
       case 'tool.requested':
       case 'handoff':
       case 'error': {
-        const { messageId, ...rest } = event.payload;
-        if (typeof messageId !== 'string' || !readsBackExactly(messageId)) break;
-        const row = this.selectPk.get(sid, messageId) as { pk: number } | undefined;
-        if (row) {
-          msg = row.pk;
-          stored = compactJson(rest);
+        const ref = this.refs.refer(sid, event);
+        if (ref) {
+          msg = ref.msg;
+          stored = ref.payload;
         }
         break;
       }
@@ -336,8 +275,7 @@ export class Materializer {
   private dropOpenMessages(tally: SessionTally): void {
     const sid = this.sid(tally);
     this.flushText(tally);
-    for (const row of this.selectStreamingOf.all(sid) as Array<{ pk: number; first_seq: number | null }>)
-      this.writeOut(sid, row.pk, row.first_seq);
+    this.refs.writeOutStreaming(sid);
     this.dropStreaming.run(sid);
     tally.open.clear();
   }
@@ -365,30 +303,7 @@ export class Materializer {
   }
 
   private flushText(tally: SessionTally): void {
-    for (const open of tally.open.values()) {
-      if (open.pendingText === '') continue;
-      this.appendText.run(open.pendingText, open.pk);
-      open.pendingText = '';
-    }
-  }
-
-  private streamedLength(open: OpenMessage): number {
-    if (open.length === undefined) {
-      const row = this.selectStreaming.get(open.pk) as StreamingRow;
-      open.length = row.content.length + open.pendingText.length;
-    }
-    return open.length;
-  }
-
-  /**
-   * Writes the events from `fromSeq` on that read their text or envelope from row `pk` out whole,
-   * so the row can change. Call with the row (and its streamed text) as those events saw it.
-   */
-  private writeOut(sid: number, pk: number, fromSeq: number | null): void {
-    if (fromSeq === null) return;
-    for (const row of this.referringEvents.all(sid, fromSeq, pk) as StoredEventRow[])
-      this.rewriteEvent.run(JSON.stringify(this.decoder.payloadOf(row)), sid, row.seq);
-    this.clearFirstSeq.run(pk);
+    for (const open of tally.open.values()) this.refs.flush(open);
   }
 
   /** The row a message has now (null state: none yet), from memory while it streams. */
@@ -420,33 +335,14 @@ export class Materializer {
     return { pk: row.pk, state: row.state, usage, firstSeq: row.first_seq };
   }
 
-  /**
-   * Before a completion replaces the row of a message that was streaming: when its text does not
-   * go on from what streamed, or its envelope differs from the start's, the start and deltas
-   * are written out whole.
-   */
-  private keepStreamedEvents(sid: number, open: OpenMessage, message: Message): void {
-    const envelope = envelopeOf(message.threadId, message.parentId, message.from, message.to, message.kind);
-    if (open.length === 0 && open.envelope === envelope) return;
-    const row = this.selectStreaming.get(open.pk) as StreamingRow;
-    const streamed = row.content + open.pendingText;
-    const same = envelopeOf(row.thread_id, row.parent_id, row.sender, row.receiver, row.kind) === envelope;
-    if (same && message.content.startsWith(streamed)) return;
-    if (open.pendingText !== '') {
-      this.appendText.run(open.pendingText, open.pk);
-      open.pendingText = '';
-    }
-    this.writeOut(sid, open.pk, row.first_seq);
-  }
-
   /** Returns the message's row pk. */
   private complete(tally: SessionTally, message: Message, seq: number, endedT: number): number {
     const sid = this.sid(tally);
     const before = this.previous(tally, message.id);
     const open = tally.open.get(message.id);
-    if (open) this.keepStreamedEvents(sid, open, message);
+    if (open) this.refs.beforeCompletion(sid, open, message);
     // A second completion: the first one's events read the row as it is now.
-    else if (before.pk !== null) this.writeOut(sid, before.pk, before.firstSeq);
+    else if (before.pk !== null) this.refs.writeOut(sid, before.pk, before.firstSeq);
     // Not `RETURNING pk`: with it, FTS5 inserts in the same transaction ran about 4x slower.
     const result = this.upsertComplete.run({
       sid,

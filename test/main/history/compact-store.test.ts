@@ -37,14 +37,18 @@ describe('history store: message text stored once', () => {
       history.store.flush();
     }
     const text = 'Héllo 👋😀 wörld and a long tail of streamed text';
-    history.store.append(
-      s.completed('m1', 'alice', 'bob', text, {
-        threadId: 't1',
-        parentId: 'm0',
-        usage: { prompt: 12, completion: 7 },
-        meta: { thoughts: 'x' },
-      }),
-    );
+    const completed = s.completed('m1', 'alice', 'bob', text, {
+      threadId: 't1',
+      parentId: 'm0',
+      usage: { prompt: 12, completion: 7 },
+      meta: { thoughts: 'x' },
+    });
+    if (completed.kind === 'message.completed')
+      completed.payload.message.toolCalls = [
+        { id: 'c0', name: 'search', arguments: '{"q":"other"}' },
+        { id: 'c1', name: 'search', arguments: '{}' },
+      ];
+    history.store.append(completed);
     history.store.append(
       s.event(
         {
@@ -75,7 +79,7 @@ describe('history store: message text stored once', () => {
       ['message.delta', '[3,5]'],
       ['message.delta', '[8,41]'],
       ['message.completed', '[12,7]'],
-      ['tool.requested', '{"callId":"c1","name":"search","arguments":"{}"}'],
+      ['tool.requested', '[1]'],
       ['usage', '[13,8]'],
       ['handoff', '{"from":"alice","to":"bob"}'],
       ['error', '{"code":"x","message":"no message id"}'],
@@ -96,8 +100,18 @@ describe('history store: message text stored once', () => {
     history.store.append(s.completed('m1', 'alice', 'carol', 'Goodbye'));
     history.store.append(s.messageStarted('m2', 'bob', 'alice'));
     history.store.append(s.delta('m2', 'Same', 'bob'));
-    history.store.append(s.completed('m2', 'bob', 'alice', 'Same text, longer'));
-    // A second completion of m2 with other text: the first one's events keep theirs.
+    const first = s.completed('m2', 'bob', 'alice', 'Same text, longer');
+    if (first.kind === 'message.completed')
+      first.payload.message.toolCalls = [{ id: 'x', name: 'run', arguments: '1' }];
+    history.store.append(first);
+    for (const args of ['1', '2'])
+      history.store.append(
+        s.event(
+          { kind: 'tool.requested', payload: { messageId: 'm2', callId: 'x', name: 'run', arguments: args } },
+          'bob',
+        ),
+      );
+    // A second completion of m2 with other text and no calls: the first one's events keep theirs.
     history.store.append(s.completed('m2', 'bob', 'alice', 'Changed'));
     history.store.append(s.stopped());
     history.store.flush();
