@@ -149,6 +149,26 @@ describe('migration 9 (compact store) on a store written by schema 8', () => {
     expect(compact.n).toBe(4);
     expect(ids.map((id) => readingsOf(upgraded, id))).toEqual(before);
 
+    // The old live session goes on: its old rows and the new compact ones read back together.
+    const more = [
+      s.event({ kind: 'session.continued', payload: { task: 'More', context: {} } }),
+      ...s.message('m5', 'bob', 'alice', ['more ', 'text']),
+      s.event(
+        {
+          kind: 'tool.requested',
+          payload: { messageId: 'm2', callId: 'c9', name: 'search', arguments: '{}' },
+        },
+        'alice',
+      ),
+      s.completed('m2', 'alice', 'bob', 'Sandwiches, completed again'),
+      s.stopped(),
+    ];
+    for (const event of more) upgraded.store.append(event);
+    upgraded.store.flush();
+    expect([...upgraded.store.iterateEvents(s.sessionId)]).toEqual([...before[1]!.events, ...more]);
+    // The fork reads the parent's events up to its fork point as they were.
+    expect([...upgraded.store.iterateEvents(fork)]).toEqual(before[2]!.events);
+
     // Deleting a session takes its rows (and only its rows) with it.
     upgraded.store.deleteSession(imported);
     expect(upgraded.store.listSessions({ search: 'zebra2' }).total).toBe(0);
@@ -156,6 +176,6 @@ describe('migration 9 (compact store) on a store written by schema 8', () => {
       n: number;
     };
     expect(left.n).toBe(3);
-    expect(readingsOf(upgraded, fork)).toEqual(before[2]);
+    expect(readingsOf(upgraded, fork).events).toEqual(before[2]!.events);
   });
 });
