@@ -105,6 +105,12 @@ export class EventRecorder {
         masker?.clear();
         this.recordDeltas();
         return this.record(agent, masker === null ? body : masker.maskDeep(body));
+      case 'agent.status':
+      case 'session.status':
+      case 'usage':
+        // Statuses, numbers and generated ids: no text a key could be in.
+        this.recordDeltas();
+        return this.record(agent, body);
       default:
         this.recordDeltas();
         return this.record(agent, masker === null ? body : masker.maskDeep(body));

@@ -21,6 +21,8 @@ export class SecretMasker {
   private readonly pattern: RegExp | null;
   private readonly markers = new Map<string, string>();
   private readonly values: string[];
+  /** First characters of the secrets: only there can one begin. */
+  private readonly starts: Set<string>;
   /** Held-back (unmasked) tails of streaming messages, by message id; never recorded. */
   private readonly held = new Map<string, string>();
 
@@ -29,6 +31,7 @@ export class SecretMasker {
     for (const secret of usable)
       if (!this.markers.has(secret.value)) this.markers.set(secret.value, `[masked ${secret.label}]`);
     this.values = [...this.markers.keys()].sort((a, b) => b.length - a.length);
+    this.starts = new Set(this.values.map((value) => value[0] as string));
     this.pattern = this.values.length > 0 ? new RegExp(this.values.map(escapeRegExp).join('|'), 'g') : null;
   }
 
@@ -82,6 +85,7 @@ export class SecretMasker {
     const longest = this.values[0]?.length ?? 0;
     let open = raw.length;
     for (let start = Math.max(0, raw.length - longest + 1); start < raw.length; start += 1) {
+      if (!this.starts.has(raw[start] as string)) continue;
       const tail = raw.slice(start);
       if (this.values.some((value) => value.length > tail.length && value.startsWith(tail))) {
         open = start;
