@@ -77,7 +77,8 @@ export class MessageRefs {
       "SELECT pk, first_seq FROM message_rows WHERE sid = ? AND state = 'streaming'",
     );
     this.referringEvents = db.prepare(
-      `SELECT ${STORED_EVENT_COLUMNS} FROM event_log WHERE sid = ? AND seq >= ? AND msg = ?`,
+      `SELECT ${STORED_EVENT_COLUMNS} FROM event_log INDEXED BY event_log_by_msg
+       WHERE sid = ? AND msg = ? AND msg IS NOT NULL AND seq >= ?`,
     );
     this.rewriteEvent = db.prepare('UPDATE event_log SET msg = NULL, payload = ? WHERE sid = ? AND seq = ?');
     this.clearFirstSeq = db.prepare('UPDATE message_rows SET first_seq = NULL WHERE pk = ?');
@@ -134,7 +135,7 @@ export class MessageRefs {
    */
   writeOut(sid: number, pk: number, fromSeq: number | null): void {
     if (fromSeq === null) return;
-    for (const row of this.referringEvents.all(sid, fromSeq, pk) as StoredEventRow[])
+    for (const row of this.referringEvents.all(sid, pk, fromSeq) as StoredEventRow[])
       this.rewriteEvent.run(JSON.stringify(this.decoder.payloadOf(row)), sid, row.seq);
     this.clearFirstSeq.run(pk);
   }

@@ -11,7 +11,9 @@ import type { Migration } from './runner';
  *   from the old table keep their whole payload and `msg` null, and decode as they are.
  * - `message_rows`: `messages` keyed by `sid`, plus `first_seq`, the first event that reads its
  *   text from the row (null when none does), so the writer can write those events out whole
- *   before the row's text changes. `pk` values are kept (the full-text index refers to them).
+ *   before the row's text changes; it finds them through `event_log_by_msg` (a hostile import
+ *   that completes many messages twice costs an index lookup each, not a scan of the log).
+ *   `pk` values are kept (the full-text index refers to them).
  *
  * The old indexes by thread and by receiver are not rebuilt: no query's plan used them (pages
  * filtered by thread or agent walk the seq index in order, as they did before).
@@ -46,6 +48,7 @@ export const compactStore: Migration = {
         FROM events e JOIN sessions s ON s.id = e.session_id ORDER BY s.sid, e.seq;
       DROP TABLE events;
       CREATE INDEX event_log_errors ON event_log (sid, seq) WHERE kind = 'error';
+      CREATE INDEX event_log_by_msg ON event_log (sid, msg) WHERE msg IS NOT NULL;
 
       CREATE TABLE message_rows (
         pk                INTEGER PRIMARY KEY,
