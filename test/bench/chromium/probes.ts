@@ -78,7 +78,8 @@ export function installProbes(): void {
       args.lens === 'lanes'
         ? !!view.querySelector('[data-testid="lanes"]') &&
           (args.empty || !!view.querySelector('[data-testid="lane-row"]'))
-        : !!view.querySelector('[data-testid="agent-node"]');
+        : // The graph is laid out hidden ("measuring") first: drawn means shown, phase ready.
+          !!view.querySelector('[data-testid="agent-graph"][data-phase="ready"] [data-testid="agent-node"]');
     const shown = () => {
       const view = document.querySelector(`[data-testid="session-view"][data-session-id="${args.id}"]`);
       if (!view || !lensDrawn(view)) return false;
