@@ -56,10 +56,17 @@ function toOpenAiMessage(message: ChatMessage): OpenAiMessage {
   }
 }
 
+/** Whether the message must be renamed to the API's fields (see toOpenAiMessage). */
+const needsRenaming = (message: ChatMessage): boolean =>
+  message.role === 'tool' || (message.role === 'assistant' && 'toolCalls' in message);
+
 function toRequestBody(request: ChatRequest): OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming {
   return {
     model: request.model,
-    messages: request.messages.map(toOpenAiMessage),
+    // Most requests carry only messages that go as they are: then the array goes as it is too.
+    messages: request.messages.some(needsRenaming)
+      ? request.messages.map(toOpenAiMessage)
+      : (request.messages as OpenAiMessage[]),
     stream: true,
     stream_options: { include_usage: true },
     ...(request.tools && request.tools.length > 0
