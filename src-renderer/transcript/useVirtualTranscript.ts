@@ -1,21 +1,20 @@
-import { computed, watch, type ComputedRef, type Ref } from 'vue';
-import {
-  measureElement,
-  observeElementOffset,
-  useVirtualizer,
-  type VirtualItem,
-  type Virtualizer,
-} from '@tanstack/vue-virtual';
+import { computed, onScopeDispose, watch, type ComputedRef, type Ref } from 'vue';
+import { useVirtualizer, type VirtualItem, type Virtualizer } from '@tanstack/vue-virtual';
 import type { RowSource } from './thread-index';
 import type { RowView } from './useTranscriptRows';
+import { RowMeasurer } from './row-measurer';
 
 /** Pixels assumed for a row not measured yet (a one-line message with its header). */
 const ESTIMATED_ROW = 84;
 /** Within this many pixels of the end, the list counts as pinned to it. */
 const PIN_SLACK = 80;
+/** A scroll event this soon after the list scrolled itself is that scroll (one frame, with slack). */
+const OWN_SCROLL_MS = 100;
 
 export interface VirtualTranscriptOptions {
   scroller: Ref<HTMLElement | null>;
+  /** The element as tall as the whole list (the rows are positioned inside it). */
+  sizer: Ref<HTMLElement | null>;
   rows: ComputedRef<RowSource>;
   viewOf(position: number): RowView | null;
   /** True while the playhead follows the end of the log. */
@@ -29,22 +28,34 @@ export interface VirtualTranscript {
   virtualRows: ComputedRef<{ item: VirtualItem; view: RowView | null }[]>;
   /** Height of the whole list in pixels. */
   totalSize: ComputedRef<number>;
-  /** Template ref callback: measures a drawn row. */
+  /** Template ref callback: measures a drawn row (its `data-index` is its position). */
   measure(element: unknown): void;
-  /** Scroll listener: tracks whether the user left the end of the list. */
-  onScroll(): void;
   /** Unpins the list and centres row `position` (a search match). */
   reveal(position: number): void;
 }
 
 /**
  * The transcript's virtual list: only the rows in view (plus a few) are drawn, and a list scrolled
- * to its end stays pinned there while live rows arrive, unless the user scrolled up.
+ * to its end stays pinned there while live rows arrive and grow, unless the user scrolled up.
+ *
+ * Layout is read and the list scrolled only where the page's layout is already clean: row sizes
+ * come from one ResizeObserver (its callback runs right after the browser's own layout, once per
+ * frame for every row that changed), and in that same callback the list is kept at its end (or,
+ * when the user scrolled up, kept still over rows growing above it). The sizer is given its new
+ * height there first, so the scroll write lays out only the transcript (its scroller is contained)
+ * and lands in the frame the rows grew. Nothing on the live path reads scrollHeight or calls the
+ * virtualizer's scroll commands (whose reconciling reads layout from animation frames, after the
+ * rest of the page changed).
  */
 export function useVirtualTranscript(options: VirtualTranscriptOptions): VirtualTranscript {
-  const { scroller, rows, following } = options;
+  const { scroller, sizer, rows, following } = options;
   /** The virtualizer's own scroll-offset callback, kept so a pin can move it before a render. */
   let reportOffset: ((offset: number, isScrolling: boolean) => void) | null = null;
+  /** The scroller's offset as last read in a scroll event or written here. */
+  let elementOffset = 0;
+  /** Stays pinned to the newest message, unless the user scrolled up. */
+  let pinned = true;
+
   const virtualizer = useVirtualizer(
     computed(() => {
       const source = rows.value;
@@ -61,62 +72,112 @@ export function useVirtualTranscript(options: VirtualTranscriptOptions): Virtual
           report: (offset: number, isScrolling: boolean) => void,
         ) => {
           reportOffset = report;
-          return observeElementOffset(instance, report);
+          return observeScroll(instance, report);
         },
-        // Sizes come from the ResizeObserver entry (read after layout); without one (a row just
-        // mounted) the cached size or the estimate stands in, instead of reading offsetHeight,
-        // which forces a layout in the middle of the render.
-        measureElement: (
-          element: Element,
-          entry: ResizeObserverEntry | undefined,
-          instance: Virtualizer<HTMLElement, Element>,
-        ) =>
-          entry
-            ? measureElement(element, entry, instance)
-            : (instance.itemSizeCache.get(instance.options.getItemKey(instance.indexFromElement(element))) ??
-              ESTIMATED_ROW),
         // The log index: stable across seeks, so measured sizes are kept (called for every row).
         getItemKey: (position: number) => source.indexAt(position),
       };
     }),
   );
+  // Growth is compensated by the measurer below, not by the virtualizer (whose correction writes
+  // the scroll position once per row, before the sizer has grown).
+  virtualizer.value.shouldAdjustScrollPositionOnItemSizeChange = () => false;
   const virtualRows = computed(() =>
     virtualizer.value.getVirtualItems().map((item) => ({ item, view: options.viewOf(item.index) })),
   );
   const totalSize = computed(() => virtualizer.value.getTotalSize());
 
-  function measure(element: unknown): void {
-    if (element instanceof Element) virtualizer.value.measureElement(element);
+  /** The offset that shows the end of the list, from the virtualizer's sizes (no layout read). */
+  function endOffset(instance: Virtualizer<HTMLElement, Element>): number {
+    return Math.max(0, instance.getTotalSize() - (instance.scrollRect?.height ?? 0));
   }
 
-  /** Stays pinned to the newest message while live, unless the user scrolled up. */
-  let pinned = true;
-  function onScroll(): void {
+  /** When the list last scrolled itself: the scroll event that follows is known to be at `elementOffset`. */
+  let ownScrollAt = -Infinity;
+
+  /** Scrolls the element to `offset` and tells the virtualizer, so it draws the rows there. */
+  function scrollTo(element: HTMLElement, offset: number): void {
+    element.scrollTop = offset;
+    elementOffset = offset;
+    ownScrollAt = performance.now();
+    reportOffset?.(offset, false);
+  }
+
+  /**
+   * The virtualizer's scroll listener. A scroll event that follows the list's own pin (and no
+   * wheel, touch, pointer or key input) is at the offset written, so it is not read again and is
+   * reported at rest: reading scrollTop or scrollHeight in a scroll event lays out the whole page
+   * when anything else changed it since the last frame. Any other scroll (the user's, the
+   * virtualizer's own) is read; its end is reported 150 ms after its last event, from the offset
+   * already read.
+   */
+  function observeScroll(
+    instance: Virtualizer<HTMLElement, Element>,
+    report: (offset: number, isScrolling: boolean) => void,
+  ): (() => void) | undefined {
+    const element = instance.scrollElement;
+    if (!element) return undefined;
+    let ended: ReturnType<typeof setTimeout> | undefined;
+    const onInput = () => (ownScrollAt = -Infinity);
+    const onScroll = () => {
+      const own = performance.now() - ownScrollAt < OWN_SCROLL_MS;
+      ownScrollAt = -Infinity;
+      // At rest, as the pin reported it (a scroll "in progress" makes the virtualizer read the
+      // scroll height).
+      if (own) return report(elementOffset, false);
+      elementOffset = element.scrollTop;
+      pinned = endOffset(instance) - elementOffset < PIN_SLACK;
+      report(elementOffset, true);
+      clearTimeout(ended);
+      ended = setTimeout(() => report(elementOffset, false), 150);
+    };
+    const inputs = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
+    element.addEventListener('scroll', onScroll, { passive: true });
+    for (const type of inputs) element.addEventListener(type, onInput, { passive: true });
+    return () => {
+      element.removeEventListener('scroll', onScroll);
+      for (const type of inputs) element.removeEventListener(type, onInput);
+      clearTimeout(ended);
+    };
+  }
+
+  const measurer = new RowMeasurer((sizes) => {
+    const instance = virtualizer.value;
+    instance.getVirtualItems(); // brings measurementsCache up to date (memoized)
+    const measurements = instance.measurementsCache;
+    let shift = 0;
+    for (const [position, size] of sizes) {
+      const item = measurements[position];
+      if (!item || item.size === size) continue;
+      const firstMeasure = !instance.itemSizeCache.has(item.key);
+      // Rows above the view (a first measure: starting above it) grow without moving what is read.
+      if (firstMeasure ? item.start < elementOffset : item.end <= elementOffset) shift += size - item.size;
+      instance.resizeItem(position, size);
+    }
     const element = scroller.value;
     if (!element) return;
-    pinned = element.scrollHeight - element.scrollTop - element.clientHeight < PIN_SLACK;
+    const box = sizer.value;
+    if (box) box.style.height = `${instance.getTotalSize()}px`;
+    const target = pinned ? endOffset(instance) : shift !== 0 ? Math.max(0, elementOffset + shift) : null;
+    if (target !== null && Math.abs(target - elementOffset) >= 1) scrollTo(element, target);
+  });
+  onScopeDispose(() => measurer.disconnect());
+
+  function measure(element: unknown): void {
+    if (element instanceof HTMLElement) measurer.observe(element);
   }
 
   /**
    * Keeps a pinned list at its end when the rows change (live growth, a seek, a selection). Runs
    * before the render: when the virtualizer already has the new row count, it is told the end
    * offset first (through its own offset callback), so the rows drawn are the last ones and a
-   * seek renders once instead of once at the old offset and again after the scroll event. The
-   * element is scrolled in the next frame, when the sizer has its new height; scrollToIndex then
-   * keeps the end in view while the new rows are measured.
+   * seek renders once. The element itself is scrolled when the rows drawn there are measured.
    */
   function pinToEnd(): void {
     const count = rows.value.length;
     if (!pinned || count === 0) return;
     const instance = virtualizer.value;
-    if (instance.options.count === count && reportOffset)
-      reportOffset(Math.max(0, instance.getTotalSize() - (instance.scrollRect?.height ?? 0)), false);
-    // In the next animation frame, where the layout this needs is due anyway (in the render it
-    // would force an extra one).
-    requestAnimationFrame(() => {
-      if (pinned && rows.value.length > 0)
-        virtualizer.value.scrollToIndex(rows.value.length - 1, { align: 'end' });
-    });
+    if (instance.options.count === count) reportOffset?.(endOffset(instance), false);
   }
   watch(
     () => rows.value.length,
@@ -131,8 +192,9 @@ export function useVirtualTranscript(options: VirtualTranscriptOptions): Virtual
 
   function reveal(position: number): void {
     pinned = false;
+    ownScrollAt = -Infinity;
     virtualizer.value.scrollToIndex(position, { align: 'center' });
   }
 
-  return { virtualRows, totalSize, measure, onScroll, reveal };
+  return { virtualRows, totalSize, measure, reveal };
 }
