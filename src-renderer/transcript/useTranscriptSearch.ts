@@ -37,6 +37,22 @@ export function useTranscriptSearch(options: TranscriptSearchOptions): Transcrip
   const activeQuery = ref('');
   const matchCursor = ref(0);
 
+  /**
+   * Whether a message holds the needle, kept per message object for the current needle: a
+   * completed message is the same object at every playhead, so while a run streams only the
+   * messages still in flight are searched again.
+   */
+  let searched: { needle: string; holds: WeakMap<Message, boolean> } = { needle: '', holds: new WeakMap() };
+  function holds(message: Message, needle: string): boolean {
+    if (searched.needle !== needle) searched = { needle, holds: new WeakMap() };
+    let found = searched.holds.get(message);
+    if (found === undefined) {
+      found = message.content.toLowerCase().includes(needle);
+      searched.holds.set(message, found);
+    }
+    return found;
+  }
+
   const matches = computed<number[]>(() => {
     const needle = activeQuery.value.trim().toLowerCase();
     if (!needle) return [];
@@ -45,12 +61,7 @@ export function useTranscriptSearch(options: TranscriptSearchOptions): Transcrip
     const source = options.rows.value;
     const entries = options.log.value.entries;
     for (let position = 0; position < source.length; position++) {
-      if (
-        options
-          .messageFor(entries[source.indexAt(position)] as LogEntry)
-          .content.toLowerCase()
-          .includes(needle)
-      )
+      if (holds(options.messageFor(entries[source.indexAt(position)] as LogEntry), needle))
         found.push(position);
     }
     return found;
