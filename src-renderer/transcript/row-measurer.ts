@@ -11,8 +11,13 @@ const SWEEP_AT = 256;
 export class RowMeasurer {
   private observer: ResizeObserver | null = null;
   private readonly observed = new Set<Element>();
+  private viewport: Element | null = null;
 
-  constructor(private readonly onSizes: (sizes: Map<number, number>) => void) {}
+  /**
+   * `onSizes` gets the heights of the rows reported, by position, and the viewport's height when
+   * it changed.
+   */
+  constructor(private readonly onSizes: (sizes: Map<number, number>, viewport: number | null) => void) {}
 
   observe(element: HTMLElement): void {
     if (this.observed.has(element) || typeof ResizeObserver === 'undefined') return;
@@ -20,6 +25,15 @@ export class RowMeasurer {
     this.observer ??= new ResizeObserver((entries) => this.report(entries));
     this.observer.observe(element);
     this.observed.add(element);
+  }
+
+  /** Also reports the scroller's height (a list pinned to its end stays there as it resizes). */
+  observeViewport(element: HTMLElement): void {
+    if (this.viewport === element || typeof ResizeObserver === 'undefined') return;
+    this.observer ??= new ResizeObserver((entries) => this.report(entries));
+    if (this.viewport) this.observer.unobserve(this.viewport);
+    this.observer.observe(element);
+    this.viewport = element;
   }
 
   /** Stops observing rows no longer in the page (a removed row is usually reported, not always). */
@@ -35,12 +49,18 @@ export class RowMeasurer {
     this.observer?.disconnect();
     this.observer = null;
     this.observed.clear();
+    this.viewport = null;
   }
 
   private report(entries: ResizeObserverEntry[]): void {
     const sizes = new Map<number, number>();
+    let viewport: number | null = null;
     for (const entry of entries) {
       const element = entry.target;
+      if (element === this.viewport) {
+        viewport = entry.contentRect.height;
+        continue;
+      }
       if (!element.isConnected) {
         this.observer?.unobserve(element);
         this.observed.delete(element);
@@ -52,6 +72,6 @@ export class RowMeasurer {
       const height = box ? box.blockSize : (element as HTMLElement).offsetHeight;
       if (Number.isInteger(position) && position >= 0) sizes.set(position, Math.round(height));
     }
-    this.onSizes(sizes);
+    this.onSizes(sizes, viewport);
   }
 }

@@ -87,9 +87,12 @@ export function useVirtualTranscript(options: VirtualTranscriptOptions): Virtual
   );
   const totalSize = computed(() => virtualizer.value.getTotalSize());
 
+  /** The scroller's height as last reported to the measurer (before the virtualizer may know it). */
+  let viewportHeight: number | null = null;
+
   /** The offset that shows the end of the list, from the virtualizer's sizes (no layout read). */
   function endOffset(instance: Virtualizer<HTMLElement, Element>): number {
-    return Math.max(0, instance.getTotalSize() - (instance.scrollRect?.height ?? 0));
+    return Math.max(0, instance.getTotalSize() - (viewportHeight ?? instance.scrollRect?.height ?? 0));
   }
 
   /** When the list last scrolled itself: the scroll event that follows is known to be at `elementOffset`. */
@@ -141,7 +144,8 @@ export function useVirtualTranscript(options: VirtualTranscriptOptions): Virtual
     };
   }
 
-  const measurer = new RowMeasurer((sizes) => {
+  const measurer = new RowMeasurer((sizes, viewport) => {
+    if (viewport !== null) viewportHeight = viewport;
     const instance = virtualizer.value;
     instance.getVirtualItems(); // brings measurementsCache up to date (memoized)
     const measurements = instance.measurementsCache;
@@ -162,6 +166,7 @@ export function useVirtualTranscript(options: VirtualTranscriptOptions): Virtual
     if (target !== null && Math.abs(target - elementOffset) >= 1) scrollTo(element, target);
   });
   onScopeDispose(() => measurer.disconnect());
+  watch(scroller, (element) => element && measurer.observeViewport(element), { immediate: true });
 
   function measure(element: unknown): void {
     if (element instanceof HTMLElement) measurer.observe(element);

@@ -127,6 +127,21 @@ describe('the transcript while many messages stream (Chromium + `fleetscope serv
     if (state.streaming > 0) expect(Math.abs(state.lastBelowBottom!)).toBeLessThan(48);
   });
 
+  it('stays at the end when the transcript gets shorter, once the run is over', async () => {
+    await expect
+      .poll(() => page.getByTestId('session-status').getAttribute('data-status'), { timeout: 60_000 })
+      .toBe('completed');
+    await expect
+      .poll(async () => Math.abs((await transcriptState(page)).lastBelowBottom ?? Infinity))
+      .toBeLessThan(4);
+    await page.setViewportSize({ width: 1280, height: 560 });
+    await expect
+      .poll(async () => Math.abs((await transcriptState(page)).lastBelowBottom ?? Infinity))
+      .toBeLessThan(4);
+    await shot(page, 'transcript-streaming-completed-short.png');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('logged no errors in the page', () => {
     expect(pageErrors).toEqual([]);
   });
