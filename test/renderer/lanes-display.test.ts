@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { effectScope, nextTick, ref, shallowRef } from 'vue';
-import { displayOf, type SessionDisplay } from '../../src-renderer/session/display';
-import { Timeline } from '../../src-renderer/session/timeline';
+import type { SessionDisplay } from '../../src-renderer/session/display';
 import { useLensDisplay } from '../../src-renderer/lanes/useLensDisplay';
 import { EventLog } from './session-fixture';
+import { replayOf } from './replay-display';
 
 /** planner streams to writer in many chunks; the session then stops. */
 function streamingLog(): EventLog {
@@ -18,21 +18,7 @@ function streamingLog(): EventLog {
 }
 
 describe('what the sequence lens draws while a run streams', () => {
-  const timeline = new Timeline();
-  timeline.appendAll(streamingLog().events);
-  const at = (seq: number): SessionDisplay =>
-    displayOf(
-      {
-        frame: timeline.frameAt(seq),
-        head: timeline.frameAt(seq).view,
-        lastT: timeline.timeAt(seq),
-        visibleCount: timeline.log.countAt(seq),
-      },
-      [],
-      null,
-    );
-  const seqOf = (kind: string, from = 1) =>
-    timeline.events.findIndex((e, i) => i >= from - 1 && e.kind === kind) + 1;
+  const { at, seqOf } = replayOf(streamingLog().events);
 
   beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] }));
   afterEach(() => vi.useRealTimers());

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { computed, effectScope, nextTick, shallowRef } from 'vue';
-import { displayOf, type SessionDisplay } from '../../src-renderer/session/display';
-import { Timeline } from '../../src-renderer/session/timeline';
+import type { SessionDisplay } from '../../src-renderer/session/display';
 import type { LogEntry } from '../../src-renderer/session/message-log';
 import { flatRows } from '../../src-renderer/transcript/thread-index';
 import { messageAtPlayhead } from '../../src-renderer/transcript/message-at';
 import { useTranscriptSearch } from '../../src-renderer/transcript/useTranscriptSearch';
 import { EventLog } from './session-fixture';
+import { replayOf } from './replay-display';
 
 /** planner answers, then writer streams a reply in chunks; the session then stops. */
 function log(): EventLog {
@@ -23,19 +23,7 @@ function log(): EventLog {
 }
 
 describe('searching the transcript', () => {
-  const timeline = new Timeline();
-  timeline.appendAll(log().events);
-  const at = (seq: number): SessionDisplay =>
-    displayOf(
-      {
-        frame: timeline.frameAt(seq),
-        head: timeline.frameAt(seq).view,
-        lastT: timeline.timeAt(seq),
-        visibleCount: timeline.log.countAt(seq),
-      },
-      [],
-      null,
-    );
+  const { timeline, at } = replayOf(log().events);
   const deltasOf = (id: string) =>
     timeline.events.flatMap((event, index) =>
       event.kind === 'message.delta' && event.payload.messageId === id ? [index + 1] : [],
