@@ -1,5 +1,6 @@
 import { markRaw } from 'vue';
-import { applyEvent, compactInPlace, type RunEvent } from '@shared/domain';
+import type { Result, SessionEdgeStats, StoredMessage } from '@shared/contract';
+import { applyEvent, compactInPlace, type RunEvent, type ViewState } from '@shared/domain';
 import type { Bridge } from '../bridge';
 import { agentsOfFleet } from '../graph/graph-mapper';
 import { cloneFrame } from '../session/frame';
@@ -21,6 +22,11 @@ const FIRST_EVENTS = 200;
 const PRIME_EVENTS = 1_000;
 /** A window holding more events than this starts again at the playhead (memory stays bounded). */
 const MAX_WINDOW_EVENTS = 3 * WINDOW_EVENTS;
+/**
+ * How long a window waits for its graph totals before it is drawn without them (they are asked
+ * with the view and come with it, unless the store is still tallying a long session's first pass).
+ */
+const EDGES_WAIT_MS = 30;
 /** `sessions.seek` past the end folds to the last event: the head of the log. */
 const END_SEQ = Number.MAX_SAFE_INTEGER;
 
@@ -152,13 +158,16 @@ export function createSessionLoader(state: OpenSessionState, bridge: Bridge): Se
       // Before the first event: nothing to ask the store.
       state.window = markRaw(new Timeline());
     } else {
-      const [view, page, edges] = await Promise.all([
+      const totals = bridge.call('sessions.edges', { id, seq });
+      const [view, page] = await Promise.all([
         bridge.call('sessions.seek', { id, seq }),
         bridge.call('sessions.messages', { id, before: { seq: seq + 1 }, limit: PAGE }),
-        bridge.call('sessions.edges', { id, seq }),
       ]);
       if (opened !== state.openGeneration || !state.window || !view.ok || !page.ok) return false;
-      state.window = markRaw(windowAt(view.value, page.value.items, edges.ok ? edges.value : null));
+      const edges = await within(totals, EDGES_WAIT_MS);
+      const window = markRaw(windowAt(view.value, page.value.items, edges?.ok ? edges.value : null));
+      state.window = window;
+      if (!edges) void totals.then((late) => patchTotals(window, view.value, page.value.items, late));
     }
     state.version.value += 1;
     computeDisplay(state);
@@ -175,20 +184,41 @@ export function createSessionLoader(state: OpenSessionState, bridge: Bridge): Se
     if (!head || !window || !id || head.seq <= PRIME_EVENTS) return;
     const opened = state.openGeneration;
     const base = head.seq - PRIME_EVENTS;
-    const [view, page, edges, events] = await Promise.all([
+    const totals = bridge.call('sessions.edges', { id, seq: base });
+    const [view, page, events] = await Promise.all([
       bridge.call('sessions.seek', { id, seq: base }),
       bridge.call('sessions.messages', { id, before: { seq: base + 1 }, limit: PAGE }),
-      bridge.call('sessions.edges', { id, seq: base }),
       bridge.call('sessions.events', { id, afterSeq: base, limit: PRIME_EVENTS }),
     ]);
+    const edges = await within(totals, EDGES_WAIT_MS);
     // Only while the view still shows an untouched window at the end (the first draw's).
     const shown = state.window;
     if (opened !== state.openGeneration || !shown || shown.baseSeq !== head.seq || shown.events.length > 0)
       return;
     if (!view.ok || !page.ok || !events.ok) return;
-    const primed = windowAt(view.value, page.value.items, edges.ok ? edges.value : null);
+    const primed = markRaw(windowAt(view.value, page.value.items, edges?.ok ? edges.value : null));
     if (primed.appendAll(events.value.events) === 'gap' || primed.lastSeq < state.playhead.value) return;
-    state.window = markRaw(primed);
+    state.window = primed;
+    if (!edges) void totals.then((late) => patchTotals(primed, view.value, page.value.items, late));
+    state.version.value += 1;
+    computeDisplay(state);
+  }
+
+  /**
+   * Graph totals that came after their window was drawn (the store was still tallying a long
+   * session): the same window again with them, holding the events read into it meanwhile, while
+   * it is still the one shown.
+   */
+  function patchTotals(
+    shown: Timeline,
+    view: ViewState,
+    page: readonly StoredMessage[],
+    edges: Result<SessionEdgeStats>,
+  ): void {
+    if (state.window !== shown || !edges.ok) return;
+    const next = windowAt(view, page, edges.value);
+    if (next.appendAll(shown.events) === 'gap') return;
+    state.window = markRaw(next);
     state.version.value += 1;
     computeDisplay(state);
   }
@@ -292,4 +322,15 @@ function restart(window: Timeline, seq: number): Timeline {
 export function fleetFromEvents(events: readonly RunEvent[]): unknown {
   const started = events.find((event) => event.kind === 'session.started');
   return started?.kind === 'session.started' ? started.payload.fleet : null;
+}
+
+/** The answer of `pending` if it settles within `ms`, else null (it is still awaited elsewhere). */
+function within<T>(pending: Promise<T>, ms: number): Promise<T | null> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(null), ms);
+    void pending.then((value) => {
+      clearTimeout(timer);
+      resolve(value);
+    });
+  });
 }

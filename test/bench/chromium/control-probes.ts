@@ -119,7 +119,13 @@ export function installControlProbes(): void {
         const step = button(before > 0 ? 'replay-prev' : 'replay-next');
         if (!step || !(last > 0)) return false;
         step.click();
-        await sleep(0);
+        // A step past what the view holds asks the store first: watched frame by frame for up to
+        // 300 ms (as play is), so the figure is when the playhead moved, not whether it moved
+        // within the same task.
+        const clicked = performance.now();
+        while (seqNow() === before && performance.now() - clicked < 300) {
+          await new Promise((resolve) => requestAnimationFrame(resolve));
+        }
         return seqNow() !== before;
       }, timeoutMs),
     play: (timeoutMs) =>
