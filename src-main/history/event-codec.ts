@@ -1,5 +1,6 @@
 import type { Message, RunEvent, TokenUsage, ToolCall } from '@shared/domain';
 import type { SqliteDatabase } from './database';
+import type { MessageRow } from './rows';
 
 /**
  * How events are stored without repeating the message text (migration 009). An `event_log` row
@@ -34,20 +35,21 @@ export interface StoredEventRow {
 }
 
 /** The `message_rows` columns decoding reads. */
-export interface ReferredRow {
-  id: string;
-  thread_id: string;
-  parent_id: string | null;
-  sender: string;
-  receiver: string;
-  kind: string;
-  content: string;
-  meta: string;
-  tool_calls: string | null;
-  tool_results: string | null;
-  state: string;
-  t: number;
-}
+export type ReferredRow = Pick<
+  MessageRow,
+  | 'id'
+  | 'thread_id'
+  | 'parent_id'
+  | 'sender'
+  | 'receiver'
+  | 'kind'
+  | 'content'
+  | 'meta'
+  | 'tool_calls'
+  | 'tool_results'
+  | 'state'
+  | 't'
+>;
 
 const REFERRED_COLUMNS =
   'id, thread_id, parent_id, sender, receiver, kind, content, meta, tool_calls, tool_results, state, t';
