@@ -195,34 +195,10 @@ export class LiveWriter {
     this.commit();
     const id = randomUUID();
     this.db.transaction(() => {
-      this.insertSession.run({
-        id,
-        title: meta.title,
-        task: meta.task,
-        fleetName: meta.fleetName,
-        status: 'completed',
-        createdAt: meta.createdAt,
-        endedAt: meta.createdAt,
-        tags: JSON.stringify(meta.tags),
-        source: meta.source,
-        readOnly: 1,
-      });
-      if (meta.sourceHash) this.setSourceHash.run(meta.sourceHash, id);
+      this.insertImported(id, meta, 'completed');
       const tally = this.newTally(id, meta.createdAt, 'completed', emptyView());
-      let seq = 0;
-      let stopped = false;
-      for (const imported of events) {
-        seq += 1;
-        const event = { ...imported, sessionId: id, seq } as RunEvent;
-        this.materializer.apply(tally, event);
-        if (event.kind === 'session.stopped') stopped = true;
-      }
-      this.materializer.closeOpenMessages(tally);
-      if (!stopped || !FINAL_STATUSES.includes(tally.status)) {
-        tally.status = 'completed';
-        tally.endedAt = meta.createdAt + Math.round(tally.lastT);
-      }
-      this.materializer.finishCommit(tally);
+      const { stopped } = this.applyImported(tally, events, 0);
+      this.finishImported(tally, meta, stopped);
     })();
     this.options.onDidCommit([id]);
     return id;
@@ -241,19 +217,7 @@ export class LiveWriter {
     let stopped = false;
     let state: 'open' | 'failed' | 'finished' | 'aborted' = 'open';
     this.db.transaction(() => {
-      this.insertSession.run({
-        id,
-        title: meta.title,
-        task: meta.task,
-        fleetName: meta.fleetName,
-        status: 'running',
-        createdAt: meta.createdAt,
-        endedAt: null,
-        tags: JSON.stringify(meta.tags),
-        source: meta.source,
-        readOnly: 1,
-      });
-      if (meta.sourceHash) this.setSourceHash.run(meta.sourceHash, id);
+      this.insertImported(id, meta, 'running');
       this.recordOwner(tally);
     })();
     const whileOpen = <T>(write: () => T): T => {
@@ -270,22 +234,14 @@ export class LiveWriter {
       sessionId: id,
       append: (events) =>
         whileOpen(() => {
-          for (const imported of events) {
-            seq += 1;
-            const event = { ...imported, sessionId: id, seq } as RunEvent;
-            this.materializer.apply(tally, event);
-            if (event.kind === 'session.stopped') stopped = true;
-          }
+          const applied = this.applyImported(tally, events, seq);
+          seq = applied.seq;
+          stopped ||= applied.stopped;
           this.materializer.finishCommit(tally);
         }),
       finish: () => {
         whileOpen(() => {
-          this.materializer.closeOpenMessages(tally);
-          if (!stopped || !FINAL_STATUSES.includes(tally.status)) {
-            tally.status = 'completed';
-            tally.endedAt = meta.createdAt + Math.round(tally.lastT);
-          }
-          this.materializer.finishCommit(tally);
+          this.finishImported(tally, meta, stopped);
           this.recordOwner(tally);
         });
         state = 'finished';
@@ -299,6 +255,49 @@ export class LiveWriter {
         deleteSessionRows(this.db, id);
       },
     };
+  }
+
+  /** An imported session's row: read-only, `running` while written batch by batch. */
+  private insertImported(id: string, meta: ImportedSessionMeta, status: 'running' | 'completed'): void {
+    this.insertSession.run({
+      id,
+      title: meta.title,
+      task: meta.task,
+      fleetName: meta.fleetName,
+      status,
+      createdAt: meta.createdAt,
+      endedAt: status === 'completed' ? meta.createdAt : null,
+      tags: JSON.stringify(meta.tags),
+      source: meta.source,
+      readOnly: 1,
+    });
+    if (meta.sourceHash) this.setSourceHash.run(meta.sourceHash, id);
+  }
+
+  /** Numbers imported events after `seq` and writes them; the last seq and whether one stopped. */
+  private applyImported(
+    tally: SessionTally,
+    events: Iterable<ImportedEvent>,
+    seq: number,
+  ): { seq: number; stopped: boolean } {
+    let stopped = false;
+    for (const imported of events) {
+      seq += 1;
+      const event = { ...imported, sessionId: tally.id, seq } as RunEvent;
+      this.materializer.apply(tally, event);
+      if (event.kind === 'session.stopped') stopped = true;
+    }
+    return { seq, stopped };
+  }
+
+  /** Ends an import: replies cut off stay partial; a log without a final stop is completed. */
+  private finishImported(tally: SessionTally, meta: ImportedSessionMeta, stopped: boolean): void {
+    this.materializer.closeOpenMessages(tally);
+    if (!stopped || !FINAL_STATUSES.includes(tally.status)) {
+      tally.status = 'completed';
+      tally.endedAt = meta.createdAt + Math.round(tally.lastT);
+    }
+    this.materializer.finishCommit(tally);
   }
 
   dispose(): void {
