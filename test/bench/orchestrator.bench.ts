@@ -221,30 +221,21 @@ describe('orchestrator overhead', () => {
       goal: { kind: 'ratio', max: 1.1, text: '<= 1.1x bare' },
       note: 'not what the app does: what the store would cost without those rows',
     });
-    report.add({
-      id: 'app-cpu',
-      label: 'runFleet client CPU per turn',
-      unit: 'ms',
-      values: perTurn(cpu.app!),
-      baseline: bareCpu,
-      goal: { kind: 'info', text: 'CPU of this process' },
-    });
-    report.add({
-      id: 'sqlite-cpu',
-      label: 'runtime + SQLite client CPU per turn',
-      unit: 'ms',
-      values: perTurn(cpu.sqlite!),
-      baseline: bareCpu,
-      goal: { kind: 'info', text: 'CPU of this process' },
-    });
-    report.add({
-      id: 'memory-cpu',
-      label: 'runtime + MemorySink client CPU per turn',
-      unit: 'ms',
-      values: perTurn(cpu.memory!),
-      baseline: bareCpu,
-      goal: { kind: 'info', text: 'CPU of this process' },
-    });
+    const cpuFigures = [
+      { id: 'app-cpu', label: 'runFleet', values: cpu.app! },
+      { id: 'sqlite-cpu', label: 'runtime + SQLite', values: cpu.sqlite! },
+      { id: 'memory-cpu', label: 'runtime + MemorySink', values: cpu.memory! },
+    ];
+    for (const { id, label, values } of cpuFigures) {
+      report.add({
+        id,
+        label: `${label} client CPU per turn`,
+        unit: 'ms',
+        values: perTurn(values),
+        baseline: bareCpu,
+        goal: { kind: 'info', text: 'CPU of this process' },
+      });
+    }
     report.finish();
     console.log(
       [
