@@ -1,6 +1,7 @@
-import type { Message, RunEvent, TokenUsage, ToolCall } from '@shared/domain';
+import type { EventBody, Message, RunEvent, TokenUsage, ToolCall } from '@shared/domain';
 import type { SqliteDatabase } from './database';
 import type { MessageRow } from './rows';
+import { EVENT_KIND_CODES } from './migrations/010-short-event-kinds';
 
 /**
  * How events are stored without repeating the message text (migration 009). An `event_log` row
@@ -22,6 +23,14 @@ import type { MessageRow } from './rows';
  * envelope, a second completion, a fork dropping a streaming reply) the events that read from it
  * are written out whole (`msg` null). A payload that still holds its text (every event stored
  * before 009, and those written out whole) is used as it is.
+ *
+ * Events that refer to no row (`msg` null) store their payload as JSON, except (from 010 on):
+ * - `agent.status` / `session.status`: the bare status (`thinking`), never starting with `{`;
+ * - `tool.executed`: `[callId, name, result, isError as 0 or 1]` when those are its only fields.
+ * A payload stored as a JSON object (every such event before 010) is used as it is.
+ *
+ * The event's kind is stored as a one-letter code in `kind_code` (migration 010), which the
+ * generated `kind` column reads back; `storedKind` gives what to insert.
  */
 
 /** An `event_log` row as a reader selects it. */
@@ -92,9 +101,63 @@ function messageOf(row: ReferredRow, rest: Record<string, unknown>): Message {
   return { ...message, ...rest } as unknown as Message;
 }
 
+const CODE_OF_KIND = new Map(EVENT_KIND_CODES.map(([code, kind]) => [kind, code]));
+
+/** What `event_log.kind_code` stores for a kind: its code, or its name when it has none. */
+export function storedKind(kind: string): string {
+  return CODE_OF_KIND.get(kind) ?? kind;
+}
+
+/** The stored payload of an event that refers to no message row (see the top). */
+export function encodeUnreferred(event: EventBody): string {
+  switch (event.kind) {
+    case 'agent.status':
+    case 'session.status':
+      if (onlyKeys(event.payload, ['status']) && /^[a-z-]+$/.test(event.payload.status))
+        return event.payload.status;
+      break;
+    case 'tool.executed': {
+      const { callId, name, result, isError } = event.payload;
+      if (
+        onlyKeys(event.payload, ['callId', 'name', 'result', 'isError']) &&
+        typeof callId === 'string' &&
+        typeof name === 'string' &&
+        typeof result === 'string' &&
+        typeof isError === 'boolean'
+      )
+        return JSON.stringify([callId, name, result, isError ? 1 : 0]);
+      break;
+    }
+    default:
+      break;
+  }
+  return JSON.stringify(event.payload);
+}
+
+const onlyKeys = (value: object, keys: readonly string[]): boolean => {
+  const own = Object.keys(value);
+  return own.length === keys.length && keys.every((key) => Object.hasOwn(value, key));
+};
+
+/** The payload of an event stored without a message row (`msg` null). */
+function decodeUnreferred(kind: string, payload: string): unknown {
+  if (payload.startsWith('{')) return JSON.parse(payload) as unknown;
+  switch (kind) {
+    case 'agent.status':
+    case 'session.status':
+      return { status: payload };
+    case 'tool.executed': {
+      const [callId, name, result, isError] = JSON.parse(payload) as [string, string, string, number];
+      return { callId, name, result, isError: isError === 1 };
+    }
+    default:
+      return JSON.parse(payload) as unknown;
+  }
+}
+
 /** The payload a stored row stands for. `row` is the row `stored.msg` refers to (when set). */
 export function decodePayload(stored: StoredEventRow, row: ReferredRow | undefined): unknown {
-  if (stored.msg === null) return JSON.parse(stored.payload) as unknown;
+  if (stored.msg === null) return decodeUnreferred(stored.kind, stored.payload);
   if (row === undefined) {
     throw new Error(
       `Event ${stored.seq} refers to message row ${stored.msg}, which the store no longer has.`,

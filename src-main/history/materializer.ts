@@ -9,7 +9,13 @@ import {
 } from '@shared/domain';
 import type { SqliteDatabase } from './database';
 import { FtsIndex } from './fts-index';
-import { compactUsage, completionPayload, readsBackExactly } from './event-codec';
+import {
+  compactUsage,
+  completionPayload,
+  encodeUnreferred,
+  readsBackExactly,
+  storedKind,
+} from './event-codec';
 import { envelopeOf, MessageRefs, type OpenMessage } from './message-refs';
 import type Database from 'better-sqlite3';
 
@@ -73,7 +79,7 @@ export class Materializer {
     this.refs = new MessageRefs(db);
     this.sidOf = db.prepare('SELECT sid FROM sessions WHERE id = ?');
     this.insertEvent = db.prepare(
-      'INSERT INTO event_log (sid, seq, t, kind, agent, msg, payload) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO event_log (sid, seq, t, kind_code, agent, msg, payload) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     this.insertStarted = db.prepare(`INSERT INTO message_rows
       (sid, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, state, first_seq)
@@ -231,10 +237,10 @@ export class Materializer {
       sid,
       event.seq,
       event.t,
-      event.kind,
+      storedKind(event.kind),
       event.agent,
       msg,
-      stored ?? JSON.stringify(event.payload),
+      stored ?? encodeUnreferred(event),
     );
     tally.lastSeq = event.seq;
     tally.lastT = event.t;

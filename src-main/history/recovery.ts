@@ -1,7 +1,7 @@
 import { LIVE_STATUSES } from '@shared/domain';
 import type { SqliteDatabase } from './database';
 import { FtsIndex } from './fts-index';
-import { SID_OF } from './event-codec';
+import { SID_OF, storedKind } from './event-codec';
 import { ownerIsAlive, type OwnerRow } from './ownership';
 
 /** Stop reason written on sessions whose driving process ended while they were live. */
@@ -32,7 +32,7 @@ export function recoverInterrupted(db: SqliteDatabase, now: number = Date.now())
     `SELECT seq, t FROM event_log WHERE sid = ${SID_OF} ORDER BY seq DESC LIMIT 1`,
   );
   const insertEvent = db.prepare(
-    `INSERT INTO event_log (sid, seq, t, kind, agent, msg, payload) VALUES (${SID_OF}, ?, ?, 'session.stopped', NULL, NULL, ?)`,
+    `INSERT INTO event_log (sid, seq, t, kind_code, agent, msg, payload) VALUES (${SID_OF}, ?, ?, '${storedKind('session.stopped')}', NULL, NULL, ?)`,
   );
   const fts = new FtsIndex(db);
   const markPartial = db.prepare(

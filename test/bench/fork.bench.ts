@@ -62,8 +62,8 @@ function copyPrefix(app: FleetscopeApp, parentId: string, forkSeq: number, id: s
       .run(id, parentId);
     app.db
       .prepare(
-        `INSERT INTO event_log (sid, seq, t, kind, agent, msg, payload)
-         SELECT (SELECT sid FROM sessions WHERE id = ?), seq, t, kind, agent, msg, payload FROM event_log
+        `INSERT INTO event_log (sid, seq, t, kind_code, agent, msg, payload)
+         SELECT (SELECT sid FROM sessions WHERE id = ?), seq, t, kind_code, agent, msg, payload FROM event_log
          WHERE sid = (SELECT sid FROM sessions WHERE id = ?) AND seq <= ?`,
       )
       .run(id, parentId, forkSeq);

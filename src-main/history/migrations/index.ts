@@ -8,6 +8,7 @@ import { forksColumns } from './006-forks';
 import { importHashColumn } from './007-import-hash';
 import { messageEndsColumn } from './008-message-ends';
 import { compactStore } from './009-compact-store';
+import { shortEventKinds } from './010-short-event-kinds';
 
 /** Every schema step in order. Append only; never edit a released migration. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   importHashColumn,
   messageEndsColumn,
   compactStore,
+  shortEventKinds,
 ];
 export type { Migration } from './runner';
 export { migrate } from './runner';
