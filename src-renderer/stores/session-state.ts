@@ -101,29 +101,93 @@ export function computeDisplay(state: OpenSessionState): void {
     const wanted = state.following.value ? last : Math.min(state.playhead.value, last);
     state.playhead.value = wanted;
     const seq = Math.max(window.baseSeq, Math.min(wanted, window.lastSeq));
-    state.display.value = displayOf(
-      {
-        frame: window.frameAt(seq),
-        head,
-        lastT: Math.max(head.t, window.lastT),
-        visibleCount: window.log.countAt(seq),
-      },
-      state.agents.value,
-      state.summary.value,
+    const lastT = Math.max(head.t, window.lastT);
+    const key = displayKey(state, window, seq, head, head.seq, lastT);
+    if (unchanged(state, key)) return;
+    publish(
+      state,
+      key,
+      displayOf(
+        { frame: window.frameAt(seq), head, lastT, visibleCount: window.log.countAt(seq) },
+        state.agents.value,
+        state.summary.value,
+      ),
     );
     return;
   }
   const seq = state.following.value ? timeline.lastSeq : Math.min(state.playhead.value, timeline.lastSeq);
   state.playhead.value = seq;
   const headView = timeline.frameAt(timeline.lastSeq).view;
-  state.display.value = displayOf(
-    {
-      frame: timeline.frameAt(seq),
-      head: headView,
-      lastT: timeline.lastT,
-      visibleCount: timeline.log.countAt(seq),
-    },
-    state.agents.value,
-    state.summary.value,
+  const key = displayKey(state, timeline, seq, headView, timeline.lastSeq, timeline.lastT);
+  if (unchanged(state, key)) return;
+  publish(
+    state,
+    key,
+    displayOf(
+      {
+        frame: timeline.frameAt(seq),
+        head: headView,
+        lastT: timeline.lastT,
+        visibleCount: timeline.log.countAt(seq),
+      },
+      state.agents.value,
+      state.summary.value,
+    ),
   );
+}
+
+/**
+ * Everything a display is made from. The frame at a seq of one timeline never changes (events
+ * are only appended after it; a replaced window is another timeline), and the end of the log is
+ * told by its seq, so a display with the same key would be the same: it is not published again
+ * (reading more events after the playhead redraws nothing).
+ */
+interface DisplayKey {
+  replay: Timeline;
+  seq: number;
+  head: ViewState;
+  headSeq: number;
+  lastT: number;
+  agents: readonly AgentInfo[];
+  summary: SessionListItem | null;
+}
+
+/** The key of the display each session state last published. */
+const published = new WeakMap<OpenSessionState, { key: DisplayKey; display: SessionDisplay }>();
+
+function displayKey(
+  state: OpenSessionState,
+  replay: Timeline,
+  seq: number,
+  head: ViewState,
+  headSeq: number,
+  lastT: number,
+): DisplayKey {
+  return { replay, seq, head, headSeq, lastT, agents: state.agents.value, summary: state.summary.value };
+}
+
+function unchanged(state: OpenSessionState, key: DisplayKey): boolean {
+  const last = published.get(state);
+  if (!last || state.display.value !== last.display) return false;
+  const before = last.key;
+  return (
+    before.replay === key.replay &&
+    before.seq === key.seq &&
+    before.head === key.head &&
+    before.headSeq === key.headSeq &&
+    before.lastT === key.lastT &&
+    before.agents === key.agents &&
+    before.summary === key.summary
+  );
+}
+
+/** Shows nothing and lets go of what the last display was made from (the view closed). */
+export function clearDisplay(state: OpenSessionState): void {
+  published.delete(state);
+  state.display.value = null;
+}
+
+function publish(state: OpenSessionState, key: DisplayKey, display: SessionDisplay): void {
+  published.set(state, { key, display });
+  state.display.value = display;
 }

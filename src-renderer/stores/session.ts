@@ -8,7 +8,14 @@ import { createRunControls } from './session-controls';
 import { createLiveEvents } from './session-live';
 import { createSessionLoader, fleetFromEvents } from './session-loading';
 import { createPlayhead } from './session-playhead';
-import { computeDisplay, createOpenSessionState, currentLog, currentReplay, endSeq } from './session-state';
+import {
+  clearDisplay,
+  computeDisplay,
+  createOpenSessionState,
+  currentLog,
+  currentReplay,
+  endSeq,
+} from './session-state';
 import { createFailureReporter } from './failure';
 import { useToastStore } from './toasts';
 
@@ -97,16 +104,20 @@ export const useSessionStore = defineStore('session', () => {
     }
   }
 
+  /** Stops showing the session and lets go of its log (whole or a window) until the next open. */
   function close(): void {
     unwatch?.();
     unwatch = null;
     state.openGeneration += 1;
     state.sessionId.value = null;
-    state.display.value = null;
+    clearDisplay(state);
     live.clear();
+    state.timeline = markRaw(new Timeline());
     state.window = null;
     state.head = null;
     state.windowed.value = false;
+    state.loadedEvents.value = 0;
+    state.version.value += 1;
   }
 
   bridge.onDidReceiveEvent((event) => {

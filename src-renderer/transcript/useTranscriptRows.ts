@@ -62,12 +62,47 @@ export function useTranscriptRows(source: TranscriptRowsSource): TranscriptRows 
     return source.getLog();
   });
 
+  /**
+   * The last cut and what it was cut from. The rows at a playhead are the log's first `count`
+   * messages threaded, whatever comes after them, so while the log, the count, the selection and
+   * the folds are the same the rows are too (the log growing past the playhead, as a window reads
+   * ahead, redraws no row).
+   */
+  let lastCut: {
+    log: MessageLog;
+    count: number;
+    selection: GraphSelection;
+    hidden: ReadonlySet<string>;
+    rows: RowSource;
+  } | null = null;
+
   const rows = computed<RowSource>(() => {
     void version.value;
     const current = log.value;
     const entries = current.entries;
     const count = Math.min(visibleCount.value, entries.length);
     const selection = source.selection();
+    const hidden = collapsed.value;
+    if (
+      lastCut &&
+      lastCut.log === current &&
+      lastCut.count === count &&
+      lastCut.selection === selection &&
+      lastCut.hidden === hidden
+    )
+      return lastCut.rows;
+    const cut = cutRows(current, count, selection, hidden);
+    lastCut = { log: current, count, selection, hidden, rows: cut };
+    return cut;
+  });
+
+  function cutRows(
+    current: MessageLog,
+    count: number,
+    selection: GraphSelection,
+    hidden: ReadonlySet<string>,
+  ): RowSource {
+    const entries = current.entries;
     if (selection) {
       const picked = new Int32Array(count);
       let length = 0;
@@ -77,13 +112,12 @@ export function useTranscriptRows(source: TranscriptRowsSource): TranscriptRows 
       }
       return flatRows(picked, length);
     }
-    const hidden = collapsed.value;
     return threadIndexOf(current).cut(
       count,
       (index) => hidden.has((entries[index] as LogEntry).id),
       hidden.size > 0,
     );
-  });
+  }
 
   function messageFor(entry: LogEntry): Message {
     return messageAtPlayhead(entry, display.value);

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
-import { effectScope, ref } from 'vue';
+import { effectScope, ref, watch } from 'vue';
 import type { ChannelName, SessionListItem, StoredMessage } from '@shared/contract';
 import { compactInPlace, foldEvents, type RunEvent } from '@shared/domain';
 import { setBridge } from '../../src-renderer/bridge/current';
@@ -200,6 +200,59 @@ describe('a session too long to hold: replay in windows around the playhead', ()
     expect(fake.served.events).toBeLessThan(stored.length / 2);
     expect(store.getTimeline().lastSeq).toBe(0);
     scope.stop();
+  });
+
+  it('draws a seek outside the window once: reading events after the playhead redraws nothing', async () => {
+    const stored = storedLog();
+    const fake = backend(stored);
+    setBridge(fake.bridge);
+    const store = useSessionStore();
+    await store.open('s1');
+    await flushPromises();
+    const scope = effectScope();
+    const published: number[] = [];
+    scope.run(() =>
+      watch(
+        () => store.display,
+        (display) => published.push(display?.seq ?? -1),
+      ),
+    );
+
+    const served = fake.served.events;
+    store.seek(5_000);
+    await flushPromises();
+    // The window at 5,000 was drawn, then its first events were read behind it.
+    expect(fake.served.events).toBeGreaterThan(served);
+    expect(store.getReplay().lastSeq).toBeGreaterThan(5_000);
+    expect(published).toEqual([5_000]);
+    expect(store.display?.counters.messages).toBe(foldEvents(stored.slice(0, 5_000)).counters.messages);
+
+    // A step within the window is drawn (a new display), and only once.
+    store.seek(5_001);
+    await flushPromises();
+    expect(published).toEqual([5_000, 5_001]);
+    expect(store.display?.seq).toBe(5_001);
+    scope.stop();
+  });
+
+  it('lets go of what it held when the view closes, a whole log or a window', async () => {
+    const short = new EventLog().start();
+    for (let i = 0; i < 20; i++)
+      short.say(`m${i}`, AGENTS[i % 3] as string, AGENTS[(i + 1) % 3] as string, ['x']);
+    for (const stored of [short.stop().events, storedLog()]) {
+      setActivePinia(createPinia());
+      setBridge(backend(stored).bridge);
+      const store = useSessionStore();
+      await store.open('s1');
+      await flushPromises();
+      expect(store.getReplay().lastSeq).toBe(stored.length);
+      expect(store.getLog().size).toBeGreaterThan(0);
+      store.close();
+      expect(store.display).toBeNull();
+      expect(store.getReplay().lastSeq).toBe(0);
+      expect(store.getTimeline().lastSeq).toBe(0);
+      expect(store.getLog().size).toBe(0);
+    }
   });
 
   it('follows a live long session at its end, and goes back to live from far behind', async () => {
