@@ -18,7 +18,12 @@ export interface OpenedDatabase {
   movedAsideTo: string | null;
 }
 
-function openRaw(file: string, options: OpenOptions): SqliteDatabase {
+/**
+ * A connection to `file` with the store's pragmas (WAL, busy timeout, foreign keys), without the
+ * integrity check or migrations: every connection to one store uses these (an import's writer
+ * thread opens its own).
+ */
+export function openRaw(file: string, options: OpenOptions): SqliteDatabase {
   const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
     db.pragma('journal_mode = WAL');

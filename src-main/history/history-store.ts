@@ -40,6 +40,8 @@ export interface HistoryStoreOptions {
   onWriteError?: (error: unknown) => void;
   /** Milliseconds between heartbeats of the live sessions this process drives; 0 disables. */
   heartbeatMs?: number;
+  /** The better-sqlite3 native binding the store was opened with (an import's writer thread opens it too). */
+  nativeBinding?: string;
 }
 
 /** What changed, so views can refresh. */
@@ -76,6 +78,7 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
     this.writer = new LiveWriter(db, this.messages, {
       checkpointInterval: Math.max(1, options.checkpointInterval ?? 500),
       batchMs: options.batchMs ?? 16,
+      nativeBinding: options.nativeBinding,
       now: this.now,
       onDidCommit: (sessionIds) => this.emit({ type: 'sessions-changed', sessionIds }),
       onWriteError:

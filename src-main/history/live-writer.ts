@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { emptyView, FINAL_STATUSES, type RunEvent, type SessionStatus, type ViewState } from '@shared/domain';
+import { emptyView, FINAL_STATUSES, type RunEvent, type SessionStatus } from '@shared/domain';
 import type { SqliteDatabase } from './database';
 import { HistoryError } from './errors';
 import { Materializer, type SessionTally } from './materializer';
 import type { MessageQueries } from './message-queries';
 import { deleteSessionRows } from './maintenance';
-import type { ImportedEvent, ImportedSessionMeta, ImportInProgress } from './ports';
+import { importTally, ImportWriter, newTally } from './import-writer';
+import type { ImportedEvent, ImportedSessionMeta, ImportInProgress, ImportThreadHandoff } from './ports';
 import { OwnerRecords } from './ownership';
 
 /**
@@ -37,6 +38,8 @@ export interface LiveWriterOptions {
   onDidCommit: (sessionIds: string[]) => void;
   /** A batch committed from the timer failed (flush() throws instead). */
   onWriteError: (error: unknown) => void;
+  /** The native binding the store was opened with, for an import's writer thread. */
+  nativeBinding?: string;
 }
 
 /**
@@ -51,6 +54,7 @@ export interface LiveWriterOptions {
  */
 export class LiveWriter {
   private readonly materializer: Materializer;
+  private readonly imports: ImportWriter;
   private readonly live = new Map<string, SessionTally>();
   /** Live sessions this process has recorded itself as the owner of (see ownership.ts). */
   private readonly owned = new Set<string>();
@@ -61,7 +65,6 @@ export class LiveWriter {
   private waiting: Array<() => void> = [];
   private timer: NodeJS.Timeout | null = null;
   private readonly insertSession;
-  private readonly setSourceHash;
   private readonly sessionRow;
   private readonly lastSeq;
   private readonly streamingRows;
@@ -73,12 +76,12 @@ export class LiveWriter {
     private readonly options: LiveWriterOptions,
   ) {
     this.materializer = new Materializer(db, options.checkpointInterval);
+    this.imports = new ImportWriter(db, this.materializer);
     this.owners = new OwnerRecords(db);
     this.insertSession =
       db.prepare(`INSERT INTO sessions (id, title, task, fleet_name, status, created_at, updated_at,
       ended_at, tags, source, read_only) VALUES (@id, @title, @task, @fleetName, @status, @createdAt, @createdAt,
       @endedAt, @tags, @source, @readOnly)`);
-    this.setSourceHash = db.prepare('UPDATE sessions SET source_hash = ? WHERE id = ?');
     this.sessionRow = db.prepare(
       'SELECT status, stop_reason, created_at, ended_at, message_count, tokens, read_only FROM sessions WHERE id = ?',
     );
@@ -195,10 +198,10 @@ export class LiveWriter {
     this.commit();
     const id = randomUUID();
     this.db.transaction(() => {
-      this.insertImported(id, meta, 'completed');
-      const tally = this.newTally(id, meta.createdAt, 'completed', emptyView());
-      const { stopped } = this.applyImported(tally, events, 0);
-      this.finishImported(tally, meta, stopped);
+      this.imports.insertImported(id, meta, 'completed');
+      const tally = newTally(id, meta.createdAt, 'completed', emptyView());
+      const { stopped } = this.imports.apply(tally, events, 0);
+      this.imports.finish(tally, meta.createdAt, stopped);
     })();
     this.options.onDidCommit([id]);
     return id;
@@ -206,18 +209,19 @@ export class LiveWriter {
 
   /**
    * Starts an import written batch by batch (see ImportInProgress). The session row is written at
-   * once as read-only and running, owned by this process; `finish` gives it its final status.
-   * Only `finish` announces it (onDidCommit), so views do not refresh on every batch.
+   * once as read-only and running, owned by this process, and stays so until the last commit
+   * gives it its final status. Only the end announces it (onDidCommit), so views do not refresh
+   * on every batch. With a store file, a writer thread may write it instead (`thread`).
    */
   beginImport(meta: ImportedSessionMeta): ImportInProgress {
     this.commit();
     const id = randomUUID();
-    const tally = this.newTally(id, meta.createdAt, 'running', emptyView());
+    const tally = importTally(id, meta.createdAt);
     let seq = 0;
     let stopped = false;
     let state: 'open' | 'failed' | 'finished' | 'aborted' = 'open';
     this.db.transaction(() => {
-      this.insertImported(id, meta, 'running');
+      this.imports.insertImported(id, meta, 'running');
       this.recordOwner(tally);
     })();
     const whileOpen = <T>(write: () => T): T => {
@@ -230,18 +234,35 @@ export class LiveWriter {
         throw error;
       }
     };
+    const thread: ImportThreadHandoff | undefined = this.db.memory
+      ? undefined
+      : {
+          store: {
+            file: this.db.name,
+            nativeBinding: this.options.nativeBinding,
+            checkpointInterval: this.options.checkpointInterval,
+          },
+          finishedOnThread: () => {
+            if (state !== 'open') throw new HistoryError('invalid-input', `The import of ${id} is ${state}.`);
+            // The thread's last transaction ended the session and released it (ownership.ts).
+            state = 'finished';
+            this.owned.delete(id);
+            this.options.onDidCommit([id]);
+            return id;
+          },
+        };
     return {
       sessionId: id,
       append: (events) =>
         whileOpen(() => {
-          const applied = this.applyImported(tally, events, seq);
+          const applied = this.imports.apply(tally, events, seq);
           seq = applied.seq;
           stopped ||= applied.stopped;
-          this.materializer.finishCommit(tally);
+          this.imports.commitBatch(tally);
         }),
       finish: () => {
         whileOpen(() => {
-          this.finishImported(tally, meta, stopped);
+          this.imports.finish(tally, meta.createdAt, stopped);
           this.recordOwner(tally);
         });
         state = 'finished';
@@ -254,50 +275,8 @@ export class LiveWriter {
         if (this.owned.delete(id)) this.owners.release(id);
         deleteSessionRows(this.db, id);
       },
+      thread,
     };
-  }
-
-  /** An imported session's row: read-only, `running` while written batch by batch. */
-  private insertImported(id: string, meta: ImportedSessionMeta, status: 'running' | 'completed'): void {
-    this.insertSession.run({
-      id,
-      title: meta.title,
-      task: meta.task,
-      fleetName: meta.fleetName,
-      status,
-      createdAt: meta.createdAt,
-      endedAt: status === 'completed' ? meta.createdAt : null,
-      tags: JSON.stringify(meta.tags),
-      source: meta.source,
-      readOnly: 1,
-    });
-    if (meta.sourceHash) this.setSourceHash.run(meta.sourceHash, id);
-  }
-
-  /** Numbers imported events after `seq` and writes them; the last seq and whether one stopped. */
-  private applyImported(
-    tally: SessionTally,
-    events: Iterable<ImportedEvent>,
-    seq: number,
-  ): { seq: number; stopped: boolean } {
-    let stopped = false;
-    for (const imported of events) {
-      seq += 1;
-      const event = { ...imported, sessionId: tally.id, seq } as RunEvent;
-      this.materializer.apply(tally, event);
-      if (event.kind === 'session.stopped') stopped = true;
-    }
-    return { seq, stopped };
-  }
-
-  /** Ends an import: replies cut off stay partial; a log without a final stop is completed. */
-  private finishImported(tally: SessionTally, meta: ImportedSessionMeta, stopped: boolean): void {
-    this.materializer.closeOpenMessages(tally);
-    if (!stopped || !FINAL_STATUSES.includes(tally.status)) {
-      tally.status = 'completed';
-      tally.endedAt = meta.createdAt + Math.round(tally.lastT);
-    }
-    this.materializer.finishCommit(tally);
   }
 
   dispose(): void {
@@ -353,7 +332,7 @@ export class LiveWriter {
       source: 'live',
       readOnly: 0,
     });
-    return this.newTally(event.sessionId, createdAt, 'running', emptyView());
+    return newTally(event.sessionId, createdAt, 'running', emptyView());
   }
 
   /** Rebuilds a tally from disk for a session that was not being written in this process. */
@@ -371,12 +350,7 @@ export class LiveWriter {
     if (!row) throw new HistoryError('unknown-session', `No session ${sessionId}.`);
     const lastSeq = (this.lastSeq.get(sessionId) as { seq: number | null }).seq ?? 0;
     const checkpointSeq = (this.lastCheckpoint.get(sessionId) as { seq: number | null }).seq ?? 0;
-    const tally = this.newTally(
-      sessionId,
-      row.created_at,
-      row.status,
-      this.messages.seek(sessionId, lastSeq),
-    );
+    const tally = newTally(sessionId, row.created_at, row.status, this.messages.seek(sessionId, lastSeq));
     tally.stopReason = row.stop_reason;
     tally.endedAt = row.ended_at;
     tally.messageCount = row.message_count;
@@ -398,22 +372,5 @@ export class LiveWriter {
       tally.open.set(message.id, { pk: message.pk, pendingText: '', usage });
     }
     return tally;
-  }
-
-  private newTally(id: string, createdAt: number, status: SessionStatus, view: ViewState): SessionTally {
-    return {
-      id,
-      createdAt,
-      status,
-      stopReason: null,
-      endedAt: null,
-      lastSeq: 0,
-      lastT: 0,
-      messageCount: 0,
-      tokens: 0,
-      view,
-      eventsSinceCheckpoint: 0,
-      open: new Map(),
-    };
   }
 }

@@ -249,14 +249,19 @@ export class Materializer {
     if (tally.eventsSinceCheckpoint >= this.checkpointInterval) this.checkpoint(tally);
   }
 
-  /** Writes buffered delta text and the session row. Call before the transaction commits. */
-  finishCommit(tally: SessionTally): void {
+  /**
+   * Writes buffered delta text and the session row. Call before the transaction commits.
+   * `inProgress`: the row stays running and not ended whatever the events so far say (an import
+   * written in several transactions, until its last).
+   */
+  finishCommit(tally: SessionTally, options: { inProgress?: boolean } = {}): void {
     this.flushText(tally);
+    const inProgress = options.inProgress === true;
     this.updateSession.run({
       id: tally.id,
-      status: tally.status,
-      stopReason: tally.stopReason,
-      endedAt: tally.endedAt,
+      status: inProgress ? 'running' : tally.status,
+      stopReason: inProgress ? null : tally.stopReason,
+      endedAt: inProgress ? null : tally.endedAt,
       updatedAt: tally.createdAt + Math.round(tally.lastT),
       messageCount: tally.messageCount,
       tokens: tally.tokens,

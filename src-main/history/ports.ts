@@ -43,6 +43,27 @@ export interface ImportInProgress {
   finish(): string;
   /** Deletes everything written so far. Safe to call more than once. */
   abort(): void;
+  /**
+   * Present when the store is a file another connection may write: an import's writer thread
+   * (import/worker/write-worker.ts) then writes the events and the ending on a connection of its
+   * own instead of `append` and `finish`, and `finishedOnThread` is called after its last commit.
+   */
+  readonly thread?: ImportThreadHandoff;
+}
+
+/** The store file an import's writer thread opens, with the store's own settings. */
+export interface ImportStoreFile {
+  file: string;
+  /** The better-sqlite3 native binding the store was opened with (Electron has its own). */
+  nativeBinding?: string;
+  /** Events between checkpoints of the folded view. */
+  checkpointInterval: number;
+}
+
+export interface ImportThreadHandoff {
+  store: ImportStoreFile;
+  /** The thread wrote the ending (status, counters) and released the session: announces it, returns its id. */
+  finishedOnThread(): string;
 }
 
 /** What import needs from the store. */

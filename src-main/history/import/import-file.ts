@@ -1,16 +1,23 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { ImportedEvent, ImportInProgress, SessionWriter } from '../ports';
+import type { ImportedEvent, ImportInProgress, ImportThreadHandoff, SessionWriter } from '../ports';
 import type { ImportFormat } from './detect';
 import { DEFAULT_IMPORT_LIMITS, formatBytes, type ImportLimits } from './limits';
 import { TransferError, ioError } from './transfer-error';
-import { FIRST_BATCH_EVENTS, nextBatchEvents } from './write-pacing';
+import { FIRST_BATCH_EVENTS, MAX_BATCH_EVENTS, nextBatchEvents } from './write-pacing';
 import type { ParseReport } from './worker/protocol';
 import { ParseWorker } from './worker/worker-client';
+import { ImportWriteThread } from './worker/write-thread';
+import type { WriteReport } from './worker/write-protocol';
 
 /** Batches the parsing thread is asked for ahead of the one being written. */
 const BATCHES_AHEAD = 2;
+/**
+ * Batches passed to the writing thread and not yet committed: what it finds waiting goes into
+ * one transaction (see run-write-job.ts), and memory stays bounded.
+ */
+const WRITES_AHEAD = 4;
 
 export interface ImportOptions {
   /**
@@ -59,9 +66,10 @@ export interface ImportResult {
 /**
  * Imports one file as new read-only sessions: one, or one per conversation of a trace file (see
  * otlp/trace-file.ts). The file is parsed, checked and converted on a worker thread (see
- * worker/run-parse-job.ts) under `ImportLimits`, and the converted events come over in batches
- * sized to take a few milliseconds to write (see write-pacing.ts), each in its own transaction
- * with a turn of the event loop between them, so the process keeps answering. Most files are
+ * worker/run-parse-job.ts) under `ImportLimits`, and the converted events are written by a second
+ * thread on a connection of its own (worker/run-write-job.ts), in transactions of at most about
+ * TRANSACTION_MS, so the process keeps answering and a live write never waits long for the store;
+ * a store in memory is written here instead, in paced batches (write-pacing.ts). Most files are
  * checked whole before anything is written; our own export is checked as it is written, reading
  * and writing at once. Every session stays unfinished until the last event of the last one is
  * written; if reading or writing fails at any point, what was written is deleted, in every
@@ -126,28 +134,12 @@ async function importNow(
     if (planned.sessions.length === 0) throw new Error("The import's parsing thread planned no session.");
     for (const session of planned.sessions)
       sessions.push(writer.beginImport({ ...session.meta, sourceHash }));
-    const messageCounts: number[] = planned.sessions.map(() => 0);
-    let batchEvents = FIRST_BATCH_EVENTS;
-    // Two batches asked for ahead, and one more as each arrives: the worker converts the next
-    // while this one is written, and a slow batch on its side does not leave this thread idle.
-    for (let ahead = 0; ahead < BATCHES_AHEAD; ahead++) worker.pull(batchEvents);
-    for (;;) {
-      const batch = expect(await worker.next(), 'batch');
-      if (!batch.last) worker.pull(batchEvents);
-      const session = sessions[batch.session];
-      if (!session) throw new Error(`The import's parsing thread sent events of session ${batch.session}.`);
-      if (batch.count > 0) {
-        const started = performance.now();
-        session.append(JSON.parse(batch.events) as ImportedEvent[]);
-        batchEvents = nextBatchEvents(batchEvents, batch.count, performance.now() - started);
-      }
-      if (batch.messageCount !== null) messageCounts[batch.session] = batch.messageCount;
-      progress(batch.done);
-      if (batch.last) break;
-      await yieldToEventLoop();
-    }
+    const handoffs = sessions.map((session) => session.thread);
+    const messageCounts = everyDefined(handoffs)
+      ? await writeOnThread(worker, sessions, handoffs, planned, progress)
+      : await writeHere(worker, sessions, progress);
     const imported = planned.sessions.map((plannedSession, index) => ({
-      sessionId: (sessions[index] as ImportInProgress).finish(),
+      sessionId: finished(sessions[index] as ImportInProgress),
       title: plannedSession.meta.title,
       messageCount: messageCounts[index] ?? 0,
     }));
@@ -165,6 +157,95 @@ async function importNow(
     throw error;
   } finally {
     await worker.close();
+  }
+}
+
+type Planned = Extract<ParseReport, { type: 'planned' }>;
+
+const everyDefined = <T>(items: Array<T | undefined>): items is T[] =>
+  items.every((item) => item !== undefined);
+
+/** A session its writer ended: on the writing thread (already committed), or here. */
+const finished = (session: ImportInProgress): string =>
+  session.thread ? session.thread.finishedOnThread() : session.finish();
+
+/**
+ * The store is a file: the events go to a writing thread with a connection of its own
+ * (worker/write-thread.ts), passed on as the parsing thread sends them, and this thread only
+ * relays and reports progress as they are committed. The thread's last transaction ends every
+ * session. Returns each session's message count.
+ */
+async function writeOnThread(
+  parser: ParseWorker,
+  sessions: ImportInProgress[],
+  handoffs: ImportThreadHandoff[],
+  planned: Planned,
+  progress: (done: number) => void,
+): Promise<number[]> {
+  const store = (handoffs[0] as ImportThreadHandoff).store;
+  const thread = await ImportWriteThread.start({
+    store,
+    sessions: sessions.map((session, index) => ({
+      id: session.sessionId,
+      createdAt: planned.sessions[index]?.meta.createdAt ?? 0,
+    })),
+  });
+  try {
+    const messageCounts = planned.sessions.map(() => 0);
+    const written = (report: WriteReport) => {
+      if (report.type === 'written') progress(report.done);
+    };
+    for (let ahead = 0; ahead < BATCHES_AHEAD; ahead++) parser.pull(MAX_BATCH_EVENTS);
+    for (;;) {
+      const batch = expect(await parser.next(), 'batch');
+      if (!batch.last) parser.pull(MAX_BATCH_EVENTS);
+      if (!sessions[batch.session])
+        throw new Error(`The import's parsing thread sent events of session ${batch.session}.`);
+      if (batch.count > 0) thread.write(batch.session, batch.events, batch.done);
+      if (batch.messageCount !== null) messageCounts[batch.session] = batch.messageCount;
+      while (thread.inFlight > WRITES_AHEAD) written(await thread.next());
+      if (batch.last) break;
+    }
+    while (thread.inFlight > 0) written(await thread.next());
+    thread.finish();
+    const report = await thread.next();
+    if (report.type !== 'finished')
+      throw new Error(`The import's writing thread sent '${report.type}' at the end.`);
+    return messageCounts;
+  } finally {
+    await thread.close();
+  }
+}
+
+/**
+ * The store has no file another connection could open (in memory): the events are written
+ * here, in batches paced to take a few milliseconds each (write-pacing.ts), with a turn of the
+ * event loop between them. Returns each session's message count.
+ */
+async function writeHere(
+  parser: ParseWorker,
+  sessions: ImportInProgress[],
+  progress: (done: number) => void,
+): Promise<number[]> {
+  const messageCounts: number[] = sessions.map(() => 0);
+  let batchEvents = FIRST_BATCH_EVENTS;
+  // Two batches asked for ahead, and one more as each arrives: the worker converts the next
+  // while this one is written, and a slow batch on its side does not leave this thread idle.
+  for (let ahead = 0; ahead < BATCHES_AHEAD; ahead++) parser.pull(batchEvents);
+  for (;;) {
+    const batch = expect(await parser.next(), 'batch');
+    if (!batch.last) parser.pull(batchEvents);
+    const session = sessions[batch.session];
+    if (!session) throw new Error(`The import's parsing thread sent events of session ${batch.session}.`);
+    if (batch.count > 0) {
+      const started = performance.now();
+      session.append(JSON.parse(batch.events) as ImportedEvent[]);
+      batchEvents = nextBatchEvents(batchEvents, batch.count, performance.now() - started);
+    }
+    if (batch.messageCount !== null) messageCounts[batch.session] = batch.messageCount;
+    progress(batch.done);
+    if (batch.last) return messageCounts;
+    await yieldToEventLoop();
   }
 }
 

@@ -9,3 +9,10 @@ export async function parseWorkerEntry(): Promise<URL | string> {
   const bundled = await import('./parse-worker?modulePath');
   return bundled.default;
 }
+
+/** Where the writing thread's code is (see parseWorkerEntry). */
+export async function writeWorkerEntry(): Promise<URL | string> {
+  if (import.meta.url.endsWith('.ts')) return new URL('./write-worker.source.mjs', import.meta.url);
+  const bundled = await import('./write-worker?modulePath');
+  return bundled.default;
+}
