@@ -1,4 +1,3 @@
-import { LIVE_SQL } from './live-sql';
 import type { FleetInput, RunEvent, ViewState } from '@shared/domain';
 import type { SessionEdgeStats, TurnIndex } from '@shared/contract';
 import type { EventSink } from '../orchestrator/sink';
@@ -19,7 +18,8 @@ import type {
   SessionReader,
   SessionWriter,
 } from './ports';
-import { currentProcess, HEARTBEAT_MS, OwnerRecords } from './ownership';
+import { currentProcess, HEARTBEAT_MS } from './ownership';
+import { claimForContinuation } from './continuation-claim';
 import { recoverInterrupted, type RecoveryReport } from './recovery';
 import type { SessionListItem, StoredMessage } from './rows';
 export type { ForkCreated, ForkRequest } from './fork-writer';
@@ -296,39 +296,18 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
   }
 
   /**
-   * Claims a stored session that is not running for a continuation by this process, in one
-   * transaction: it becomes running, owned by this process, so a second claim (another process, or
-   * a second call in this one) is refused until the continuation ends. Returns the undo for a
-   * continuation that could not start, or null when the session is running already.
+   * Claims a stored session that is not running for a continuation by this process (see
+   * continuation-claim.ts). Returns the undo for a continuation that could not start, or null when
+   * the session is running already.
    */
   claimForContinuation(id: string): (() => void) | null {
     this.requireSession(id);
     this.flush();
-    const before = this.db
-      .prepare('SELECT status, stop_reason, ended_at FROM sessions WHERE id = ?')
-      .get(id) as { status: string; stop_reason: string | null; ended_at: number | null };
-    const claimed = this.db.transaction(() => {
-      const result = this.db
-        .prepare(
-          `UPDATE sessions SET status = 'running' WHERE id = ?
-           AND status NOT IN (${LIVE_SQL})`,
-        )
-        .run(id);
-      if (result.changes === 0) return false;
-      new OwnerRecords(this.db).claim(id, this.now());
-      return true;
-    })();
-    if (!claimed) return null;
+    const undo = claimForContinuation(this.db, id, this.now());
+    if (!undo) return null;
     this.emit({ type: 'sessions-changed', sessionIds: [id] });
     return () => {
-      this.db.transaction(() => {
-        this.db
-          .prepare(
-            "UPDATE sessions SET status = ?, stop_reason = ?, ended_at = ? WHERE id = ? AND status = 'running'",
-          )
-          .run(before.status, before.stop_reason, before.ended_at, id);
-        new OwnerRecords(this.db).release(id);
-      })();
+      undo();
       this.emit({ type: 'sessions-changed', sessionIds: [id] });
     };
   }
