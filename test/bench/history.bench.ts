@@ -275,6 +275,10 @@ describe('history store with a large session', () => {
     const agentStores: Array<{ bytes: number; text: number }> = [];
     for (let rep = 0; rep < REPS; rep++) agentStores.push(await agentTextStore(AGENT_TEXT_MESSAGES));
     const overhead = (bytes: number, text: number, messages: number) => Math.round((bytes - text) / messages);
+    // dbstat of the big session's store, which also holds the SMALL-message session.
+    const perMessage = tables
+      .map((table) => `${table.name} ${Math.round(table.bytes / (MESSAGES + SMALL))}`)
+      .join(', ');
     report.add({
       id: 'store-size',
       label: `store size vs its message text, short messages (this bench's session, ~${Math.round(textBytes / MESSAGES)} bytes each)`,
@@ -282,7 +286,7 @@ describe('history store with a large session', () => {
       values: sizes.map((bytes) => bytes / 1e6),
       baseline: { label: 'message text (UTF-8)', values: sizes.map(() => textBytes / 1e6) },
       goal: { kind: 'ratio', max: 2, text: '<= ~2x raw text' },
-      note: `store file after close (WAL checkpointed): events, messages, indexes, FTS5, checkpoints; ${overhead(sizes[0] ?? 0, textBytes, MESSAGES)} bytes per message besides its text`,
+      note: `store file after close (WAL checkpointed): events, messages, indexes, FTS5, checkpoints; ${overhead(sizes[0] ?? 0, textBytes, MESSAGES)} bytes per message besides its text; bytes per message by table and index (text included in message_rows): ${perMessage}`,
     });
     report.add({
       id: 'store-size-agent-text',
