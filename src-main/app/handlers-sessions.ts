@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import type { ExportFormat } from '@shared/contract';
 import type { HistoryStore } from '../history';
 import { exportSession } from '../history/export';
-import { fileHash, importFile } from '../history/import';
 import type { Handlers } from './dispatcher';
 import { AppError } from './errors';
 import type { EventHub } from './event-hub';
+import { importUploadedFile, uploadName } from './import-upload';
 import { trackTask } from './task-progress';
 
 type SessionHandlers = Pick<
@@ -42,12 +42,6 @@ export function exportFileName(title: string, id: string, format: ExportFormat):
       .replace(/^-|-$/g, '')
       .slice(0, 60) || 'session';
   return `${slug}-${id.slice(0, 8)}.${EXTENSIONS[format]}`;
-}
-
-/** A safe file name for an upload: its base name in letters, digits, dots, dashes and underscores. */
-function uploadName(fileName: string): string {
-  const base = (fileName.split(/[\\/]/).pop() ?? '').replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '');
-  return base.slice(-120) || 'upload.json';
 }
 
 export function registerSessionHandlers(deps: {
@@ -114,25 +108,12 @@ export function registerSessionHandlers(deps: {
     },
     'sessions.importData': async ({ fileName, content, taskId, allowDuplicate }) => {
       const folder = mkdtempSync(join(tmpdir(), 'fleetscope-import-'));
-      const task = trackTask(hub, `Importing ${fileName}`, taskId);
       try {
         // The upload keeps its own name, so refusals name the file the person picked.
         const path = join(folder, uploadName(fileName));
         await writeFile(path, content); // never blocks the host's event loop, whatever the size
-        // The same file imported before is not imported twice unless asked: the answer names it.
-        const sourceHash = await fileHash(path);
-        const earlier = allowDuplicate ? null : store.findImport(sourceHash);
-        if (earlier) {
-          const { sessionId, source: format, messageCount, title } = earlier;
-          return { sessionId, format, messageCount, earlier: { title } };
-        }
-        const { sessionId, format, messageCount, sessionIds } = await importFile(path, store, {
-          sourceHash,
-          onProgress: (done, total) => task.progress(done, total),
-        });
-        return { sessionId, format, messageCount, sessionIds };
+        return await importUploadedFile({ store, hub }, { path, fileName, taskId, allowDuplicate });
       } finally {
-        task.finish(1, 1);
         rmSync(folder, { recursive: true, force: true });
       }
     },

@@ -4,12 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { basename, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { MAX_IMPORT_BYTES, WS_PATH } from '@shared/contract';
+import { IMPORT_UPLOAD_PATH, MAX_PAYLOAD_BYTES, WS_PATH } from '@shared/contract';
 import { TRACES_PATH, type FleetscopeApp } from '../app';
 import { resolveStaticPath, sendFile } from './static-files';
 import { BASE_HEADERS, checkAccess, contentSecurityPolicy, tokenCookie } from './security';
 import { bindSocket } from './socket-binding';
 import { traceRoute } from './otlp-receiver';
+import { importUploadRoute } from './import-upload';
 import { isPageNavigation, REFUSAL_PAGE_CSP, refusalPage } from './refusal-page';
 
 /** Where exported sessions are downloaded from: /exports/<file name>. */
@@ -32,12 +33,17 @@ export interface WebHost {
   close(): Promise<void>;
 }
 
-/** Serves the built renderer on 127.0.0.1 and binds the contract over a WebSocket at /ws. */
+/**
+ * Serves the built renderer on 127.0.0.1, binds the contract over a WebSocket at /ws and takes
+ * import uploads at IMPORT_UPLOAD_PATH.
+ */
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? randomBytes(24).toString('base64url');
   let port = 0;
-  // Room for the largest import (its text JSON-escaped, up to twice as long) in one frame.
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: 2 * MAX_IMPORT_BYTES + 1024 * 1024 });
+  // Room for the largest call any channel but an import takes (its text JSON-escaped, up to twice
+  // as long), so an oversized call still gets its typed answer; files go over IMPORT_UPLOAD_PATH,
+  // streamed to disk, and only small ones fit a frame. A larger frame closes the socket (1009).
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 2 * MAX_PAYLOAD_BYTES + 1024 * 1024 });
 
   const refuse = (response: ServerResponse, status: number, reason: string) => {
     response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', ...BASE_HEADERS });
@@ -45,11 +51,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
 
   const receiveTraces = traceRoute(options.app, token, () => port);
+  const receiveImport = importUploadRoute(options.app, (request, url) =>
+    checkAccess(request, url, port, token),
+  );
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     // OTLP exporters post here with the token in a header (see otlp-receiver.ts).
     if (url.pathname === TRACES_PATH) return receiveTraces(request, response);
+    // Imports are streamed to disk here; the route makes the same access checks as below.
+    if (url.pathname === IMPORT_UPLOAD_PATH) return receiveImport(request, response, url);
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return refuse(response, 405, 'Method not allowed');
     const verdict = checkAccess(request, url, port, token);

@@ -1,9 +1,10 @@
 import { TOKEN_PARAM } from '@shared/contract';
 import { createIpcBridge } from './ipc-bridge';
+import { uploadUrlFor } from './upload-import';
 import { createWsBridge, socketUrlFor } from './ws-bridge';
 import type { Bridge, PreloadApi } from './types';
 
-export type { Bridge, ConnectionState } from './types';
+export type { Bridge, ConnectionState, ImportRequest } from './types';
 
 const TOKEN_KEY = 'fleetscope.token';
 
@@ -23,6 +24,9 @@ export function createBridge(): Bridge {
     window.history.replaceState(null, '', url.pathname + url.search + url.hash);
   }
   const token = fromUrl ?? sessionStorage.getItem(TOKEN_KEY);
-  return createWsBridge({ url: socketUrlFor(window.location, token) });
+  return createWsBridge({
+    url: socketUrlFor(window.location, token),
+    uploadUrl: uploadUrlFor(window.location, token),
+  });
 }
 export { setBridge, useBridge } from './current';

@@ -24,11 +24,14 @@ export function createIpcBridge(api: PreloadApi): Bridge {
     return (await method(input)) as Result<never>;
   };
   const watched = new WatchSet((ids) => void call('sessions.watch', { ids }));
+  const importFile: Bridge['importFile'] = async (file, request) =>
+    call('sessions.importData', { ...request, content: await file.text() });
   return {
     surface: 'desktop',
     connection: 'online' satisfies ConnectionState,
     call,
     watchSession: (sessionId) => watched.add(sessionId),
+    importFile,
     onDidReceiveEvent: (listener) => events.on(listener),
     onDidRequireResync: (listener) => resync.on(listener),
     onDidChangeConnection: () => () => undefined,

@@ -1,5 +1,8 @@
 import type { ChannelName, Delivered, Input, Output, Result } from '@shared/contract';
 
+/** What an import asks for besides the file: the `sessions.importData` fields other than `content`. */
+export type ImportRequest = Omit<Input<'sessions.importData'>, 'content'>;
+
 export type ConnectionState = 'connecting' | 'online' | 'offline';
 
 /** The renderer's one way to reach the backend, whatever the transport. */
@@ -17,6 +20,12 @@ export interface Bridge {
    * changes, progress) arrive whatever is watched.
    */
   watchSession(sessionId: string): () => void;
+  /**
+   * Imports a transcript file, answering as `sessions.importData` does (progress comes as
+   * task.progress events under `request.taskId`). The browser streams the file to the web host
+   * (never held whole in the page or a WebSocket frame); the desktop sends its text over IPC.
+   */
+  importFile(file: Blob, request: ImportRequest): Promise<Result<Output<'sessions.importData'>>>;
   readonly connection: ConnectionState;
   dispose(): void;
 }

@@ -3,6 +3,7 @@ import { WS_PATH } from '@shared/contract';
 import { Emitter } from './emitter';
 import { Sequencer } from './sequencer';
 import type { Bridge, ConnectionState } from './types';
+import { uploadImport, type FetchLike } from './upload-import';
 import { WatchSet } from './watch-set';
 
 /** The subset of the WebSocket API the bridge uses (the browser's, or `ws` in tests). */
@@ -20,6 +21,10 @@ export type SocketFactory = (url: string) => SocketLike;
 export interface WsBridgeOptions {
   /** ws://host:port/ws?token=... */
   url: string;
+  /** http://host:port/api/import?token=...: where import files are uploaded (see upload-import.ts). */
+  uploadUrl: string;
+  /** How uploads are sent (the page's fetch by default). */
+  fetch?: FetchLike;
   createSocket?: SocketFactory;
   /** Reconnect delays grow from `minDelayMs` by doubling up to `maxDelayMs`. */
   minDelayMs?: number;
@@ -34,7 +39,7 @@ type Pending = { frame: string; resolve: (result: Result<never>) => void };
  * Bridge over the web host's WebSocket. Reconnects with backoff; on every (re)connect it says
  * hello with the last applied seq and the watched sessions, so the host replays what was missed
  * (run events of those sessions included); duplicates are dropped and a host that cannot replay
- * (restarted, or too far behind) triggers a resync.
+ * (restarted, or too far behind) triggers a resync. Import files go over HTTP, as streamed uploads.
  */
 export function createWsBridge(options: WsBridgeOptions): Bridge {
   const createSocket = options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
@@ -150,6 +155,7 @@ export function createWsBridge(options: WsBridgeOptions): Bridge {
     },
     call,
     watchSession: (sessionId) => watched.add(sessionId),
+    importFile: (file, request) => uploadImport(options.uploadUrl, file, request, options.fetch),
     onDidReceiveEvent: (listener) => events.on(listener),
     onDidRequireResync: (listener) => resync.on(listener),
     onDidChangeConnection: (listener) => connection.on(listener),

@@ -138,10 +138,8 @@ export const useSessionListStore = defineStore('sessionList', () => {
     const taskId = tasks.newTaskId('import');
     running.value = { ...running.value, import: taskId };
     try {
-      const content = await file.text();
-      const result = await bridge.call('sessions.importData', {
+      const result = await bridge.importFile(file, {
         fileName: file.name,
-        content,
         taskId,
         ...(allowDuplicate ? { allowDuplicate } : {}),
       });

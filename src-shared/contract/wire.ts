@@ -22,3 +22,11 @@ export type ServerFrame =
 
 export const WS_PATH = '/ws';
 export const TOKEN_PARAM = 'token';
+
+/**
+ * The web host's import upload: `POST` the file's bytes as the body (Content-Type
+ * application/octet-stream or application/json, at most MAX_IMPORT_BYTES) with the token and
+ * the `sessions.importData` fields other than `content` in the query (`fileName`, optional
+ * `taskId`, `allowDuplicate=true`). The answer is that channel's Result as JSON.
+ */
+export const IMPORT_UPLOAD_PATH = '/api/import';

@@ -28,6 +28,10 @@ export function createFakeBridge(respond: Responder) {
       assertContractAnswer(channel, result);
       return result as Result<Output<C>>;
     },
+    // Answered as the channel it stands for, so tests see one `sessions.importData` call either way.
+    async importFile(file, request) {
+      return bridge.call('sessions.importData', { ...request, content: await file.text() });
+    },
     watchSession(sessionId) {
       watched.set(sessionId, (watched.get(sessionId) ?? 0) + 1);
       let released = false;

@@ -14,7 +14,8 @@ function repeatTo(bytes: number, unit: string): string {
   return unit.repeat(Math.floor(bytes / unit.length));
 }
 
-function exportWithMessages(count: number): string {
+/** Our own export format with `count` short messages, as the app writes it. */
+export function exportWithMessages(count: number): string {
   const parts: string[] = [
     '{"format":"fleetscope-session","version":1,',
     `"session":{"title":"Bench ${count} messages","task":"bench","fleetName":"bench","createdAt":${Date.UTC(2026, 0, 1)},"tags":[]},`,

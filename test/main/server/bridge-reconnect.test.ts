@@ -23,6 +23,7 @@ function connectBridge(running: RunningHost): Bridge {
   const { port, token } = running.host;
   return createWsBridge({
     url: `ws://127.0.0.1:${port}/ws?token=${token}`,
+    uploadUrl: `http://127.0.0.1:${port}/api/import?token=${token}`,
     createSocket: (url) =>
       new WebSocket(url, { origin: `http://127.0.0.1:${port}` }) as unknown as SocketLike,
     minDelayMs: 20,
