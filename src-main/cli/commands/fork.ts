@@ -1,22 +1,14 @@
 import { parseArgs } from 'node:util';
-import { forkInputSchema, type ForkInput, type ForkResult } from '@shared/contract';
-import { AppError, toAppError } from '../../app';
-import { EXIT, UsageError, type CliCommand } from '../command';
-import { dataDirFrom, hasStore, withApp } from '../open-app';
-import {
-  OTLP_ENDPOINT_OPTION,
-  OTLP_ENDPOINT_USAGE,
-  checkOtlpEndpoint,
-  finishLiveExport,
-  useOtlpEndpoint,
-} from '../otlp-endpoint-flag';
+import { forkInputSchema, type ForkInput } from '@shared/contract';
+import { UsageError, type CliCommand } from '../command';
+import { checkOtlpEndpoint } from '../otlp-endpoint-flag';
 import { parseAgentSettings } from './agent-settings';
-import { PROVIDER_FLAGS, providerOverrides, refusalExit, watchResumed } from './continue';
+import { STORED_RUN_OPTIONS, STORED_RUN_USAGE, oneSession, runOnStoredSession } from './stored-session-run';
+import { providerOverrides } from './provider-flags';
 
 const USAGE =
-  'fleetscope fork SESSION --at N [--edit TEXT] [--set AGENT.FIELD=VALUE ...] [--max-messages N] ' +
-  '[--termination JSON] [--title TEXT] [--no-run] [--json] [--base-url URL] [--model M] [--api-key-env VAR] ' +
-  `[--data-dir DIR] ${OTLP_ENDPOINT_USAGE}`;
+  'fleetscope fork SESSION --at N [--edit TEXT] [--max-messages N] [--termination JSON] [--title TEXT] ' +
+  `[--no-run] ${STORED_RUN_USAGE}`;
 
 /** A whole number from 1, or a usage error naming the flag. */
 function positive(flag: string, raw: string): number {
@@ -51,22 +43,16 @@ export const forkCommand: CliCommand = {
       options: {
         at: { type: 'string' },
         edit: { type: 'string' },
-        set: { type: 'string', multiple: true },
         'max-messages': { type: 'string' },
         termination: { type: 'string' },
         title: { type: 'string' },
         'no-run': { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        'data-dir': { type: 'string' },
-        ...PROVIDER_FLAGS,
-        ...OTLP_ENDPOINT_OPTION,
+        ...STORED_RUN_OPTIONS,
       },
     });
-    if (positionals.length !== 1)
-      throw new UsageError('Give exactly one session id (or a unique prefix of one).');
+    const wanted = oneSession(positionals);
     if (values.at === undefined)
       throw new UsageError('--at N is required: the message to fork at (1 = the task).');
-    const wanted = positionals[0] as string;
     const request: ForkInput = {
       sessionId: wanted,
       atMessage: positive('--at', values.at),
@@ -86,22 +72,9 @@ export const forkCommand: CliCommand = {
       const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
       throw new UsageError(`The fork is not valid: ${where}${issue?.message ?? 'unexpected value'}.`);
     }
-    const dataDir = dataDirFrom(values['data-dir'], io);
-    if (!hasStore(dataDir)) {
-      io.err(`No session with id "${wanted}" (no store in ${dataDir}).`);
-      return EXIT.failure;
-    }
-    return withApp(dataDir, io, async (app) => {
-      let result: ForkResult;
-      useOtlpEndpoint(app, otlpEndpoint, io);
-      try {
-        result = app.branches.fork(parsed.data, { overrides });
-      } catch (error) {
-        const refused = toAppError(error);
-        if (refused instanceof AppError) return refusalExit(refused, io);
-        throw error;
-      }
-      const handle = app.runs.handle(result.sessionId);
+    const options = { wanted, dataDir: values['data-dir'], json: values.json, otlpEndpoint };
+    return runOnStoredSession(options, io, (app) => {
+      const result = app.branches.fork(parsed.data, { overrides });
       // With --json and a run, stdout is the run's event stream, as for `run` (every event names
       // the fork); the fork's own line goes to stderr.
       if (values.json && !result.running) io.out(JSON.stringify({ fork: result }));
@@ -110,10 +83,7 @@ export const forkCommand: CliCommand = {
         io.out(result.sessionId);
         io.err(`Forked ${result.forkOf.sessionId} at message ${result.forkOf.atMessage}: ${result.label}.`);
       }
-      if (!result.running || handle === undefined) return EXIT.ok;
-      const code = await watchResumed(handle, values.json, io);
-      await finishLiveExport(app, io);
-      return code;
+      return result.running ? app.runs.handle(result.sessionId) : undefined;
     });
   },
 };

@@ -11,6 +11,7 @@ import {
   finishLiveExport,
   useOtlpEndpoint,
 } from '../otlp-endpoint-flag';
+import { PROVIDER_FLAGS, providerOverrides } from './provider-flags';
 import { JsonView, LiveView, type StreamingIO } from './run-view';
 
 /** Error codes that mean the model provider failed (exit code 3). */
@@ -70,9 +71,7 @@ function parseRunArgs(args: string[], io: CliIO): RunArgs {
     options: {
       task: { type: 'string' },
       json: { type: 'boolean', default: false },
-      'base-url': { type: 'string' },
-      model: { type: 'string' },
-      'api-key-env': { type: 'string' },
+      ...PROVIDER_FLAGS,
       'data-dir': { type: 'string' },
       'max-messages': { type: 'string' },
       files: { type: 'string' },
@@ -91,21 +90,8 @@ function parseRunArgs(args: string[], io: CliIO): RunArgs {
     task: values.task,
     json: values.json,
     dataDir: dataDirFrom(values['data-dir'], io),
+    ...providerOverrides(values),
   };
-  if (values['base-url'] !== undefined) {
-    if (!URL.canParse(values['base-url']))
-      throw new UsageError(`--base-url must be a URL, got "${values['base-url']}".`);
-    result.baseUrl = values['base-url'];
-  }
-  if (values.model !== undefined) result.model = values.model;
-  if (values['api-key-env'] !== undefined) {
-    if (!/^[A-Z_][A-Z0-9_]*$/.test(values['api-key-env'])) {
-      throw new UsageError(
-        `--api-key-env must name an environment variable (like OPENAI_API_KEY), got "${values['api-key-env']}".`,
-      );
-    }
-    result.apiKeyEnv = values['api-key-env'];
-  }
   if (values['max-messages'] !== undefined) {
     const max = Number(values['max-messages']);
     if (!Number.isInteger(max) || max < 1)
