@@ -146,6 +146,7 @@ export function createSessionLoader(state: OpenSessionState, bridge: Bridge): Se
       }
       if (!(await readWindowAt(target, opened))) return;
       // Its first events, unless the playhead has already moved on (then it is chased first).
+      // The store reads them while this thread draws the window; they redraw nothing.
       if (state.playhead.value === target) await extendWindow(FIRST_EVENTS);
     }
   }
@@ -244,7 +245,9 @@ export function createSessionLoader(state: OpenSessionState, bridge: Bridge): Se
     if (window.events.length > MAX_WINDOW_EVENTS)
       state.window = markRaw(restart(window, state.playhead.value));
     state.version.value += 1;
-    computeDisplay(state);
+    // While a window is read for a playhead outside this one, that read draws it (drawing this
+    // window's nearest frame meanwhile would cost a render in the middle of the seek).
+    if (!chasing) computeDisplay(state);
   }
 
   async function messageBoundary(seq: number, direction: 1 | -1): Promise<number | null> {

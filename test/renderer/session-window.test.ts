@@ -4,6 +4,7 @@ import { createPinia, setActivePinia } from 'pinia';
 import { effectScope, ref, watch } from 'vue';
 import type { ChannelName, SessionListItem, StoredMessage } from '@shared/contract';
 import { compactInPlace, foldEvents, type RunEvent } from '@shared/domain';
+import type { Bridge } from '../../src-renderer/bridge';
 import { setBridge } from '../../src-renderer/bridge/current';
 import { usePlayer } from '../../src-renderer/composables/usePlayer';
 import { useTurnPicker } from '../../src-renderer/composables/useTurnPicker';
@@ -232,6 +233,50 @@ describe('a session too long to hold: replay in windows around the playhead', ()
     await flushPromises();
     expect(published).toEqual([5_000, 5_001]);
     expect(store.display?.seq).toBe(5_001);
+    scope.stop();
+  });
+
+  it('draws only the windows asked for when a seek comes while a window reads its first events', async () => {
+    const stored = storedLog();
+    const fake = backend(stored);
+    const held: Array<() => void> = [];
+    let holding = false;
+    const bridge: Bridge = {
+      ...fake.bridge,
+      call: async (channel, input) => {
+        if (channel === 'sessions.events' && holding) await new Promise<void>((resume) => held.push(resume));
+        return fake.bridge.call(channel, input);
+      },
+    };
+    setBridge(bridge);
+    const store = useSessionStore();
+    await store.open('s1');
+    await flushPromises();
+    const scope = effectScope();
+    const published: number[] = [];
+    scope.run(() =>
+      watch(
+        () => store.display,
+        (display) => published.push(display?.seq ?? -1),
+      ),
+    );
+    const release = async () => {
+      while (held.length > 0) held.shift()!();
+      await flushPromises();
+    };
+
+    holding = true;
+    store.seek(5_000);
+    await flushPromises();
+    expect(published).toEqual([5_000]);
+    expect(held.length).toBe(1);
+    // The next seek comes while the events after 5,000 are still on their way.
+    store.seek(9_000);
+    await release();
+    await release();
+    expect(published).toEqual([5_000, 9_000]);
+    expect(store.display?.counters.messages).toBe(foldEvents(stored.slice(0, 9_000)).counters.messages);
+    expect(store.getReplay().lastSeq).toBeGreaterThan(9_000);
     scope.stop();
   });
 
