@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fleetSchema, type FleetInput, type RunEvent } from '@shared/domain';
-import { createApp, type FleetscopeApp } from '../../src-main/app';
-import type { ImportedEvent } from '../../src-main/history/ports';
-import { sampleEvents } from '../main/history/export/sample-session';
+import type { RunEvent } from '@shared/domain';
+import type { FleetscopeApp } from '../../src-main/app';
 import { makeTempDir } from '../helpers/temp-dir';
+import { createBenchApp, importRunnableSession } from './runnable-session';
 import { BenchReport, benchReps, benchSize, interleave } from './harness';
 
 /**
@@ -21,25 +20,6 @@ const MESSAGES = benchSize('FLEETSCOPE_BENCH_COMPARE_MESSAGES', 10_000);
 const REPS = benchReps();
 const PAGE = 50;
 /* Each figure opens the comparison cold (the comparer's kept frames forgotten) unless it says so. */
-
-const FLEET: FleetInput = {
-  version: 1,
-  name: 'review-team',
-  agents: [
-    { name: 'planner', provider: { id: 'custom', baseUrl: 'http://127.0.0.1:9/v1', model: 'm' } },
-    { name: 'coder', provider: { id: 'custom', baseUrl: 'http://127.0.0.1:9/v1', model: 'm' } },
-    { name: 'reviewer', type: 'scripted', script: [{ content: 'LGTM' }] },
-  ],
-  team: { pattern: 'round-robin', order: ['planner', 'coder', 'reviewer'] },
-};
-
-function* events(count: number): Generator<ImportedEvent> {
-  for (const event of sampleEvents(count)) {
-    if (event.kind === 'session.started')
-      yield { ...event, payload: { ...event.payload, fleet: fleetSchema.parse(FLEET) } };
-    else yield event;
-  }
-}
 
 const temp = makeTempDir('fleetscope-bench-compare-');
 afterAll(() => temp.remove());
@@ -88,23 +68,8 @@ function goOn(app: FleetscopeApp, sessionId: string, count: number): void {
 
 describe('compare', () => {
   it(`opens a compare of two ${MESSAGES}-message branches`, async () => {
-    const app = createApp({
-      dataDir: join(temp.dir, 'data'),
-      surface: 'cli',
-      env: {},
-      seedSamples: false,
-      pingIntervalMs: 0,
-      watchStore: false,
-    });
-    const meta = {
-      title: 'Bench',
-      task: 'bench',
-      fleetName: 'review-team',
-      source: 'bench',
-      createdAt: Date.now(),
-      tags: [],
-    };
-    const a = app.store.importSession(meta, events(MESSAGES));
+    const app = createBenchApp(join(temp.dir, 'data'));
+    const a = importRunnableSession(app, MESSAGES);
     const half = Math.floor(MESSAGES / 2);
     const fork = await app.call('branches.fork', {
       sessionId: a,
@@ -117,7 +82,7 @@ describe('compare', () => {
     expect((await app.call('sessions.get', { id: b })).summary.messageCount).toBe(MESSAGES);
 
     // A second, unrelated session with the same transcript: the prefix must be read pair by pair.
-    const twin = app.store.importSession(meta, events(MESSAGES));
+    const twin = importRunnableSession(app, MESSAGES);
     const first = await app.call('branches.compare', { a, b, offset: 0, limit: PAGE });
     expect(first).toMatchObject({ commonPrefix: half - 1, divergeAt: half, totalPairs: MESSAGES });
     const steps = {

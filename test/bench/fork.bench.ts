@@ -1,12 +1,10 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fleetSchema, type FleetInput } from '@shared/domain';
-import { createApp, type FleetscopeApp } from '../../src-main/app';
+import type { FleetscopeApp } from '../../src-main/app';
 import { STORE_FILE } from '../../src-main/history';
-import type { ImportedEvent } from '../../src-main/history/ports';
-import { sampleEvents } from '../main/history/export/sample-session';
 import { makeTempDir } from '../helpers/temp-dir';
+import { createBenchApp, importRunnableSession } from './runnable-session';
 import { BenchReport, benchReps, benchSize, fmt, interleave } from './harness';
 
 /**
@@ -21,26 +19,6 @@ import { BenchReport, benchReps, benchSize, fmt, interleave } from './harness';
 const MESSAGES = benchSize('FLEETSCOPE_BENCH_FORK_MESSAGES', 100_000);
 const AT = Math.max(2, Math.floor(MESSAGES * 0.9));
 const REPS = benchReps();
-
-const FLEET: FleetInput = {
-  version: 1,
-  name: 'review-team',
-  agents: [
-    { name: 'planner', provider: { id: 'custom', baseUrl: 'http://127.0.0.1:9/v1', model: 'm' } },
-    { name: 'coder', provider: { id: 'custom', baseUrl: 'http://127.0.0.1:9/v1', model: 'm' } },
-    { name: 'reviewer', type: 'scripted', script: [{ content: 'LGTM' }] },
-  ],
-  team: { pattern: 'round-robin', order: ['planner', 'coder', 'reviewer'] },
-};
-
-/** The sample run, recorded with a fleet this app can run (its own tools only). */
-function* events(count: number): Generator<ImportedEvent> {
-  for (const event of sampleEvents(count)) {
-    if (event.kind === 'session.started')
-      yield { ...event, payload: { ...event.payload, fleet: fleetSchema.parse(FLEET) } };
-    else yield event;
-  }
-}
 
 const temp = makeTempDir('fleetscope-bench-fork-');
 afterAll(() => temp.remove());
@@ -81,23 +59,8 @@ function copyPrefix(app: FleetscopeApp, parentId: string, forkSeq: number, id: s
 
 describe('fork', () => {
   it(`forks a stored ${MESSAGES}-message session at message ${AT}`, async () => {
-    const app = createApp({
-      dataDir: join(temp.dir, 'data'),
-      surface: 'cli',
-      env: {},
-      seedSamples: false,
-      pingIntervalMs: 0,
-      watchStore: false,
-    });
-    const meta = {
-      title: 'Bench',
-      task: 'bench',
-      fleetName: 'review-team',
-      source: 'bench',
-      createdAt: Date.now(),
-      tags: [],
-    };
-    const parentId = app.store.importSession(meta, events(MESSAGES));
+    const app = createBenchApp(join(temp.dir, 'data'));
+    const parentId = importRunnableSession(app, MESSAGES);
     const at = app.store.messageAt(parentId, AT);
     if (!at) throw new Error('no fork point');
     const bytes: Record<'fork' | 'copy', number[]> = { fork: [], copy: [] };
