@@ -45,6 +45,23 @@ export class RowOffsets {
     return this.starts[Math.max(0, Math.min(index, this.starts.length - 1))] as number;
   }
 
+  /**
+   * The row that `y` falls in among the first `count` rows (binary search): 0 above the first,
+   * `count - 1` below the last. -1 when there are no rows.
+   */
+  indexAt(y: number, count: number): number {
+    let low = 0;
+    let high = Math.min(count, this.starts.length - 1);
+    if (high <= 0) return -1;
+    // The last row whose start is at or above y.
+    while (high - low > 1) {
+      const mid = (low + high) >>> 1;
+      if ((this.starts[mid] as number) <= y) low = mid;
+      else high = mid;
+    }
+    return low;
+  }
+
   /** The y of row `index`'s arrow: near its bottom, below its label and the pause above it. */
   arrowY(index: number): number {
     return this.start(index + 1) - ARROW_INSET;

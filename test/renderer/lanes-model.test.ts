@@ -350,6 +350,21 @@ describe('the lens model', () => {
     expect(later).toBeGreaterThan(early);
     expect(later).toBeLessThan(offsets.arrowY(2));
   });
+
+  it('finds the row at a height among the rows shown, for drawing only the rows in the pane', () => {
+    const { model } = modelOf(reviewLoop());
+    const { rows, offsets } = model;
+    expect(rows.size).toBeGreaterThan(3);
+    for (let index = 0; index < rows.size; index++) {
+      expect(offsets.indexAt(offsets.start(index), rows.size)).toBe(index);
+      expect(offsets.indexAt(offsets.start(index + 1) - 0.5, rows.size)).toBe(index);
+    }
+    // Above the first row, below the last, and below the last of fewer rows shown.
+    expect(offsets.indexAt(-100, rows.size)).toBe(0);
+    expect(offsets.indexAt(offsets.start(rows.size) + 500, rows.size)).toBe(rows.size - 1);
+    expect(offsets.indexAt(offsets.start(rows.size), 2)).toBe(1);
+    expect(offsets.indexAt(0, 0)).toBe(-1);
+  });
 });
 
 describe('the status pill', () => {
