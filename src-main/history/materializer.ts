@@ -1,10 +1,8 @@
 import {
   applyEvent,
   compactInPlace,
-  type Message,
   type RunEvent,
   type SessionStatus,
-  type TokenUsage,
   type ViewState,
 } from '@shared/domain';
 import type { SqliteDatabase } from './database';
@@ -17,6 +15,8 @@ import {
   storedKind,
 } from './event-codec';
 import { envelopeOf, MessageRefs, type OpenMessage } from './message-refs';
+import { MessageCompletions } from './message-completions';
+import { completedRow, INSERT_DROPPED, INSERT_STARTED, INSERT_WHOLE } from './message-row-sql';
 import type Database from 'better-sqlite3';
 
 /** In-memory state of a session being written: what the next commit puts in its row. */
@@ -42,7 +42,8 @@ export interface SessionTally {
 
 export type { OpenMessage } from './message-refs';
 
-const usageTotal = (usage: TokenUsage | undefined): number => (usage ? usage.prompt + usage.completion : 0);
+type MessageStarted = Extract<RunEvent, { kind: 'message.started' }>;
+type MessageCompleted = Extract<RunEvent, { kind: 'message.completed' }>;
 
 /**
  * Writes events and everything derived from them (messages, session counters, checkpoints).
@@ -58,10 +59,8 @@ export class Materializer {
   private readonly sidOf: Database.Statement;
   private readonly insertEvent: Database.Statement;
   private readonly insertStarted: Database.Statement;
-  private readonly upsertComplete: Database.Statement;
+  private readonly insertWhole: Database.Statement;
   private readonly insertDropped: Database.Statement;
-  private readonly selectMessageState: Database.Statement;
-  private readonly updateUsage: Database.Statement;
   private readonly markPartial: Database.Statement;
   private readonly dropStreaming: Database.Statement;
   private readonly insertCheckpoint: Database.Statement;
@@ -69,6 +68,9 @@ export class Materializer {
   private readonly updateFleet: Database.Statement;
   private readonly fts: FtsIndex;
   private readonly refs: MessageRefs;
+  private readonly completions: MessageCompletions;
+  /** While applyWholeMessage applies its pair: the completion, and the row once inserted. */
+  private whole: { completed: MessageCompleted; pk: number | null } | null = null;
 
   constructor(
     db: SqliteDatabase,
@@ -77,34 +79,14 @@ export class Materializer {
   ) {
     this.fts = new FtsIndex(db);
     this.refs = new MessageRefs(db);
+    this.completions = new MessageCompletions(db, this.fts, this.refs);
     this.sidOf = db.prepare('SELECT sid FROM sessions WHERE id = ?');
     this.insertEvent = db.prepare(
       'INSERT INTO event_log (sid, seq, t, kind_code, agent, msg, payload) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
-    this.insertStarted = db.prepare(`INSERT INTO message_rows
-      (sid, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, state, first_seq)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '', 'streaming', ?) ON CONFLICT (sid, id) DO NOTHING`);
-    this.upsertComplete = db.prepare(`INSERT INTO message_rows
-      (sid, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta, tool_calls,
-       tool_results, prompt_tokens, completion_tokens, state, ended_t, first_seq)
-      VALUES (@sid, @id, @seq, @t, @thread, @parent, @sender, @receiver, @kind, @content, @meta, @toolCalls,
-       @toolResults, @prompt, @completion, @state, @endedT, @seq)
-      ON CONFLICT (sid, id) DO UPDATE SET seq = excluded.seq, t = excluded.t,
-        thread_id = excluded.thread_id, parent_id = excluded.parent_id, sender = excluded.sender,
-        receiver = excluded.receiver, kind = excluded.kind, content = excluded.content, meta = excluded.meta,
-        tool_calls = excluded.tool_calls, tool_results = excluded.tool_results,
-        prompt_tokens = coalesce(excluded.prompt_tokens, prompt_tokens),
-        completion_tokens = coalesce(excluded.completion_tokens, completion_tokens), state = excluded.state,
-        ended_t = excluded.ended_t, first_seq = coalesce(first_seq, excluded.first_seq)`);
-    this.insertDropped = db.prepare(`INSERT INTO message_rows
-      (sid, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta, state, dropped_reason)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'complete', ?) ON CONFLICT (sid, id) DO NOTHING`);
-    this.selectMessageState = db.prepare(
-      'SELECT pk, state, prompt_tokens, completion_tokens, first_seq FROM message_rows WHERE sid = ? AND id = ?',
-    );
-    this.updateUsage = db.prepare(
-      'UPDATE message_rows SET prompt_tokens = ?, completion_tokens = ? WHERE pk = ?',
-    );
+    this.insertStarted = db.prepare(INSERT_STARTED);
+    this.insertWhole = db.prepare(INSERT_WHOLE);
+    this.insertDropped = db.prepare(INSERT_DROPPED);
     this.markPartial = db.prepare(
       "UPDATE message_rows SET state = 'partial', seq = ?, ended_t = ? WHERE sid = ? AND state = 'streaming'",
     );
@@ -148,6 +130,18 @@ export class Materializer {
         break;
       case 'message.started': {
         const p = event.payload;
+        if (this.whole) {
+          const { completed } = this.whole;
+          const m = completed.payload.message;
+          const result = this.insertWhole.run(completedRow(sid, m, completed.seq, completed.t, event.seq));
+          // The message has a row already: the start writes nothing, as INSERT_STARTED would not.
+          this.whole.pk = result.changes > 0 ? Number(result.lastInsertRowid) : null;
+          if (this.whole.pk !== null) {
+            msg = this.whole.pk;
+            stored = '';
+          }
+          break;
+        }
         const result = this.insertStarted.run(
           sid,
           p.messageId,
@@ -188,7 +182,11 @@ export class Materializer {
       }
       case 'message.completed': {
         const m = event.payload.message;
-        const pk = this.complete(tally, m, event.seq, event.t);
+        const wholePk = this.whole?.pk ?? null;
+        const pk =
+          wholePk === null
+            ? this.completions.complete(tally, sid, m, event.seq, event.t)
+            : this.completions.completeWhole(tally, m, wholePk);
         if (readsBackExactly(m.id, m.threadId, m.parentId, m.from, m.to, m.kind, m.content)) {
           msg = pk;
           stored = completionPayload(m);
@@ -196,7 +194,7 @@ export class Materializer {
         break;
       }
       case 'usage':
-        msg = this.recordUsage(tally, event.payload.messageId, event.payload.usage);
+        msg = this.completions.recordUsage(tally, sid, event.payload.messageId, event.payload.usage);
         if (!readsBackExactly(event.payload.messageId)) msg = null;
         if (msg !== null)
           stored = compactUsage(event.payload.usage) ?? JSON.stringify({ usage: event.payload.usage });
@@ -247,6 +245,32 @@ export class Materializer {
     applyEvent(tally.view, event);
     tally.eventsSinceCheckpoint += 1;
     if (tally.eventsSinceCheckpoint >= this.checkpointInterval) this.checkpoint(tally);
+  }
+
+  /**
+   * A message started and completed by two consecutive events, as imports hold them: its row is
+   * inserted once as the completion leaves it, instead of inserted and then updated. Stores the
+   * same rows and events as `apply` of each; when the start cannot refer to its row exactly, its
+   * envelope differs from the completion's or the message has a row already, that is what runs.
+   */
+  applyWholeMessage(tally: SessionTally, started: MessageStarted, completed: MessageCompleted): void {
+    const p = started.payload;
+    const m = completed.payload.message;
+    const same =
+      m.id === p.messageId &&
+      readsBackExactly(p.messageId, p.threadId, p.parentId, p.from, p.to, p.kind) &&
+      p.threadId === m.threadId &&
+      p.parentId === m.parentId &&
+      p.from === m.from &&
+      p.to === m.to &&
+      p.kind === m.kind;
+    if (same) this.whole = { completed, pk: null };
+    try {
+      this.apply(tally, started);
+      this.apply(tally, completed);
+    } finally {
+      this.whole = null;
+    }
   }
 
   /**
@@ -315,82 +339,5 @@ export class Materializer {
 
   private flushText(tally: SessionTally): void {
     for (const open of tally.open.values()) this.refs.flush(open);
-  }
-
-  /** The row a message has now (null state: none yet), from memory while it streams. */
-  private previous(
-    tally: SessionTally,
-    id: string,
-  ): {
-    pk: number | null;
-    state: string | null;
-    usage: TokenUsage | undefined;
-    firstSeq: number | null;
-  } {
-    const open = tally.open.get(id);
-    if (open) return { pk: open.pk, state: 'streaming', usage: open.usage, firstSeq: null };
-    const row = this.selectMessageState.get(this.sid(tally), id) as
-      | {
-          pk: number;
-          state: string;
-          prompt_tokens: number | null;
-          completion_tokens: number | null;
-          first_seq: number | null;
-        }
-      | undefined;
-    if (!row) return { pk: null, state: null, usage: undefined, firstSeq: null };
-    const usage =
-      row.prompt_tokens === null && row.completion_tokens === null
-        ? undefined
-        : { prompt: row.prompt_tokens ?? 0, completion: row.completion_tokens ?? 0 };
-    return { pk: row.pk, state: row.state, usage, firstSeq: row.first_seq };
-  }
-
-  /** Returns the message's row pk. */
-  private complete(tally: SessionTally, message: Message, seq: number, endedT: number): number {
-    const sid = this.sid(tally);
-    const before = this.previous(tally, message.id);
-    const open = tally.open.get(message.id);
-    if (open) this.refs.beforeCompletion(sid, open, message);
-    // A second completion: the first one's events read the row as it is now.
-    else if (before.pk !== null) this.refs.writeOut(sid, before.pk, before.firstSeq);
-    // Not `RETURNING pk`: with it, FTS5 inserts in the same transaction ran about 4x slower.
-    const result = this.upsertComplete.run({
-      sid,
-      id: message.id,
-      seq,
-      t: message.t,
-      thread: message.threadId,
-      parent: message.parentId,
-      sender: message.from,
-      receiver: message.to,
-      kind: message.kind,
-      content: message.content,
-      meta: JSON.stringify(message.meta),
-      toolCalls: message.toolCalls ? JSON.stringify(message.toolCalls) : null,
-      toolResults: message.toolResults ? JSON.stringify(message.toolResults) : null,
-      prompt: message.usage?.prompt ?? null,
-      completion: message.usage?.completion ?? null,
-      // A reply cut off by a stall, a disconnect or a stop stays partial.
-      state: message.state === 'partial' ? 'partial' : 'complete',
-      endedT,
-    });
-    const pk = before.pk ?? Number(result.lastInsertRowid);
-    this.fts.add(pk, message.content, before.state !== null && before.state !== 'streaming');
-    tally.open.delete(message.id);
-    if (before.state !== 'complete') tally.messageCount += 1;
-    if (message.usage) tally.tokens += usageTotal(message.usage) - usageTotal(before.usage);
-    return pk;
-  }
-
-  /** Returns the message's row pk, or null when it has none (the usage is not recorded). */
-  private recordUsage(tally: SessionTally, id: string, usage: TokenUsage): number | null {
-    const before = this.previous(tally, id);
-    if (before.pk === null) return null;
-    this.updateUsage.run(usage.prompt, usage.completion, before.pk);
-    const open = tally.open.get(id);
-    if (open) open.usage = usage;
-    tally.tokens += usageTotal(usage) - usageTotal(before.usage);
-    return before.pk;
   }
 }

@@ -11,7 +11,7 @@ import type { WriteJob, WriteReport, WriteRequest } from './write-protocol';
  * a live write on the main thread (which waits synchronously for the lock, see database.ts)
  * never waits long; long enough that commits are a small part of the work.
  */
-export const TRANSACTION_MS = 60;
+export const TRANSACTION_MS = 100;
 
 /**
  * The writing thread's work: the import's events written on a connection of its own, through the
@@ -148,6 +148,7 @@ class SessionsWriting {
       tally,
       JSON.parse(request.events) as ImportedEvent[],
       this.seqs[request.session] ?? 0,
+      { bulk: true },
     );
     this.seqs[request.session] = applied.seq;
     if (applied.stopped) this.stopped[request.session] = true;

@@ -1,0 +1,249 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { importFile } from '../../../../src-main/history/import';
+import { exportSession } from '../../../../src-main/history/export';
+import type { ImportedEvent, ImportInProgress, SessionWriter } from '../../../../src-main/history/ports';
+import type { HistoryStore } from '../../../../src-main/history';
+import { MemorySessions } from '../../../helpers/memory-sessions';
+import { makeTempDir } from '../../../helpers/temp-dir';
+import { openTempHistory } from '../../../helpers/temp-store';
+import { GeneratedSession, sampleEvents } from '../export/sample-session';
+
+const FIXTURES = join(__dirname, '../../../fixtures/real');
+const temp = makeTempDir('fleetscope-import-thread-');
+afterAll(() => temp.remove());
+
+/**
+ * The store as an import on the main thread sees it: its batches have no writing thread, so
+ * importFile writes them through `append` and `finish` on the store's own connection.
+ */
+function mainThreadOnly(store: SessionWriter): SessionWriter {
+  return {
+    importSession: (meta, events) => store.importSession(meta, events),
+    beginImport: (meta): ImportInProgress => {
+      const inner = store.beginImport(meta);
+      return {
+        sessionId: inner.sessionId,
+        append: (events) => inner.append(events),
+        finish: () => inner.finish(),
+        abort: () => inner.abort(),
+      };
+    },
+  };
+}
+
+/** The tables a session's rows live in, and how each names the session. */
+const TABLES = [
+  { table: 'sessions', key: 'id = ?', skip: ['id'] },
+  { table: 'event_log', key: 'sid = (SELECT sid FROM sessions WHERE id = ?)', skip: [] },
+  { table: 'message_rows', key: 'sid = (SELECT sid FROM sessions WHERE id = ?)', skip: [] },
+  { table: 'checkpoints', key: 'session_id = ?', skip: ['session_id'] },
+];
+
+/**
+ * Every stored row of the import's sessions (their random ids left out), the full-text index's
+ * per-row token counts, the matches of a few words, the events as decoded, and the owner rows.
+ */
+function stored(store: HistoryStore, sessionIds: string[]) {
+  const db = store.db;
+  const tables = sessionIds.map((id) =>
+    TABLES.map(({ table, key, skip }) => {
+      const columns = (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>)
+        .map((column) => column.name)
+        .filter((name) => !skip.includes(name));
+      return db.prepare(`SELECT ${columns.join(', ')} FROM ${table} WHERE ${key} ORDER BY 1, 2`).all(id);
+    }),
+  );
+  // Each row's token counts (`origin` says which index segment holds it, which depends on where
+  // transactions ended, not on what is indexed).
+  const fts = db.prepare('SELECT id, sz FROM messages_fts_docsize ORDER BY id').all();
+  const matches = ['the', 'tool', 'patch', 'weather', 'error'].map((word) =>
+    db.prepare('SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid').all(word),
+  );
+  const events = sessionIds.map((id) =>
+    [...store.iterateEvents(id)].map((event) => ({ ...event, sessionId: '' })),
+  );
+  const owners = db.prepare('SELECT count(*) AS n FROM session_owners').get();
+  return { tables, fts, matches, events, owners };
+}
+
+/** Imports `file` into a fresh store twice, on the writing thread and on the main thread. */
+async function bothWays(file: string, checkpointInterval = 500) {
+  const results = [];
+  for (const onThread of [true, false]) {
+    const history = openTempHistory({ checkpointInterval });
+    try {
+      const writer: SessionWriter = onThread ? history.store : mainThreadOnly(history.store);
+      const result = await importFile(file, writer);
+      results.push({ result, stored: stored(history.store, result.sessionIds) });
+    } finally {
+      history.cleanup();
+    }
+  }
+  const [thread, main] = results as [(typeof results)[0], (typeof results)[0]];
+  return { thread, main };
+}
+
+/** A log the bulk path cannot take whole: deltas, envelopes that change, completions twice, cut-off replies. */
+function* irregularEvents(): Generator<ImportedEvent> {
+  const start = (
+    t: number,
+    id: string,
+    from = 'planner',
+    kind: 'text' | 'function' = 'text',
+  ): ImportedEvent => ({
+    t,
+    agent: from,
+    kind: 'message.started',
+    payload: { messageId: id, threadId: 'th', parentId: null, from, to: 'coder', kind },
+  });
+  const done = (t: number, id: string, content: string, from = 'planner'): ImportedEvent => ({
+    t,
+    agent: from,
+    kind: 'message.completed',
+    payload: {
+      message: {
+        id,
+        threadId: 'th',
+        parentId: null,
+        from,
+        to: 'coder',
+        kind: 'text',
+        content,
+        t,
+        meta: {},
+        state: 'complete',
+        usage: { prompt: 3, completion: 4 },
+      },
+    },
+  });
+  const delta = (t: number, id: string, text: string): ImportedEvent => ({
+    t,
+    agent: 'planner',
+    kind: 'message.delta',
+    payload: { messageId: id, text },
+  });
+  yield* [...sampleEvents(3)].slice(0, 1);
+  yield start(1, 'a');
+  yield delta(2, 'a', 'the pa');
+  yield delta(3, 'a', 'tch');
+  yield done(4, 'a', 'the patch');
+  // Completed with text that does not go on from what streamed.
+  yield start(5, 'b');
+  yield delta(6, 'b', 'draft');
+  yield done(7, 'b', 'the final weather');
+  // A start and completion whose envelopes differ (sender), then a second completion.
+  yield start(8, 'c');
+  yield done(9, 'c', 'tool output', 'coder');
+  yield done(10, 'c', 'tool output, again');
+  // A start completed later, with something between.
+  yield start(11, 'd', 'planner', 'function');
+  yield {
+    t: 12,
+    agent: null,
+    kind: 'usage',
+    payload: { messageId: 'd', usage: { prompt: 1, completion: 2 } },
+  };
+  yield done(13, 'd', 'an error, then the patch');
+  // A start again of a completed message, and a pair for an id that has a row.
+  yield start(14, 'a');
+  yield done(15, 'a', 'the patch, rewritten');
+  // Cut off: never completed.
+  yield start(16, 'e');
+  yield delta(17, 'e', 'the weather is');
+}
+
+const fixtureFiles = readdirSync(FIXTURES).filter((name) => name !== 'PROVENANCE.md' && name !== 'invalid');
+
+describe('an import written on its own thread (in bulk) stores what the main thread writes event by event', () => {
+  const exports: Record<string, string> = {};
+  beforeAll(async () => {
+    const source = new MemorySessions();
+    const sample = source.addSession({ title: 'Sample' }, [...sampleEvents(1_200)]);
+    const irregular = source.addSession({ title: 'Irregular' }, [...irregularEvents()]);
+    exports.sample = join(temp.dir, 'sample.json');
+    exports.irregular = join(temp.dir, 'irregular.json');
+    exports.generated = join(temp.dir, 'generated.json');
+    await exportSession(source, sample, 'json', exports.sample);
+    await exportSession(source, irregular, 'json', exports.irregular);
+    await exportSession(new GeneratedSession(3_000), 'generated-1', 'json', exports.generated);
+  });
+
+  it.each(fixtureFiles)('%s: the same rows, events and full-text entries', async (name) => {
+    const { thread, main } = await bothWays(join(FIXTURES, name));
+    expect(thread.result.messageCount).toBe(main.result.messageCount);
+    expect(thread.stored.tables.flat(2).length).toBeGreaterThan(0);
+    expect(thread.stored).toEqual(main.stored);
+  });
+
+  it.each(['sample', 'generated', 'irregular'])(
+    'a generated export (%s): the same rows, events and full-text entries, checkpoints included',
+    async (name) => {
+      const { thread, main } = await bothWays(exports[name] as string, 97);
+      expect(thread.stored.tables[0]?.[1]?.length).toBeGreaterThan(10);
+      if (name !== 'irregular') expect(thread.stored.tables[0]?.[3]?.length).toBeGreaterThan(5);
+      expect(thread.stored).toEqual(main.stored);
+      expect(thread.stored.owners).toEqual({ n: 0 });
+    },
+  );
+
+  it('writes irregular logs (deltas, changed envelopes, completions twice, cut-off replies) as they read', async () => {
+    const { thread } = await bothWays(exports.irregular as string);
+    const messages = thread.stored.tables[0]?.[2] as Array<Record<string, unknown>>;
+    const byId = new Map(messages.map((row) => [row.id, row]));
+    expect(byId.get('a')).toMatchObject({ content: 'the patch, rewritten', state: 'complete' });
+    expect(byId.get('b')).toMatchObject({ content: 'the final weather', state: 'complete' });
+    expect(byId.get('c')).toMatchObject({ content: 'tool output, again', sender: 'planner' });
+    expect(byId.get('d')).toMatchObject({ prompt_tokens: 3, completion_tokens: 4, kind: 'text' });
+    expect(byId.get('e')).toMatchObject({ content: 'the weather is', state: 'partial' });
+    const events = thread.stored.events[0] ?? [];
+    const deltas = events.filter((event) => event.kind === 'message.delta');
+    expect(deltas.map((event) => (event.payload as { text: string }).text)).toEqual([
+      'the pa',
+      'tch',
+      'draft',
+      'the weather is',
+    ]);
+  });
+});
+
+describe('an import on its own thread keeps the store whole when it fails', () => {
+  it('deletes every row when the writing thread cannot write, and says so', async () => {
+    const history = openTempHistory();
+    try {
+      const broken: SessionWriter = {
+        importSession: (meta, events) => history.store.importSession(meta, events),
+        beginImport: (meta): ImportInProgress => {
+          const inner = history.store.beginImport(meta);
+          const thread = inner.thread;
+          if (!thread) throw new Error('a store file has a writing thread');
+          return {
+            ...inner,
+            sessionId: inner.sessionId,
+            append: (events) => inner.append(events),
+            finish: () => inner.finish(),
+            abort: () => inner.abort(),
+            // A file that is no database: the thread fails on its first statement.
+            thread: { ...thread, store: { ...thread.store, file: join(FIXTURES, 'PROVENANCE.md') } },
+          };
+        },
+      };
+      const file = join(temp.dir, 'to-fail.json');
+      const source = new MemorySessions();
+      await exportSession(source, source.addSession({ title: 'x' }, [...sampleEvents(50)]), 'json', file);
+      await expect(importFile(file, broken)).rejects.toThrow(/writing thread/);
+      const count = (table: string) =>
+        (history.store.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+      expect(['sessions', 'event_log', 'message_rows', 'checkpoints', 'session_owners'].map(count)).toEqual([
+        0, 0, 0, 0, 0,
+      ]);
+      // The store still takes the same file on the real thread.
+      const result = await importFile(file, history.store);
+      expect(result.messageCount).toBe(50);
+      expect(history.store.getSession(result.sessionId)?.summary.status).toBe('completed');
+    } finally {
+      history.cleanup();
+    }
+  });
+});
