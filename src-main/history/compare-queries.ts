@@ -104,9 +104,10 @@ export class CompareQueries {
         entry.timeMs += sender.timeMs;
         entry.toolCalls += sender.toolCalls;
       }
+      // Without table statistics SQLite would walk the seq range of the whole log instead.
       const errors = this.cache
         .get(
-          `SELECT agent, count(*) AS n FROM event_log WHERE sid = ${SID_OF} AND seq > ? AND seq <= ? AND kind = 'error'
+          `SELECT agent, count(*) AS n FROM event_log INDEXED BY event_log_errors WHERE sid = ${SID_OF} AND seq > ? AND seq <= ? AND kind = 'error'
            GROUP BY agent`,
         )
         .all(...range) as Array<{ agent: string | null; n: number }>;
