@@ -9,6 +9,8 @@ const BUILT_CLI = fileURLToPath(new URL('../../../out/main/cli.js', import.meta.
 export interface HostProcess {
   pid: number;
   port: number;
+  /** The launch token (the upload carries it in its query). */
+  token: string;
   wsUrl: string;
   origin: string;
   /** Peak resident memory of the process so far (VmHWM), MB. */
@@ -57,6 +59,7 @@ export async function startHostProcess(): Promise<HostProcess> {
   return {
     pid,
     port,
+    token,
     wsUrl: `ws://127.0.0.1:${port}/ws?token=${token}`,
     origin: `http://127.0.0.1:${port}`,
     peakMb: () => statusMb(pid, 'VmHWM'),

@@ -3,7 +3,7 @@ import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { IMPORT_UPLOAD_PATH, MAX_IMPORT_BYTES, type Delivered } from '@shared/contract';
+import { IMPORT_UPLOAD_PATH, MAX_IMPORT_BYTES } from '@shared/contract';
 import { createWsBridge, type SocketLike } from '../../../src-renderer/bridge/ws-bridge';
 import { exportWithMessages } from '../../bench/import-hostile/payloads';
 import { startTestHost, type RunningHost } from '../../helpers/web-host';
@@ -87,9 +87,9 @@ describe('the web host import upload', () => {
   afterAll(() => running.stop());
 
   it('imports an uploaded file, reports progress under the page task id and removes the temp file', async () => {
-    const progress: Delivered[] = [];
+    const progress: Array<{ taskId: string; label: string; finished: boolean }> = [];
     const stop = running.app.hub.onDidEmit((event) => {
-      if (event.channel === 'task.progress') progress.push(event);
+      if (event.channel === 'task.progress') progress.push(event.payload);
     });
     const before = await sessionCount();
     const answer = await upload({
@@ -107,9 +107,9 @@ describe('the web host import upload', () => {
     const stored = await running.app.call('sessions.get', { id: parsed.value.sessionId });
     expect(stored.summary.messageCount).toBe(parsed.value.messageCount);
     expect(await sessionCount()).toBe(before + 1);
-    const mine = progress.filter((event) => event.payload.taskId === 'import-task-1');
-    expect(mine.at(0)?.payload).toMatchObject({ label: 'Importing boano history.json', finished: false });
-    expect(mine.at(-1)?.payload).toMatchObject({ finished: true });
+    const mine = progress.filter((payload) => payload.taskId === 'import-task-1');
+    expect(mine.at(0)).toMatchObject({ label: 'Importing boano history.json', finished: false });
+    expect(mine.at(-1)).toMatchObject({ finished: true });
     expect(leftInUploads()).toEqual([]);
   });
 
