@@ -1,45 +1,33 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
-import { ARTIFACTS, ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import type { Page } from 'playwright-core';
+import { ARTIFACTS, type HostProcess } from '../helpers/browser';
 import { startOpenAiStub, type OpenAiStub } from '../helpers/openai-stub';
 import { makeTempDir } from '../helpers/temp-dir';
-
-/** Drags with real mouse events, the way a person connects two handles. */
-async function dragMouse(page: Page, from: Locator, to: Locator): Promise<void> {
-  const start = await from.boundingBox();
-  const end = await to.boundingBox();
-  if (!start || !end) throw new Error('handle not visible');
-  await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2, { steps: 12 });
-  await page.mouse.up();
-}
+import { dragMouse, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
 
 describe('the fleet builder in Chromium', () => {
   const temp = makeTempDir();
   let host: HostProcess;
   let stub: OpenAiStub;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let browser: ChromiumBrowser;
   let page: Page;
   let fleetId = '';
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    ensureBuilt();
     stub = await startOpenAiStub();
-    host = await spawnHost(join(temp.dir, 'data'), { token: 'e2e-builder-token-0123456789abcdef01234' });
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    ({ host, browser, page } = await serveInChromium(join(temp.dir, 'data'), {
+      token: 'e2e-builder-token-0123456789abcdef01234',
+      pageErrors,
+      open: false,
+    }));
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
     await stub?.close();
-    temp.remove();
+    await stopServed({ browser, host }, temp);
   });
 
   it('configures a local OpenAI-compatible provider and lists its models', async () => {

@@ -1,25 +1,16 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
-import { ARTIFACTS, ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import type { Page } from 'playwright-core';
+import { ARTIFACTS, type HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
+import { dragMouse, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
 
 const SWARM = 'example:scripted/support-swarm';
-
-async function dragMouse(page: Page, from: Locator, to: Locator): Promise<void> {
-  const start = await from.boundingBox();
-  const end = await to.boundingBox();
-  if (!start || !end) throw new Error('handle not visible');
-  await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2, { steps: 12 });
-  await page.mouse.up();
-}
 
 describe('team patterns, examples and files in the builder', () => {
   const temp = makeTempDir();
   let host: HostProcess;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let browser: ChromiumBrowser;
   let page: Page;
   const pageErrors: string[] = [];
   const edges = (kind: string) => page.locator(`.vue-flow__edge.edge-${kind}`).count();
@@ -56,17 +47,15 @@ describe('team patterns, examples and files in the builder', () => {
     });
 
   beforeAll(async () => {
-    ensureBuilt();
-    host = await spawnHost(join(temp.dir, 'data'), { token: 'e2e-patterns-token-0123456789abcdef0123' });
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    ({ host, browser, page } = await serveInChromium(join(temp.dir, 'data'), {
+      token: 'e2e-patterns-token-0123456789abcdef0123',
+      pageErrors,
+      open: false,
+    }));
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    temp.remove();
+    await stopServed({ browser, host }, temp);
   });
 
   it('shows an example read-only, with its handoffs drawn, and runs it as it is', async () => {

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { FleetSummary, ForkResult, SessionListItem } from '@shared/contract';
-import { ARTIFACTS, ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import { ARTIFACTS, type HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
-import { callHost, openApp } from './session-helpers';
+import { callHost, openApp, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
 
 const TOKEN = 'e2e-compare-token-0123456789abcdef012345678';
 const EDITED = 'Remote work wins outright: the studies agree and nobody misses the commute.';
@@ -31,7 +31,7 @@ async function shootAll(page: Page, name: string, before?: (width: number) => Pr
 describe('compare two branches side by side (Chromium + `fleetscope serve`)', () => {
   const temp = makeTempDir();
   let host: HostProcess;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let browser: ChromiumBrowser;
   let page: Page;
   const pageErrors: string[] = [];
   let rootId = '';
@@ -50,8 +50,12 @@ describe('compare two branches side by side (Chromium + `fleetscope serve`)', ()
   }
 
   beforeAll(async () => {
-    ensureBuilt();
-    host = await spawnHost(join(temp.dir, 'data'), { token: TOKEN });
+    ({ host, browser, page } = await serveInChromium(join(temp.dir, 'data'), {
+      token: TOKEN,
+      pageErrors,
+      consoleErrors: true,
+      open: false,
+    }));
     const fleets = await call<FleetSummary[]>('fleets.list', {});
     const debate = fleets.find((fleet) => fleet.name === 'Debate' && fleet.example && fleet.scripted);
     expect(debate).toBeDefined();
@@ -68,20 +72,11 @@ describe('compare two branches side by side (Chromium + `fleetscope serve`)', ()
       title: 'Debate, bolder skeptic',
     }));
     await finished(forkId);
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/WebSocket connection/.test(message.text()))
-        pageErrors.push(message.text());
-    });
     await openApp(page, host.url);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    temp.remove();
+    await stopServed({ browser, host }, temp);
   });
 
   it('picks two sessions on the list and opens them side by side from their common prefix', async () => {

@@ -2,33 +2,29 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { ProviderInfo } from '@shared/contract';
-import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import { type HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
-import { callHost, openApp, shot } from './session-helpers';
+import { callHost, shot, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
 
 const TOKEN = 'e2e-first-hour-demos-token-0123456789abcd';
 
 describe('keyless demos and imported sessions in the browser', () => {
   const temp = makeTempDir();
   let host: HostProcess;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let browser: ChromiumBrowser;
   let page: Page;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    ensureBuilt();
-    host = await spawnHost(join(temp.dir, 'data'), { token: TOKEN });
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    await page.setViewportSize({ width: 1024, height: 700 });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await openApp(page, host.url);
+    ({ host, browser, page } = await serveInChromium(join(temp.dir, 'data'), {
+      token: TOKEN,
+      viewport: { width: 1024, height: 700 },
+      pageErrors,
+    }));
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    temp.remove();
+    await stopServed({ browser, host }, temp);
   });
 
   it('builds a fleet from templates that runs on this machine and is worth watching, then ends in words', async () => {

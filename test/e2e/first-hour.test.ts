@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import { launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
-import { openApp, shot } from './session-helpers';
+import { shot, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
 
 const TOKEN = 'e2e-first-hour-token-0123456789abcdef0123';
 const THEMES = ['light', 'dark'] as const;
@@ -36,25 +36,17 @@ describe('the first hour in the browser', () => {
   const temp = makeTempDir();
   const dataDir = join(temp.dir, 'data');
   let host: HostProcess;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let browser: ChromiumBrowser;
   let page: Page;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    ensureBuilt();
-    host = await spawnHost(dataDir, { token: TOKEN });
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    await page.setViewportSize(SMALL);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await openApp(page, host.url);
+    ({ host, browser, page } = await serveInChromium(dataDir, { token: TOKEN, viewport: SMALL, pageErrors }));
     await page.getByTestId('session-row').first().waitFor();
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    temp.remove();
+    await stopServed({ browser, host }, temp);
   });
 
   it('keeps row actions behind a labelled menu, in plain words', async () => {

@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Family, SessionListItem, StoredMessage } from '@shared/contract';
-import { ARTIFACTS, ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import { ARTIFACTS, type HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
-import { callHost, openApp, runExample } from './session-helpers';
+import { callHost, runExample, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
 
 const TOKEN = 'e2e-fork-token-0123456789abcdef0123456789';
 const SIZES = [
@@ -38,29 +38,22 @@ async function messagesOf(port: number, id: string): Promise<StoredMessage[]> {
 describe('fork a session at a message and move between its branches (Chromium + `fleetscope serve`)', () => {
   const temp = makeTempDir();
   let host: HostProcess;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let browser: ChromiumBrowser;
   let page: Page;
   const pageErrors: string[] = [];
   let rootId = '';
   let forkId = '';
 
   beforeAll(async () => {
-    ensureBuilt();
-    host = await spawnHost(join(temp.dir, 'data'), { token: TOKEN });
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/WebSocket connection/.test(message.text()))
-        pageErrors.push(message.text());
-    });
-    await openApp(page, host.url);
+    ({ host, browser, page } = await serveInChromium(join(temp.dir, 'data'), {
+      token: TOKEN,
+      pageErrors,
+      consoleErrors: true,
+    }));
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    temp.remove();
+    await stopServed({ browser, host }, temp);
   });
 
   it('forks from the third message with an edited text and watches the fork run', async () => {

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { FleetInput } from '../../src-shared/domain';
-import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import { type HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
-import { callHost, openApp, shot } from './session-helpers';
+import { callHost, shot, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
 import { measureGraph, openGraph, type GraphMeasure } from './graph-measure';
 
 const TOKEN = 'e2e-graph-layout-token-0123456789abcdef01';
@@ -82,7 +82,7 @@ const slug = (text: string) =>
 describe('the session graph lays out every example fleet and sample session cleanly', () => {
   const temp = makeTempDir();
   let host: HostProcess;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let browser: ChromiumBrowser;
   let page: Page;
   const pageErrors: string[] = [];
   const sessions: Array<{ name: string; id: string }> = [];
@@ -91,13 +91,11 @@ describe('the session graph lays out every example fleet and sample session clea
     (await callHost<{ items: Listed[] }>(host.port, TOKEN, 'sessions.list', { limit: 100 })).items;
 
   beforeAll(async () => {
-    ensureBuilt();
-    host = await spawnHost(join(temp.dir, 'data'), { token: TOKEN });
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    await page.addInitScript({ content: 'window.__name = (fn) => fn;' });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await openApp(page, host.url);
+    ({ host, browser, page } = await serveInChromium(join(temp.dir, 'data'), {
+      token: TOKEN,
+      initScript: 'window.__name = (fn) => fn;',
+      pageErrors,
+    }));
     for (const item of await list())
       sessions.push({ name: `sample-${slug(item.fleetName || item.title)}`, id: item.id });
     const fleets: FleetInput[] = [
@@ -122,9 +120,7 @@ describe('the session graph lays out every example fleet and sample session clea
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    temp.remove();
+    await stopServed({ browser, host }, temp);
   });
 
   it('has the six sample sessions and a run of every example fleet', () => {

@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { FleetInput } from '../../src-shared/domain';
-import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import { type HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
-import { callHost, openApp, shot } from './session-helpers';
+import { callHost, shot, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
 import { measureGraph, openGraph, settle } from './graph-measure';
 
 const TOKEN = 'e2e-graph-live-token-0123456789abcdef0123';
@@ -89,26 +89,22 @@ const pulses = (page: Page) =>
 describe('the session graph while a run is live, in replay and when rearranged', () => {
   const temp = makeTempDir();
   let host: HostProcess;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let browser: ChromiumBrowser;
   let page: Page;
   const pageErrors: string[] = [];
   let debateId = '';
 
   beforeAll(async () => {
-    ensureBuilt();
-    host = await spawnHost(join(temp.dir, 'data'), { token: TOKEN });
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    await page.addInitScript({ content: 'window.__name = (fn) => fn;' });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await openApp(page, host.url);
+    ({ host, browser, page } = await serveInChromium(join(temp.dir, 'data'), {
+      token: TOKEN,
+      initScript: 'window.__name = (fn) => fn;',
+      pageErrors,
+      viewport: { width: 1440, height: 900 },
+    }));
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    temp.remove();
+    await stopServed({ browser, host }, temp);
   });
 
   it('keeps every node where it is while messages arrive, highlights the speaker and pulses each message', async () => {

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import { type HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
 import { makeSender, type Sender } from '../main/ingest/otel-sdk';
-import { openApp, shot } from './session-helpers';
+import { shot, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
 
 const TOKEN = 'e2e-otel-token-0123456789abcdefghijklmnop';
 const json = (value: unknown) => JSON.stringify(value);
@@ -38,18 +38,13 @@ function turn(sender: Sender, agent: string, start: number, input: string | null
 describe('agents traced with OpenTelemetry appear live (Chromium + `fleetscope serve`)', () => {
   const temp = makeTempDir();
   let host: HostProcess;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let browser: ChromiumBrowser;
   let page: Page;
   let sender: Sender;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    ensureBuilt();
-    host = await spawnHost(join(temp.dir, 'data'), { token: TOKEN });
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await openApp(page, host.url);
+    ({ host, browser, page } = await serveInChromium(join(temp.dir, 'data'), { token: TOKEN, pageErrors }));
     sender = makeSender({
       protocol: 'protobuf',
       endpoint: `http://127.0.0.1:${host.port}`,
@@ -60,9 +55,7 @@ describe('agents traced with OpenTelemetry appear live (Chromium + `fleetscope s
 
   afterAll(async () => {
     await sender?.shutdown();
-    await browser?.close();
-    await host?.stop();
-    temp.remove();
+    await stopServed({ browser, host }, temp);
   });
 
   it('a traced session shows up in the list and grows in the open session view as spans arrive', async () => {

@@ -1,25 +1,21 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ARTIFACTS, ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import { ARTIFACTS, type HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
+import { serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
 
 describe('from a session to a fleet', () => {
   const temp = makeTempDir();
   let host: HostProcess;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let browser: ChromiumBrowser;
   let page: Page;
 
   beforeAll(async () => {
-    ensureBuilt();
-    host = await spawnHost(join(temp.dir, 'data'));
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
+    ({ host, browser, page } = await serveInChromium(join(temp.dir, 'data'), { open: false }));
   });
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    temp.remove();
+    await stopServed({ browser, host }, temp);
   });
 
   it('opens the fleet a sample session ran with in the builder, saved as a new fleet', async () => {

@@ -1,6 +1,71 @@
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { ARTIFACTS } from '../helpers/browser';
+import type { Locator, Page } from 'playwright-core';
+import { ARTIFACTS, ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+
+export type ChromiumBrowser = Awaited<ReturnType<typeof launchBrowser>>;
+
+/** `fleetscope serve` from the build as a child process, and a Chromium page on it. */
+export interface ServedApp {
+  host: HostProcess;
+  browser: ChromiumBrowser;
+  page: Page;
+}
+
+export interface ServeOptions {
+  /** The host's token (FLEETSCOPE_TOKEN), for tests that call it over the WebSocket too. */
+  token?: string;
+  /** Receives the page's uncaught errors (a test expects it to stay empty). */
+  pageErrors?: string[];
+  /** Console errors go to `pageErrors` as well, but the WebSocket's own reconnect messages. */
+  consoleErrors?: boolean;
+  viewport?: { width: number; height: number };
+  /** Script run in every document before the app's own (e.g. a shim for evaluated code). */
+  initScript?: string;
+  /** Open the app and wait until its bridge is online (default); false leaves the page blank. */
+  open?: boolean;
+}
+
+/**
+ * Builds if needed, starts the host on `dataDir` and a fresh headless Chromium, and opens the app
+ * in a page; the setup every browser test starts with. Stop it with `stopServed`.
+ */
+export async function serveInChromium(dataDir: string, options: ServeOptions = {}): Promise<ServedApp> {
+  ensureBuilt();
+  const host = await spawnHost(dataDir, options.token === undefined ? {} : { token: options.token });
+  let browser: ChromiumBrowser | undefined;
+  try {
+    browser = await launchBrowser();
+    const page = await browser.context.newPage();
+    if (options.viewport) await page.setViewportSize(options.viewport);
+    if (options.initScript) await page.addInitScript({ content: options.initScript });
+    const errors = options.pageErrors;
+    if (errors) {
+      page.on('pageerror', (error) => errors.push(error.message));
+      if (options.consoleErrors)
+        page.on('console', (message) => {
+          if (message.type() === 'error' && !/WebSocket connection/.test(message.text()))
+            errors.push(message.text());
+        });
+    }
+    if (options.open ?? true) await openApp(page, host.url);
+    return { host, browser, page };
+  } catch (error) {
+    // The caller never receives the parts, so nothing else would stop them.
+    await browser?.close();
+    await host.stop();
+    throw error;
+  }
+}
+
+/** Closes what `serveInChromium` started (whatever part of it did start) and removes the temp folder. */
+export async function stopServed(
+  served: { host?: HostProcess | undefined; browser?: ChromiumBrowser | undefined },
+  temp: { remove(): void },
+): Promise<void> {
+  await served.browser?.close();
+  await served.host?.stop();
+  temp.remove();
+}
 
 /** Opens the app and waits until the bridge is online. */
 export async function openApp(page: Page, url: string): Promise<void> {
@@ -69,4 +134,15 @@ export async function callHost<T>(
   } finally {
     socket.close();
   }
+}
+
+/** Drags with real mouse events, the way a person connects two handles. */
+export async function dragMouse(page: Page, from: Locator, to: Locator): Promise<void> {
+  const start = await from.boundingBox();
+  const end = await to.boundingBox();
+  if (!start || !end) throw new Error('handle not visible');
+  await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2, { steps: 12 });
+  await page.mouse.up();
 }

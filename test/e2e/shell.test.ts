@@ -1,24 +1,26 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ARTIFACTS, ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import { ARTIFACTS, spawnHost, type HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
+import { serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
 
 describe('the app shell in Chromium, served by `fleetscope serve`', () => {
   const temp = makeTempDir();
   const dataDir = join(temp.dir, 'data');
   let host: HostProcess;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let browser: ChromiumBrowser;
   let page: Page;
   const consoleErrors: string[] = [];
   /** While the host is stopped on purpose, a refused request is what the test provokes. */
   let hostDown = false;
 
   beforeAll(async () => {
-    ensureBuilt();
-    host = await spawnHost(dataDir, { token: 'e2e-token-0123456789abcdef0123456789' });
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
+    // Its own error collection: it lets the refusals it provokes through, and names each URL.
+    ({ host, browser, page } = await serveInChromium(dataDir, {
+      token: 'e2e-token-0123456789abcdef0123456789',
+      open: false,
+    }));
     page.on('console', (message) => {
       if (message.type() !== 'error') return;
       const text = message.text();
@@ -29,9 +31,7 @@ describe('the app shell in Chromium, served by `fleetscope serve`', () => {
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    temp.remove();
+    await stopServed({ browser, host }, temp);
   });
 
   it('renders the sidebar, the sample sessions of a first launch and a connected status bar', async () => {
