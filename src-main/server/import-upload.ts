@@ -8,7 +8,7 @@ import { AppError, toAppError, type FleetscopeApp } from '../app';
 import { importUploadedFile, uploadName } from '../app/import-upload';
 import { BASE_HEADERS, type AccessVerdict } from './security';
 
-/** Uploads received at once; more are refused (429) rather than filling the disk. */
+/** Uploads received or imported at once; more are refused (429) rather than filling the disk. */
 const MAX_CONCURRENT_UPLOADS = 4;
 /** Leftovers of a host that died mid-upload are removed at the next start once this old. */
 const STALE_UPLOAD_MS = 60 * 60 * 1000;
@@ -114,6 +114,7 @@ function receiveBody(request: IncomingMessage, path: string, fileName: string): 
       settled = true;
       request.off('data', onData);
       request.pause();
+      if (file.closed) return reject(error);
       file.destroy();
       file.once('close', () => reject(error));
     };
@@ -131,7 +132,11 @@ function receiveBody(request: IncomingMessage, path: string, fileName: string): 
       if (settled) return;
       if (bytes === 0) return fail(new UploadRefusal(400, 'invalid-input', `${fileName} is empty.`));
       settled = true;
-      file.end(() => resolve(hash.digest('hex')));
+      file.once('error', (error) =>
+        reject(new UploadRefusal(500, 'io-error', `The upload could not be stored: ${error.message}`)),
+      );
+      file.once('finish', () => resolve(hash.digest('hex')));
+      file.end();
     });
     // Closed before its end: the client went away (aborted upload, closed tab).
     request.once('close', () => {
@@ -178,18 +183,19 @@ export function importUploadRoute(
 ): (request: IncomingMessage, response: ServerResponse, url: URL) => void {
   const uploads = join(app.info.dataDir, 'uploads');
   removeStaleUploads(uploads);
-  let receiving = 0;
+  /** Uploads being received or imported now. */
+  let inFlight = 0;
 
   const run = async (request: IncomingMessage, response: ServerResponse, url: URL) => {
     const query = checkRequest(request, url, access(request, url));
-    if (receiving >= MAX_CONCURRENT_UPLOADS) {
+    if (inFlight >= MAX_CONCURRENT_UPLOADS) {
       throw new UploadRefusal(
         429,
         'unavailable',
         'Other imports are being uploaded; try again when they finish.',
       );
     }
-    receiving++;
+    inFlight++;
     let folder: string | null = null;
     try {
       mkdirSync(uploads, { recursive: true });
@@ -206,7 +212,7 @@ export function importUploadRoute(
       });
       answer(response, 200, { ok: true, value });
     } finally {
-      receiving--;
+      inFlight--;
       if (folder) rmSync(folder, { recursive: true, force: true });
     }
   };

@@ -8,6 +8,9 @@ import { createWsBridge, type SocketLike } from '../../../src-renderer/bridge/ws
 import { exportWithMessages } from '../../bench/import-hostile/payloads';
 import { startTestHost, type RunningHost } from '../../helpers/web-host';
 
+/** How long the host may take to notice a client (loaded machines included). */
+const WAIT = { timeout: 15_000, interval: 20 };
+
 const FIXTURE = join(import.meta.dirname, '../../fixtures/real/autogen-history-3agents-tools-boano.json');
 
 interface Answer {
@@ -198,7 +201,7 @@ describe('the web host import upload', () => {
       expect(outcome.status).toBe(413);
       expect(JSON.parse(outcome.body)).toMatchObject({ ok: false, error: { code: 'too-large' } });
     } else expect(outcome.body).toMatch(/ECONNRESET|EPIPE|socket hang up/);
-    await vi.waitFor(() => expect(leftInUploads()).toEqual([]));
+    await vi.waitFor(() => expect(leftInUploads()).toEqual([]), WAIT);
     expect(await sessionCount()).toBe(before);
   });
 
@@ -219,12 +222,42 @@ describe('the web host import upload', () => {
     req.on('error', () => undefined);
     req.write(text.subarray(0, text.length / 2));
     // The host has started the file before the client goes away.
-    await vi.waitFor(() => expect(leftInUploads()).toHaveLength(1));
+    await vi.waitFor(() => expect(leftInUploads()).toHaveLength(1), WAIT);
     req.destroy();
-    await vi.waitFor(() => expect(leftInUploads()).toEqual([]));
+    await vi.waitFor(() => expect(leftInUploads()).toEqual([]), WAIT);
     expect(await sessionCount()).toBe(before);
     // The host still answers.
     expect((await running.app.call('sessions.list', {})).total).toBe(before);
+  });
+
+  it('refuses a fifth upload while four are in flight, and takes uploads again once they end', async () => {
+    const before = await sessionCount();
+    const held = Array.from({ length: 4 }, (_, i) => {
+      const req = request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: `${IMPORT_UPLOAD_PATH}?token=${token}&fileName=held-${i}.json`,
+        headers: {
+          host: `127.0.0.1:${port}`,
+          'content-type': 'application/json',
+          'content-length': '100000',
+        },
+      });
+      req.on('error', () => undefined);
+      req.write('{"messages":[');
+      return req;
+    });
+    await vi.waitFor(() => expect(leftInUploads()).toHaveLength(4), WAIT);
+    const refused = await upload({ body: readFileSync(FIXTURE) });
+    expect(refused.status).toBe(429);
+    expect(result(refused)).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+    for (const req of held) req.destroy();
+    await vi.waitFor(() => expect(leftInUploads()).toEqual([]), WAIT);
+    expect(await sessionCount()).toBe(before);
+    const taken = await upload({ query: { allowDuplicate: 'true' }, body: readFileSync(FIXTURE) });
+    expect(taken.status).toBe(200);
+    expect(await sessionCount()).toBe(before + 1);
   });
 
   it.each([
