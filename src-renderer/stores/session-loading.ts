@@ -16,8 +16,11 @@ const SLICE = 10_000;
 const PAGE = 200;
 /** Events read into a window at a time. */
 const WINDOW_EVENTS = 4_000;
-/** Events read right after a seek outside the window (enough to step and start playing). */
-const FIRST_EVENTS = 200;
+/**
+ * Events read right after a seek outside the window: enough to step and start playing (playing
+ * reads WINDOW_EVENTS more at once), few enough to be read while the window is drawn.
+ */
+const FIRST_EVENTS = 100;
 /** Events before the end read behind the first draw of a long session (see primeWindow). */
 const PRIME_EVENTS = 1_000;
 /** A window holding more events than this starts again at the playhead (memory stays bounded). */
