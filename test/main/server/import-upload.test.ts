@@ -1,9 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { request, type IncomingHttpHeaders } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { IMPORT_UPLOAD_PATH, MAX_IMPORT_BYTES } from '@shared/contract';
+import { uploadImport } from '../../../src-renderer/bridge/upload-import';
 import { createWsBridge, type SocketLike } from '../../../src-renderer/bridge/ws-bridge';
 import { exportWithMessages } from '../../bench/import-hostile/payloads';
 import { startTestHost, type RunningHost } from '../../helpers/web-host';
@@ -327,6 +329,47 @@ describe('the web host import upload', () => {
       expect(lost).toMatchObject({ ok: false, error: { code: 'unavailable' } });
     } finally {
       bridge.dispose();
+    }
+  });
+});
+
+describe('the page side of the upload', () => {
+  it('turns an answer that is not the channel result into a clear unavailable error', async () => {
+    const bodies = [
+      { status: 502, type: 'text/html', body: '<h1>Bad gateway</h1>' },
+      { status: 200, type: 'application/json', body: '{"ok":true,"value":{"sessionId":42}}' },
+      { status: 500, type: 'application/json', body: '{"ok":false,"error":{"code":"boom"}}' },
+      { status: 200, type: 'application/json', body: '[1,2]' },
+    ];
+    let next = 0;
+    const server = createServer((req, res) => {
+      const reply = bodies[next++ % bodies.length]!;
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(reply.status, { 'content-type': reply.type });
+        res.end(reply.body);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const answers = [];
+      for (let i = 0; i < bodies.length; i++) {
+        answers.push(
+          await uploadImport(`http://127.0.0.1:${port}/api/import`, new Blob(['{}']), { fileName: 'x.json' }),
+        );
+      }
+      expect(answers.map((answer) => (answer.ok ? 'ok' : answer.error.code))).toEqual([
+        'unavailable',
+        'unavailable',
+        'unavailable',
+        'unavailable',
+      ]);
+      expect(answers[0]).toMatchObject({
+        error: { message: expect.stringContaining('x.json with HTTP 502') },
+      });
+    } finally {
+      server.close();
     }
   });
 });
