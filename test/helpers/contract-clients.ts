@@ -15,13 +15,16 @@ import { startTestHost, type RunningHost } from './web-host';
 const RENDERER = 'file:///opt/Fleetscope/resources/app.asar/out/renderer/index.html';
 const CLI = { surface: 'cli' } as const;
 
-/** A one-agent scripted fleet: runs finish at once and never leave the machine. */
+/** Two scripted agents taking turns: runs finish at once, never leave the machine, and leave a few messages to fork at. */
 export const echoFleet: FleetInput = {
   version: 1,
   name: 'Echo',
-  agents: [{ name: 'echo', type: 'scripted', script: [{ content: 'Heard you.' }] }],
-  team: { pattern: 'sequential' },
-  termination: { type: 'max-messages', max: 1 },
+  agents: [
+    { name: 'echo', type: 'scripted', script: [{ content: 'Heard you.' }, { content: 'Still here.' }] },
+    { name: 'mirror', type: 'scripted', script: [{ content: 'Same here.' }, { content: 'Likewise.' }] },
+  ],
+  team: { pattern: 'round-robin', order: ['echo', 'mirror'] },
+  termination: { type: 'max-messages', max: 4 },
 };
 
 export interface ContractClients {

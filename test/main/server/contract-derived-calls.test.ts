@@ -17,7 +17,8 @@ import { startContractClients, type ContractClients } from '../../helpers/contra
  * any query leave the store as it was.
  */
 
-const RUNS_PER_CHANNEL = 30;
+/** FLEETSCOPE_FUZZ_RUNS raises it for a longer search (the default keeps the tier quick). */
+const RUNS_PER_CHANNEL = Number(process.env.FLEETSCOPE_FUZZ_RUNS) || 30;
 const CLI = { surface: 'cli' } as const;
 /** An id no session, fleet or example has. */
 const UNKNOWN_ID = 'no-such-id-0000';
@@ -68,6 +69,8 @@ describe('every channel of the contract, with payloads derived from its input sc
     if (type === 'enum' && enumValues(schema).includes('openai'))
       // Provider presets on loopback only: a call to openai.com or openrouter.ai would leave the machine.
       return fc.constantFrom('scripted', 'ollama');
+    // The seed sessions hold a handful of messages: fork inside them as often as past their end.
+    if (key === 'atMessage') return fc.integer({ min: 1, max: 5 });
     if (type !== 'string') return undefined;
     if (ID_FIELDS.has(key)) {
       const session = pick(() => known.sessions);
@@ -84,7 +87,7 @@ describe('every channel of the contract, with payloads derived from its input sc
         pick(() => known.examples),
         fc.constant(UNKNOWN_ID),
       );
-    if (key === 'agent') return fc.constantFrom('echo', 'nobody', 'team/echo');
+    if (key === 'agent') return fc.constantFrom('echo', 'mirror', 'nobody', 'team/echo');
     if (key === 'content')
       // A real export of a seed session, whole or cut short anywhere: a refused import keeps nothing.
       return fc.oneof(
