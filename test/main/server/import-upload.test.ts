@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -8,6 +8,9 @@ import { IMPORT_UPLOAD_PATH, MAX_IMPORT_BYTES } from '@shared/contract';
 import { uploadImport } from '../../../src-renderer/bridge/upload-import';
 import { createWsBridge, type SocketLike } from '../../../src-renderer/bridge/ws-bridge';
 import { exportWithMessages } from '../../bench/import-hostile/payloads';
+import { createApp } from '../../../src-main/app';
+import { startWebHost } from '../../../src-main/server/web-host';
+import { makeTempDir } from '../../helpers/temp-dir';
 import { startTestHost, type RunningHost } from '../../helpers/web-host';
 
 /** How long the host may take to notice a client (loaded machines included). */
@@ -370,6 +373,30 @@ describe('the page side of the upload', () => {
       });
     } finally {
       server.close();
+    }
+  });
+});
+
+describe('uploads left by a host that stopped mid-upload', () => {
+  it('are removed at the next start once an hour old; newer ones (another live host) are kept', async () => {
+    const temp = makeTempDir();
+    const dataDir = join(temp.dir, 'data');
+    const old = join(dataDir, 'uploads', 'import-old');
+    const recent = join(dataDir, 'uploads', 'import-recent');
+    for (const folder of [old, recent]) {
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, 'half.json'), '{"messages":[');
+    }
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    utimesSync(old, twoHoursAgo, twoHoursAgo);
+    const app = createApp({ dataDir, surface: 'browser', pingIntervalMs: 0, seedSamples: false });
+    const host = await startWebHost({ app, rendererDir: temp.dir });
+    try {
+      expect(readdirSync(join(dataDir, 'uploads'))).toEqual(['import-recent']);
+    } finally {
+      await host.close();
+      await app.close();
+      temp.remove();
     }
   });
 });
