@@ -149,6 +149,30 @@ function receiveBody(request: IncomingMessage, path: string, fileName: string): 
   });
 }
 
+/**
+ * Reads what is left of a refused request's body without keeping it, then calls `done`; at once
+ * when it was read already, and as soon as more than MAX_IMPORT_BYTES came (the answer closes the
+ * connection either way).
+ */
+function discardBody(request: IncomingMessage, done: () => void): void {
+  if (request.complete || request.destroyed) return done();
+  let dropped = 0;
+  let called = false;
+  const finish = () => {
+    if (called) return;
+    called = true;
+    request.off('data', onData);
+    done();
+  };
+  const onData = (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > MAX_IMPORT_BYTES) finish();
+  };
+  request.on('data', onData);
+  request.once('end', finish);
+  request.resume();
+}
+
 /** Removes what a host that stopped mid-upload left in the uploads folder (old entries only). */
 function removeStaleUploads(folder: string): void {
   let entries: string[];
@@ -221,8 +245,11 @@ export function importUploadRoute(
     run(request, response, url).catch((thrown: unknown) => {
       if (thrown instanceof UploadRefusal) {
         if (thrown.status === 405) response.setHeader('Allow', 'POST');
-        // The body of a refused request is not read: close rather than wait for it.
-        return answer(response, thrown.status, refusal({ code: thrown.code, message: thrown.message }), true);
+        const send = () =>
+          answer(response, thrown.status, refusal({ code: thrown.code, message: thrown.message }), true);
+        // Past the size limit: answered at once and closed. Otherwise the rest of the body is
+        // read and dropped first, so a browser still sending gets the answer, not a reset.
+        return thrown.status === 413 ? send() : discardBody(request, send);
       }
       const error = toAppError(thrown);
       if (error instanceof AppError) {

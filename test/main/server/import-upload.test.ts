@@ -193,6 +193,21 @@ describe('the web host import upload', () => {
     },
   );
 
+  it('answers a refused upload of a large file rather than resetting the connection mid-send', async () => {
+    const before = await sessionCount();
+    const answer = await upload({
+      query: { token: 'stale-token' },
+      body: Buffer.alloc(20 * 1024 * 1024, 0x20),
+    });
+    expect(answer.status).toBe(403);
+    expect(result(answer)).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden', message: 'Wrong token.' },
+    });
+    expect(await sessionCount()).toBe(before);
+    expect(leftInUploads()).toEqual([]);
+  });
+
   it('stops a body without a length once it passes the limit, keeping nothing', async () => {
     const before = await sessionCount();
     const megabyte = Buffer.alloc(1024 * 1024, 0x20);
