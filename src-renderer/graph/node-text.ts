@@ -28,6 +28,18 @@ export interface PulseGate {
 }
 export const PULSE_GATE: InjectionKey<PulseGate> = Symbol('graph-pulse-gate');
 
+/**
+ * The playhead moving forward by more than this many events at once is a jump (a seek far
+ * ahead): the graph then shows where the log is, not what just happened, so nothing pulses.
+ * Live frames, play and steps move far less.
+ */
+export const PULSE_SPAN = 1_000;
+
+/** The gate's floor when the graph moves from showing `shown` to showing `next`. */
+export function pulseFloorFor(shown: number, next: number): number {
+  return next - shown > PULSE_SPAN ? next : shown;
+}
+
 /** The text each agent is streaming now, by node id (see graph-sync.ts). */
 export const STREAMS: InjectionKey<ReadonlyMap<string, string>> = Symbol('graph-streams');
 
