@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { Result, ServerFrame } from '@shared/contract';
 import type { FleetInput } from '@shared/domain';
@@ -54,6 +56,10 @@ async function takeSnapshot(running: RunningHost) {
     settings: await callChecked(dispatcher, 'settings.get', {}, CLI),
     providers: await callChecked(dispatcher, 'providers.list', {}, CLI),
     traces: await callChecked(dispatcher, 'traces.receiver', {}, CLI),
+    /** Files in the data folder's exports/ (a refused export writes none, not even a partial one). */
+    exports: existsSync(join(running.dataDir, 'exports'))
+      ? readdirSync(join(running.dataDir, 'exports')).sort()
+      : [],
   };
 }
 
