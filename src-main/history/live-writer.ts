@@ -8,6 +8,7 @@ import { deleteSessionRows } from './maintenance';
 import { importTally, ImportWriter, newTally } from './import-writer';
 import type { ImportedEvent, ImportedSessionMeta, ImportInProgress, ImportThreadHandoff } from './ports';
 import { OwnerRecords } from './ownership';
+import { WriteTurns } from './write-turns';
 
 /**
  * Events buffered before a commit without waiting for the timer: bounds the memory a fast run
@@ -55,6 +56,8 @@ export interface LiveWriterOptions {
 export class LiveWriter {
   private readonly materializer: Materializer;
   private readonly imports: ImportWriter;
+  /** Live writes go first: an import's writing thread yields the lock to them. */
+  private readonly turns = new WriteTurns();
   private readonly live = new Map<string, SessionTally>();
   /** Live sessions this process has recorded itself as the owner of (see ownership.ts). */
   private readonly owned = new Set<string>();
@@ -133,7 +136,11 @@ export class LiveWriter {
     this.waiting = [];
     const touched = new Map<string, SessionTally>();
     try {
-      this.db.transaction(() => {
+      // IMMEDIATE (here and in every write of this class): another connection (an import's
+      // writing thread, another process) may commit between a deferred transaction's first read
+      // and its first write, and SQLite then refuses the write at once (SQLITE_BUSY) instead of
+      // waiting for the lock as busy_timeout lets it when the lock is taken at BEGIN.
+      const write = this.db.transaction(() => {
         for (const event of batch) {
           const tally = touched.get(event.sessionId) ?? this.tallyFor(event);
           touched.set(event.sessionId, tally);
@@ -143,7 +150,8 @@ export class LiveWriter {
           this.materializer.finishCommit(tally);
           this.recordOwner(tally);
         }
-      })();
+      });
+      this.turns.mine(() => write.immediate());
     } catch (error) {
       // Nothing of the batch reached the disk: keep it, in order, for the next commit (a busy or
       // full disk is usually transient), and reload the rolled-back in-memory tallies from disk.
@@ -197,12 +205,14 @@ export class LiveWriter {
   importSession(meta: ImportedSessionMeta, events: Iterable<ImportedEvent>): string {
     this.commit();
     const id = randomUUID();
-    this.db.transaction(() => {
-      this.imports.insertImported(id, meta, 'completed');
-      const tally = newTally(id, meta.createdAt, 'completed', emptyView());
-      const { stopped } = this.imports.apply(tally, events, 0);
-      this.imports.finish(tally, meta.createdAt, stopped);
-    })();
+    this.db
+      .transaction(() => {
+        this.imports.insertImported(id, meta, 'completed');
+        const tally = newTally(id, meta.createdAt, 'completed', emptyView());
+        const { stopped } = this.imports.apply(tally, events, 0);
+        this.imports.finish(tally, meta.createdAt, stopped);
+      })
+      .immediate();
     this.options.onDidCommit([id]);
     return id;
   }
@@ -220,14 +230,16 @@ export class LiveWriter {
     let seq = 0;
     let stopped = false;
     let state: 'open' | 'failed' | 'finished' | 'aborted' = 'open';
-    this.db.transaction(() => {
-      this.imports.insertImported(id, meta, 'running');
-      this.recordOwner(tally);
-    })();
+    this.db
+      .transaction(() => {
+        this.imports.insertImported(id, meta, 'running');
+        this.recordOwner(tally);
+      })
+      .immediate();
     const whileOpen = <T>(write: () => T): T => {
       if (state !== 'open') throw new HistoryError('invalid-input', `The import of ${id} is ${state}.`);
       try {
-        return this.db.transaction(write)();
+        return this.db.transaction(write).immediate();
       } catch (error) {
         // The in-memory tally no longer matches the disk: the only way on is abort().
         state = 'failed';
@@ -241,6 +253,7 @@ export class LiveWriter {
             file: this.db.name,
             nativeBinding: this.options.nativeBinding,
             checkpointInterval: this.options.checkpointInterval,
+            writeTurns: this.turns.shared,
           },
           finishedOnThread: () => {
             if (state !== 'open') throw new HistoryError('invalid-input', `The import of ${id} is ${state}.`);

@@ -58,6 +58,8 @@ export interface ImportStoreFile {
   nativeBinding?: string;
   /** Events between checkpoints of the folded view. */
   checkpointInterval: number;
+  /** The store's WriteTurns (write-turns.ts): the writing thread yields the lock to live writes. */
+  writeTurns: SharedArrayBuffer;
 }
 
 export interface ImportThreadHandoff {

@@ -1,5 +1,5 @@
 // Imports one file into a store with the built app (`fleetscope/api`, out/main/api.js), as the
-// app does it (parsed on the bundled worker thread, written in paced batches), and prints
+// app does it (parsed on the bundled parsing thread, written on its writing thread), and prints
 // {"ms", "sessionId", "messageCount"} as JSON. Usage: node import-child.mjs <file> <dataDir>.
 // A child process so the figure is the built app's, not the TypeScript sources' (whose parsing
 // thread would first compile itself).

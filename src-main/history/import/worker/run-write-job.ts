@@ -3,6 +3,7 @@ import { openRaw, type SqliteDatabase } from '../../database';
 import { importTally, ImportWriter } from '../../import-writer';
 import { Materializer, type SessionTally } from '../../materializer';
 import { OwnerRecords } from '../../ownership';
+import { ThreadWriteTurns } from '../../write-turns';
 import type { ImportedEvent } from '../../ports';
 import type { WriteJob, WriteReport, WriteRequest } from './write-protocol';
 
@@ -14,10 +15,34 @@ import type { WriteJob, WriteReport, WriteRequest } from './write-protocol';
 export const TRANSACTION_MS = 100;
 
 /**
+ * Events written between looks at the main thread's wish to write (a few milliseconds' worth):
+ * how long a live write waits for this thread at most, besides SQLite's busy retries.
+ */
+const CHUNK_EVENTS = 128;
+
+/** A batch being written, and how many of its events are. */
+interface ParsedBatch {
+  session: number;
+  events: ImportedEvent[];
+  written: number;
+  done: number;
+}
+
+const parsed = (request: Extract<WriteRequest, { type: 'events' }>): ParsedBatch => ({
+  session: request.session,
+  events: JSON.parse(request.events) as ImportedEvent[],
+  written: 0,
+  done: request.done,
+});
+
+/** The longest this thread waits for the main thread's writes before it takes the lock anyway. */
+const YIELD_MAX_MS = 1_000;
+
+/**
  * The writing thread's work: the import's events written on a connection of its own, through the
  * same ImportWriter and Materializer as the store's connection, so the rows are the same. Each
- * transaction holds the batch that woke it and those already waiting, up to TRANSACTION_MS; the
- * lock is never held between messages. `finish` ends every session and releases it in one last
+ * transaction holds the batch that woke it and those already waiting, up to TRANSACTION_MS or
+ * until the main thread wants to write (write-turns.ts); the lock is never held between messages. `finish` ends every session and releases it in one last
  * transaction. Any failure is reported and ends the writing; the main thread deletes what was
  * committed.
  */
@@ -79,6 +104,7 @@ class SessionsWriting {
   private readonly db: SqliteDatabase;
   private readonly writer: ImportWriter;
   private readonly owners: OwnerRecords;
+  private readonly turns: ThreadWriteTurns;
   private readonly tallies: SessionTally[];
   private readonly seqs: number[];
   private readonly stopped: boolean[];
@@ -92,66 +118,79 @@ class SessionsWriting {
       this.db.close();
       throw error;
     }
+    this.turns = new ThreadWriteTurns(job.store.writeTurns);
     this.tallies = job.sessions.map((session) => importTally(session.id, session.createdAt));
     this.seqs = job.sessions.map(() => 0);
     this.stopped = job.sessions.map(() => false);
   }
 
   /**
-   * Writes `first` and the batches `receive` has waiting, in one transaction of at most about
-   * TRANSACTION_MS; a request other than events that was taken is returned as `next`.
+   * Writes `first` and the batches `receive` has waiting, in transactions of at most about
+   * TRANSACTION_MS, each ended early (at the next CHUNK_EVENTS) when the main thread wants to
+   * write, and the next begun once it has; a request other than events that was taken is
+   * returned as `next`. Returns after a commit with no batch left half-written.
    */
   write(
     first: Extract<WriteRequest, { type: 'events' }>,
     receive: () => WriteRequest | undefined,
   ): { batches: number; done: number; next: WriteRequest | undefined } {
-    const started = performance.now();
     let batches = 0;
     let done = first.done;
     let next: WriteRequest | undefined;
-    const touched = new Set<number>();
-    this.db.transaction(() => {
-      let request = first;
-      for (;;) {
-        this.apply(request);
-        touched.add(request.session);
-        batches += 1;
-        done = request.done;
-        if (performance.now() - started >= TRANSACTION_MS) break;
-        next = receive();
-        if (next?.type !== 'events') break;
-        request = next;
-        next = undefined;
-      }
-      for (const session of touched) this.writer.commitBatch(this.tally(session));
-    })();
+    let current: ParsedBatch | null = parsed(first);
+    while (current) {
+      const started = performance.now();
+      const enough = () => performance.now() - started >= TRANSACTION_MS || this.turns.wanted();
+      const touched = new Set<number>();
+      // IMMEDIATE: the lock is taken (or waited for) at BEGIN, so a live write the main thread
+      // commits meanwhile cannot make this one fail (see LiveWriter.commit).
+      const transaction = this.db.transaction(() => {
+        while (current) {
+          touched.add(current.session);
+          if (!this.applyChunk(current)) {
+            if (enough()) break;
+            continue;
+          }
+          batches += 1;
+          done = current.done;
+          current = null;
+          if (enough()) break;
+          const request = receive();
+          if (request?.type === 'events') current = parsed(request);
+          else next = request;
+        }
+        for (const session of touched) this.writer.commitBatch(this.tally(session));
+      });
+      this.turns.mine(() => transaction.immediate(), YIELD_MAX_MS);
+    }
     return { batches, done, next };
   }
 
   /** The last transaction: every session's ending (status, counters, open replies) and release. */
   finish(): void {
-    this.db.transaction(() => {
+    const transaction = this.db.transaction(() => {
       this.tallies.forEach((tally, index) => {
         this.writer.finish(tally, tally.createdAt, this.stopped[index] ?? false);
         this.owners.release(tally.id);
       });
-    })();
+    });
+    this.turns.mine(() => transaction.immediate(), YIELD_MAX_MS);
   }
 
   close(): void {
     if (this.db.open) this.db.close();
   }
 
-  private apply(request: Extract<WriteRequest, { type: 'events' }>): void {
-    const tally = this.tally(request.session);
-    const applied = this.writer.apply(
-      tally,
-      JSON.parse(request.events) as ImportedEvent[],
-      this.seqs[request.session] ?? 0,
-      { bulk: true },
-    );
-    this.seqs[request.session] = applied.seq;
-    if (applied.stopped) this.stopped[request.session] = true;
+  /** Writes the batch's next CHUNK_EVENTS events; true once it is all written. */
+  private applyChunk(batch: ParsedBatch): boolean {
+    const chunk = batch.events.slice(batch.written, batch.written + CHUNK_EVENTS);
+    const applied = this.writer.apply(this.tally(batch.session), chunk, this.seqs[batch.session] ?? 0, {
+      bulk: true,
+    });
+    batch.written += chunk.length;
+    this.seqs[batch.session] = applied.seq;
+    if (applied.stopped) this.stopped[batch.session] = true;
+    return batch.written >= batch.events.length;
   }
 
   private tally(session: number): SessionTally {

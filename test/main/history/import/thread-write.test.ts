@@ -208,6 +208,49 @@ describe('an import written on its own thread (in bulk) stores what the main thr
   });
 });
 
+describe('an import on its own thread beside a live run', () => {
+  it('lets the live run commit throughout, and both logs are whole', async () => {
+    const history = openTempHistory();
+    try {
+      const file = join(temp.dir, 'beside-live.json');
+      await exportSession(new GeneratedSession(4_000), 'generated-1', 'json', file);
+      const live = [...sampleEvents(400)].filter((event) => event.kind !== 'session.stopped');
+      const sessionId = 'live-beside-import';
+      let next = 0;
+      let commitsDuringImport = 0;
+      let importing = true;
+      const failures: unknown[] = [];
+      const timer = setInterval(() => {
+        try {
+          for (let i = 0; i < 3 && next < live.length; i++, next++)
+            history.store.append({ ...(live[next] as ImportedEvent), sessionId, seq: next + 1 } as never);
+          history.store.flush();
+          if (importing) commitsDuringImport += 1;
+        } catch (error) {
+          failures.push(error);
+        }
+      }, 2);
+      const result = await importFile(file, history.store).finally(() => {
+        importing = false;
+      });
+      while (next < live.length && failures.length === 0)
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      clearInterval(timer);
+      expect(failures).toEqual([]);
+      expect(commitsDuringImport).toBeGreaterThan(3);
+      expect(result.messageCount).toBe(4_000);
+      expect(history.store.getSession(result.sessionId)?.summary).toMatchObject({
+        status: 'completed',
+        messageCount: 4_000,
+      });
+      expect(history.store.countEvents(sessionId)).toBe(live.length);
+      expect(history.store.getSession(sessionId)?.summary.status).toBe('running');
+    } finally {
+      history.cleanup();
+    }
+  });
+});
+
 describe('an import on its own thread keeps the store whole when it fails', () => {
   it('deletes every row when the writing thread cannot write, and says so', async () => {
     const history = openTempHistory();

@@ -1,0 +1,78 @@
+/** Int32 slots of the shared memory. */
+const MAIN = 0;
+const THREAD = 1;
+
+/**
+ * Turns at the store's write lock between its own connection (main thread) and an import's
+ * writing thread. Left to SQLite, the thread would take the lock again right after each commit
+ * while the main thread's busy handler sleeps between retries (its waits grow to 100 ms and it
+ * is not fair), so a live write could wait out many transactions. Instead, in shared memory, the
+ * main thread counts its write transactions waiting or running (MAIN) and the thread says when
+ * it holds a transaction (THREAD): the main thread waits for THREAD to clear before it begins,
+ * and the thread ends its transaction at its next chunk once MAIN is set, and begins none while
+ * it is. Each side sets its own slot before it reads the other's, so both never go at once.
+ */
+export class WriteTurns {
+  readonly shared = new SharedArrayBuffer(8);
+  private readonly slots = new Int32Array(this.shared);
+
+  /**
+   * Runs `write` (a write transaction on the store's own connection) once the writing thread is
+   * out of its transaction, waiting at most `maxWaitMs` for it (then SQLite's busy wait decides).
+   */
+  mine<T>(write: () => T, maxWaitMs = 2_000): T {
+    Atomics.add(this.slots, MAIN, 1);
+    try {
+      const until = performance.now() + maxWaitMs;
+      while (Atomics.load(this.slots, THREAD) !== 0) {
+        const left = until - performance.now();
+        if (left <= 0) break;
+        Atomics.wait(this.slots, THREAD, 1, left);
+      }
+      return write();
+    } finally {
+      Atomics.sub(this.slots, MAIN, 1);
+      Atomics.notify(this.slots, MAIN);
+    }
+  }
+}
+
+/** The writing thread's side of WriteTurns (on the same SharedArrayBuffer). */
+export class ThreadWriteTurns {
+  private readonly slots: Int32Array;
+
+  constructor(shared: SharedArrayBuffer) {
+    this.slots = new Int32Array(shared);
+  }
+
+  /** The main thread waits to write: end the transaction now. */
+  wanted(): boolean {
+    return Atomics.load(this.slots, MAIN) > 0;
+  }
+
+  /**
+   * Runs `transaction` once the main thread has no write waiting or running (waiting at most
+   * `maxWaitMs` in all: a count left behind must not stop the import for good), flagged as this
+   * thread's for its whole length.
+   */
+  mine<T>(transaction: () => T, maxWaitMs: number): T {
+    const until = performance.now() + maxWaitMs;
+    for (;;) {
+      Atomics.store(this.slots, THREAD, 1);
+      const main = Atomics.load(this.slots, MAIN);
+      if (main === 0 || performance.now() >= until) break;
+      this.release();
+      Atomics.wait(this.slots, MAIN, main, Math.max(1, until - performance.now()));
+    }
+    try {
+      return transaction();
+    } finally {
+      this.release();
+    }
+  }
+
+  private release(): void {
+    Atomics.store(this.slots, THREAD, 0);
+    Atomics.notify(this.slots, THREAD);
+  }
+}
