@@ -315,7 +315,7 @@ describe('history store with a large session', () => {
       values: importing.importFile,
       baseline: { label: `raw inserts, same ${rowCount} rows + FTS, same schema`, values: importing.raw },
       goal: { kind: 'ratio', max: 1.5, text: '<= 1.5x raw inserts' },
-      note: `${fmt(exported.bytes / 1e6)} MB file read and checked on the parsing thread while the writing thread writes its batches on a connection of its own (transactions of up to 100 ms; the main thread only relays); ${sizeNote ?? ''}`,
+      note: `${fmt(exported.bytes / 1e6)} MB file read and checked on the parsing thread while the writing thread writes its batches on a connection of its own (transactions of up to 200 ms that yield to live writes; the main thread only relays); ${sizeNote ?? ''}`,
     });
     const worst = (runs: LiveStall[], key: keyof LiveStall) => fmt(Math.max(...runs.map((run) => run[key])));
     report.add({

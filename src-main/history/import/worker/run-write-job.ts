@@ -8,15 +8,16 @@ import type { ImportedEvent } from '../../ports';
 import type { WriteJob, WriteReport, WriteRequest } from './write-protocol';
 
 /**
- * A transaction takes the batches already waiting until it has run this long. Short enough that
- * a live write on the main thread (which waits synchronously for the lock, see database.ts)
- * never waits long; long enough that commits are a small part of the work.
+ * A transaction takes the batches already waiting until it has run this long, so commits are a
+ * small part of the work. A live write of the main thread does not wait for its end (it ends at
+ * the next CHUNK_EVENTS, see write-turns.ts); other writers of the store (another process, a
+ * rename) wait at most this long, well within busy_timeout.
  */
-export const TRANSACTION_MS = 100;
+export const TRANSACTION_MS = 200;
 
 /**
  * Events written between looks at the main thread's wish to write (a few milliseconds' worth):
- * how long a live write waits for this thread at most, besides SQLite's busy retries.
+ * about the longest a live write waits for this thread.
  */
 const CHUNK_EVENTS = 128;
 
