@@ -2,6 +2,17 @@
 const MAIN = 0;
 const THREAD = 1;
 
+/** Whether this thread may block in Atomics.wait (some embedders' main threads may not). */
+const canBlock = ((): boolean => {
+  try {
+    // A value that does not match returns at once where blocking is allowed, and throws where not.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 1, 0);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
 /**
  * Turns at the store's write lock between its own connection (main thread) and an import's
  * writing thread. Left to SQLite, the thread would take the lock again right after each commit
@@ -24,7 +35,7 @@ export class WriteTurns {
     Atomics.add(this.slots, MAIN, 1);
     try {
       const until = performance.now() + maxWaitMs;
-      while (Atomics.load(this.slots, THREAD) !== 0) {
+      while (canBlock && Atomics.load(this.slots, THREAD) !== 0) {
         const left = until - performance.now();
         if (left <= 0) break;
         Atomics.wait(this.slots, THREAD, 1, left);
@@ -75,4 +86,14 @@ export class ThreadWriteTurns {
     Atomics.store(this.slots, THREAD, 0);
     Atomics.notify(this.slots, THREAD);
   }
+}
+
+/**
+ * The writing thread has ended (finished, failed or stopped, possibly inside a transaction, which
+ * SQLite rolled back): its turn is over, so live writes never wait for it again.
+ */
+export function threadTurnEnded(shared: SharedArrayBuffer): void {
+  const slots = new Int32Array(shared);
+  Atomics.store(slots, THREAD, 0);
+  Atomics.notify(slots, THREAD);
 }

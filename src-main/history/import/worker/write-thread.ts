@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { threadTurnEnded } from '../../write-turns';
 import { TransferError } from '../transfer-error';
 import { writeWorkerEntry } from './worker-entry';
 import type { WriteJob, WriteReport, WriteRequest } from './write-protocol';
@@ -31,7 +32,9 @@ export class ImportWriteThread {
 
   static async start(job: WriteJob, entry?: URL | string): Promise<ImportWriteThread> {
     try {
-      return new ImportWriteThread(new Worker(entry ?? (await writeWorkerEntry()), { workerData: job }));
+      const worker = new Worker(entry ?? (await writeWorkerEntry()), { workerData: job });
+      worker.once('exit', () => threadTurnEnded(job.store.writeTurns));
+      return new ImportWriteThread(worker);
     } catch (error) {
       throw new TransferError(
         'unavailable',
