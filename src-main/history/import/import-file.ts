@@ -11,6 +11,13 @@ import { ParseWorker } from './worker/worker-client';
 import { ImportWriteThread } from './worker/write-thread';
 import type { WriteReport } from './worker/write-protocol';
 
+/**
+ * Files smaller than this are written on this thread in paced batches: starting a writing thread
+ * (a second connection, its modules loaded) costs more than writing them, and the sample sessions
+ * seeded at first launch would hold up start-up for it.
+ */
+export const THREAD_MIN_BYTES = 1024 * 1024;
+
 /** Batches the parsing thread is asked for ahead of the one being written. */
 const BATCHES_AHEAD = 2;
 /**
@@ -29,6 +36,11 @@ export interface ImportOptions {
   limits?: Partial<ImportLimits>;
   /** The file's SHA-256 when the caller already computed it (see fileHash); computed otherwise. */
   sourceHash?: string;
+  /**
+   * Files of at least this many bytes are written on a writing thread of their own (when the
+   * store is a file); smaller ones on this thread. Default THREAD_MIN_BYTES.
+   */
+  writeThreadFrom?: number;
 }
 
 /**
@@ -135,11 +147,12 @@ async function importNow(
     for (const session of planned.sessions)
       sessions.push(writer.beginImport({ ...session.meta, sourceHash }));
     const handoffs = sessions.map((session) => session.thread);
-    const messageCounts = everyDefined(handoffs)
+    const onThread = total >= (options.writeThreadFrom ?? THREAD_MIN_BYTES) && everyDefined(handoffs);
+    const messageCounts = onThread
       ? await writeOnThread(worker, sessions, handoffs, planned, progress)
       : await writeHere(worker, sessions, progress);
     const imported = planned.sessions.map((plannedSession, index) => ({
-      sessionId: finished(sessions[index] as ImportInProgress),
+      sessionId: finished(sessions[index] as ImportInProgress, onThread),
       title: plannedSession.meta.title,
       messageCount: messageCounts[index] ?? 0,
     }));
@@ -166,8 +179,8 @@ const everyDefined = <T>(items: Array<T | undefined>): items is T[] =>
   items.every((item) => item !== undefined);
 
 /** A session its writer ended: on the writing thread (already committed), or here. */
-const finished = (session: ImportInProgress): string =>
-  session.thread ? session.thread.finishedOnThread() : session.finish();
+const finished = (session: ImportInProgress, onThread: boolean): string =>
+  onThread && session.thread ? session.thread.finishedOnThread() : session.finish();
 
 /**
  * The store is a file: the events go to a writing thread with a connection of its own

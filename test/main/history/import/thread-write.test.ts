@@ -12,6 +12,8 @@ import { GeneratedSession, sampleEvents } from '../export/sample-session';
 
 const FIXTURES = join(__dirname, '../../../fixtures/real');
 const temp = makeTempDir('fleetscope-import-thread-');
+/** Small files too go to the writing thread here (by default only files from 1 MiB do). */
+const ON_THREAD = { writeThreadFrom: 0 };
 afterAll(() => temp.remove());
 
 /**
@@ -75,7 +77,7 @@ async function bothWays(file: string, checkpointInterval = 500) {
     const history = openTempHistory({ checkpointInterval });
     try {
       const writer: SessionWriter = onThread ? history.store : mainThreadOnly(history.store);
-      const result = await importFile(file, writer);
+      const result = await importFile(file, writer, ON_THREAD);
       results.push({ result, stored: stored(history.store, result.sessionIds) });
     } finally {
       history.cleanup();
@@ -208,6 +210,46 @@ describe('an import written on its own thread (in bulk) stores what the main thr
   });
 });
 
+describe('which thread writes an import', () => {
+  /** The store, counting the batches written on this thread through `append`. */
+  function counting(store: SessionWriter) {
+    const counts = { appended: 0 };
+    const writer: SessionWriter = {
+      importSession: (meta, events) => store.importSession(meta, events),
+      beginImport: (meta): ImportInProgress => {
+        const inner = store.beginImport(meta);
+        return {
+          ...inner,
+          append: (events) => {
+            counts.appended += 1;
+            inner.append(events);
+          },
+        };
+      },
+    };
+    return { writer, counts };
+  }
+
+  it('writes a small file on this thread and a file from the threshold on its writing thread', async () => {
+    const file = join(FIXTURES, fixtureFiles[0] as string);
+    for (const [options, onThisThread] of [
+      [{}, true],
+      [ON_THREAD, false],
+    ] as const) {
+      const history = openTempHistory();
+      try {
+        const { writer, counts } = counting(history.store);
+        const result = await importFile(file, writer, options);
+        expect(result.messageCount).toBeGreaterThan(0);
+        expect(counts.appended > 0).toBe(onThisThread);
+        expect(history.store.getSession(result.sessionId)?.summary.status).toBe('completed');
+      } finally {
+        history.cleanup();
+      }
+    }
+  });
+});
+
 describe('an import on its own thread beside a live run', () => {
   it('lets the live run commit throughout, and both logs are whole', async () => {
     const history = openTempHistory();
@@ -230,7 +272,7 @@ describe('an import on its own thread beside a live run', () => {
           failures.push(error);
         }
       }, 2);
-      const result = await importFile(file, history.store).finally(() => {
+      const result = await importFile(file, history.store, ON_THREAD).finally(() => {
         importing = false;
       });
       while (next < live.length && failures.length === 0)
@@ -275,14 +317,14 @@ describe('an import on its own thread keeps the store whole when it fails', () =
       const file = join(temp.dir, 'to-fail.json');
       const source = new MemorySessions();
       await exportSession(source, source.addSession({ title: 'x' }, [...sampleEvents(50)]), 'json', file);
-      await expect(importFile(file, broken)).rejects.toThrow(/writing thread/);
+      await expect(importFile(file, broken, ON_THREAD)).rejects.toThrow(/writing thread/);
       const count = (table: string) =>
         (history.store.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
       expect(['sessions', 'event_log', 'message_rows', 'checkpoints', 'session_owners'].map(count)).toEqual([
         0, 0, 0, 0, 0,
       ]);
       // The store still takes the same file on the real thread.
-      const result = await importFile(file, history.store);
+      const result = await importFile(file, history.store, ON_THREAD);
       expect(result.messageCount).toBe(50);
       expect(history.store.getSession(result.sessionId)?.summary.status).toBe('completed');
     } finally {
