@@ -1,6 +1,7 @@
 import type { SqliteDatabase } from './database';
 import { LIVE_SQL } from './live-sql';
 import { OwnerRecords } from './ownership';
+import { writeTransaction } from './write-turns';
 
 /**
  * Claims a stored session that is not running for a continuation by this process, in one
@@ -15,21 +16,21 @@ export function claimForContinuation(db: SqliteDatabase, id: string, now: number
     stop_reason: string | null;
     ended_at: number | null;
   };
-  const claimed = db.transaction(() => {
+  const claimed = writeTransaction(db, () => {
     const result = db
       .prepare(`UPDATE sessions SET status = 'running' WHERE id = ? AND status NOT IN (${LIVE_SQL})`)
       .run(id);
     if (result.changes === 0) return false;
     new OwnerRecords(db).claim(id, now);
     return true;
-  })();
+  });
   if (!claimed) return null;
   return () => {
-    db.transaction(() => {
+    writeTransaction(db, () => {
       db.prepare(
         "UPDATE sessions SET status = ?, stop_reason = ?, ended_at = ? WHERE id = ? AND status = 'running'",
       ).run(before.status, before.stop_reason, before.ended_at, id);
       new OwnerRecords(db).release(id);
-    })();
+    });
   };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fleetSchema, type FleetInput } from '@shared/domain';
 import type { SqliteDatabase } from './database';
 import { HistoryError } from './errors';
+import { inWriteTurn } from './write-turns';
 
 export interface SavedFleetSummary {
   id: string;
@@ -38,7 +39,7 @@ export class FleetStore {
   private readonly upsert;
   private readonly remove;
 
-  constructor(db: SqliteDatabase) {
+  constructor(private readonly db: SqliteDatabase) {
     this.listRows = db.prepare(
       'SELECT id, name, json, created_at, updated_at FROM fleets ORDER BY name COLLATE NOCASE, id',
     );
@@ -69,12 +70,12 @@ export class FleetStore {
         `The fleet is not valid${where}: ${issue?.message ?? 'unknown problem'}`,
       );
     }
-    this.upsert.run(id, checked.data.name, JSON.stringify(fleet), now, now);
+    inWriteTurn(this.db, () => this.upsert.run(id, checked.data.name, JSON.stringify(fleet), now, now));
     return this.get(id) as SavedFleet;
   }
 
   /** True when a fleet was deleted. */
   delete(id: string): boolean {
-    return this.remove.run(id).changes > 0;
+    return inWriteTurn(this.db, () => this.remove.run(id)).changes > 0;
   }
 }

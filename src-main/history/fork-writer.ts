@@ -9,6 +9,7 @@ import { MAX_FORK_DEPTH } from './lineage';
 import type { Materializer, SessionTally } from './materializer';
 import type { MessageQueries } from './message-queries';
 import { toMessage, type SessionRow, type StoredMessage } from './rows';
+import { writeTransaction } from './write-turns';
 
 /** Stop reason of a fork that was created and not run yet (the runtime fold reads it). */
 export const FORKED_REASON = FORKED_STOP_REASON;
@@ -105,7 +106,7 @@ export class ForkWriter {
     const title = (request.title ?? `${parent.title} (fork at message ${request.atMessage})`).slice(0, 300);
     const task = request.atMessage === 1 && edited ? (request.text ?? parent.task) : parent.task;
     const own: Message | null = again ? this.restated(original, edited ? (request.text ?? '') : null) : null;
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       this.insertSession.run({
         id,
         title,
@@ -157,7 +158,7 @@ export class ForkWriter {
       });
       this.materializer.checkpoint(tally);
       this.materializer.finishCommit(tally);
-    })();
+    });
     const message = this.messages.nth(id, request.atMessage);
     if (message === null)
       throw new HistoryError('not-found', `The fork ${id} lost message ${request.atMessage}.`);

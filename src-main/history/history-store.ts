@@ -25,6 +25,7 @@ import type { SessionListItem, StoredMessage } from './rows';
 export type { ForkCreated, ForkRequest } from './fork-writer';
 import { SessionQueries, type SessionListQuery, type SessionPage } from './session-queries';
 import { deleteOlderThan, deleteSessionRows, messageCapCheck, type MessageCapCheck } from './maintenance';
+import { inWriteTurn } from './write-turns';
 
 export interface HistoryStoreOptions {
   /** Events between checkpoints of the folded view; default 500. */
@@ -226,7 +227,7 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
       throw new HistoryError('invalid-input', 'A title must have 1 to 500 characters.');
     }
     this.requireSession(id);
-    this.db.prepare('UPDATE sessions SET title = ? WHERE id = ?').run(clean, id);
+    inWriteTurn(this.db, () => this.db.prepare('UPDATE sessions SET title = ? WHERE id = ?').run(clean, id));
     this.emit({ type: 'sessions-changed', sessionIds: [id] });
     return this.sessions.get(id) as SessionListItem;
   }
@@ -235,7 +236,9 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
   setTags(id: string, tags: readonly string[]): SessionListItem {
     this.requireSession(id);
     const clean = [...new Set(tags.map((tag) => tag.trim()).filter((tag) => tag !== ''))];
-    this.db.prepare('UPDATE sessions SET tags = ? WHERE id = ?').run(JSON.stringify(clean), id);
+    inWriteTurn(this.db, () =>
+      this.db.prepare('UPDATE sessions SET tags = ? WHERE id = ?').run(JSON.stringify(clean), id),
+    );
     this.emit({ type: 'sessions-changed', sessionIds: [id] });
     return this.sessions.get(id) as SessionListItem;
   }
@@ -318,9 +321,11 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
    */
   setRunFleet(id: string, fleet: FleetInput): void {
     this.requireSession(id);
-    this.db
-      .prepare('UPDATE sessions SET fleet_json = ?, read_only = 0 WHERE id = ?')
-      .run(JSON.stringify(fleet), id);
+    inWriteTurn(this.db, () =>
+      this.db
+        .prepare('UPDATE sessions SET fleet_json = ?, read_only = 0 WHERE id = ?')
+        .run(JSON.stringify(fleet), id),
+    );
     this.emit({ type: 'sessions-changed', sessionIds: [id] });
   }
 

@@ -8,7 +8,7 @@ import { deleteSessionRows } from './maintenance';
 import { importTally, ImportWriter, newTally } from './import-writer';
 import type { ImportedEvent, ImportedSessionMeta, ImportInProgress, ImportThreadHandoff } from './ports';
 import { OwnerRecords } from './ownership';
-import { WriteTurns } from './write-turns';
+import { writeTransaction, writeTurnsOf, type WriteTurns } from './write-turns';
 
 /**
  * Events buffered before a commit without waiting for the timer: bounds the memory a fast run
@@ -57,7 +57,7 @@ export class LiveWriter {
   private readonly materializer: Materializer;
   private readonly imports: ImportWriter;
   /** Live writes go first: an import's writing thread yields the lock to them. */
-  private readonly turns = new WriteTurns();
+  private readonly turns: WriteTurns;
   private readonly live = new Map<string, SessionTally>();
   /** Live sessions this process has recorded itself as the owner of (see ownership.ts). */
   private readonly owned = new Set<string>();
@@ -78,6 +78,7 @@ export class LiveWriter {
     private readonly messages: MessageQueries,
     private readonly options: LiveWriterOptions,
   ) {
+    this.turns = writeTurnsOf(db);
     this.materializer = new Materializer(db, options.checkpointInterval);
     this.imports = new ImportWriter(db, this.materializer);
     this.owners = new OwnerRecords(db);
@@ -188,7 +189,7 @@ export class LiveWriter {
 
   /** Refreshes the heartbeat of every live session this process drives. */
   heartbeat(): void {
-    if (this.owned.size > 0) this.owners.heartbeat(this.owned, this.options.now());
+    if (this.owned.size > 0) this.turns.mine(() => this.owners.heartbeat(this.owned, this.options.now()));
   }
 
   /** Live sessions a process claims while it drives them and releases when they end. */
@@ -205,14 +206,12 @@ export class LiveWriter {
   importSession(meta: ImportedSessionMeta, events: Iterable<ImportedEvent>): string {
     this.commit();
     const id = randomUUID();
-    this.db
-      .transaction(() => {
-        this.imports.insertImported(id, meta, 'completed');
-        const tally = newTally(id, meta.createdAt, 'completed', emptyView());
-        const { stopped } = this.imports.apply(tally, events, 0);
-        this.imports.finish(tally, meta.createdAt, stopped);
-      })
-      .immediate();
+    writeTransaction(this.db, () => {
+      this.imports.insertImported(id, meta, 'completed');
+      const tally = newTally(id, meta.createdAt, 'completed', emptyView());
+      const { stopped } = this.imports.apply(tally, events, 0);
+      this.imports.finish(tally, meta.createdAt, stopped);
+    });
     this.options.onDidCommit([id]);
     return id;
   }
@@ -230,16 +229,14 @@ export class LiveWriter {
     let seq = 0;
     let stopped = false;
     let state: 'open' | 'failed' | 'finished' | 'aborted' = 'open';
-    this.db
-      .transaction(() => {
-        this.imports.insertImported(id, meta, 'running');
-        this.recordOwner(tally);
-      })
-      .immediate();
+    writeTransaction(this.db, () => {
+      this.imports.insertImported(id, meta, 'running');
+      this.recordOwner(tally);
+    });
     const whileOpen = <T>(write: () => T): T => {
       if (state !== 'open') throw new HistoryError('invalid-input', `The import of ${id} is ${state}.`);
       try {
-        return this.db.transaction(write).immediate();
+        return writeTransaction(this.db, write);
       } catch (error) {
         // The in-memory tally no longer matches the disk: the only way on is abort().
         state = 'failed';

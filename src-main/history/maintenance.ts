@@ -1,6 +1,7 @@
 import { LIVE_SQL } from './live-sql';
 import type { SqliteDatabase } from './database';
 import { FtsIndex } from './fts-index';
+import { writeTransaction } from './write-turns';
 
 const DAY_MS = 86_400_000;
 
@@ -31,7 +32,7 @@ export function messageCapCheck(count: number, max: number | null): MessageCapCh
 export function deleteOlderThan(db: SqliteDatabase, days: number, now: number): string[] {
   if (!Number.isFinite(days) || days <= 0) return [];
   const cutoff = now - days * DAY_MS;
-  return db.transaction(() => {
+  return writeTransaction(db, () => {
     const rows = db
       .prepare(
         `SELECT id FROM sessions WHERE created_at < ? AND status NOT IN (${LIVE_SQL})
@@ -47,13 +48,13 @@ export function deleteOlderThan(db: SqliteDatabase, days: number, now: number): 
       deleted.push(row.id);
     }
     return deleted;
-  })();
+  });
 }
 
 /** Deletes a session and everything it owns (events, messages, checkpoints, index entries). */
 export function deleteSessionRows(db: SqliteDatabase, sessionId: string): void {
-  db.transaction(() => {
+  writeTransaction(db, () => {
     new FtsIndex(db).removeSessionRows(sessionId);
     db.prepare('DELETE FROM sessions WHERE id = ?').run(sessionId);
-  })();
+  });
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { SqliteDatabase } from './database';
+import { inWriteTurn } from './write-turns';
 
 /**
  * One setting kept under its own key in the settings table, for a service whose settings are
@@ -28,11 +29,10 @@ export class NamedSetting<T> {
 
   set(value: T): T {
     const checked = this.schema.parse(value);
-    this.db
-      .prepare(
-        'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-      )
-      .run(this.key, JSON.stringify(checked));
+    const upsert = this.db.prepare(
+      'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    );
+    inWriteTurn(this.db, () => upsert.run(this.key, JSON.stringify(checked)));
     return checked;
   }
 }

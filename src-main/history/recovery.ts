@@ -3,6 +3,7 @@ import type { SqliteDatabase } from './database';
 import { FtsIndex } from './fts-index';
 import { SID_OF, storedKind } from './event-codec';
 import { ownerIsAlive, type OwnerRow } from './ownership';
+import { writeTransaction } from './write-turns';
 
 /** Stop reason written on sessions whose driving process ended while they were live. */
 export const INTERRUPTED_REASON = 'The process running this session ended before the session did.';
@@ -41,7 +42,7 @@ export function recoverInterrupted(db: SqliteDatabase, now: number = Date.now())
   const markSession = db.prepare(
     "UPDATE sessions SET status = 'interrupted', stop_reason = ?, ended_at = ?, updated_at = ? WHERE id = ?",
   );
-  return db.transaction((): RecoveryReport => {
+  return writeTransaction(db, (): RecoveryReport => {
     const report: RecoveryReport = { sessions: [], partialMessages: 0 };
     const rows = stale.all(...LIVE_STATUSES) as Array<
       { id: string; created_at: number } & ({ pid: null } | OwnerRow)
@@ -62,5 +63,5 @@ export function recoverInterrupted(db: SqliteDatabase, now: number = Date.now())
       report.sessions.push(row.id);
     }
     return report;
-  })();
+  });
 }

@@ -1,5 +1,6 @@
 import { settingsSchema, type Settings } from '@shared/contract';
 import type { SqliteDatabase } from './database';
+import { writeTransaction } from './write-turns';
 
 /** Settings as key -> JSON rows; unknown or invalid rows fall back to defaults. */
 export class SettingsStore {
@@ -31,11 +32,11 @@ export class SettingsStore {
     const upsert = this.db.prepare(
       'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
     );
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       for (const [key, value] of Object.entries(patch)) {
         if (value !== undefined) upsert.run(key, JSON.stringify(value));
       }
-    })();
+    });
     return this.get();
   }
 }

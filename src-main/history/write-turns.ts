@@ -1,3 +1,5 @@
+import type { SqliteDatabase } from './database';
+
 /** Int32 slots of the shared memory. */
 const MAIN = 0;
 const THREAD = 1;
@@ -46,6 +48,36 @@ export class WriteTurns {
       Atomics.notify(this.slots, MAIN);
     }
   }
+}
+
+/** The turns of each connection of this thread (one per store's own connection). */
+const turnsByConnection = new WeakMap<object, WriteTurns>();
+
+/** The turns every write on `connection` takes (the same object for the connection's lifetime). */
+export function writeTurnsOf(connection: object): WriteTurns {
+  let turns = turnsByConnection.get(connection);
+  if (!turns) {
+    turns = new WriteTurns();
+    turnsByConnection.set(connection, turns);
+  }
+  return turns;
+}
+
+/**
+ * A write transaction on the store's own connection, in its turn beside an import's writing
+ * thread, begun IMMEDIATE: a deferred one that read first fails at once (SQLITE_BUSY) when the
+ * other connection commits between its first read and its first write, where busy_timeout
+ * would have waited for the lock had it been taken at BEGIN. Every writer on the main
+ * connection goes through this (or `inWriteTurn` for one statement), so none is starved by the
+ * thread's back-to-back transactions or refused mid-way.
+ */
+export function writeTransaction<T>(connection: SqliteDatabase, write: () => T): T {
+  return writeTurnsOf(connection).mine(() => connection.transaction(write).immediate());
+}
+
+/** One write statement on the store's own connection, in its turn (see writeTransaction). */
+export function inWriteTurn<T>(connection: object, write: () => T): T {
+  return writeTurnsOf(connection).mine(write);
 }
 
 /** The writing thread's side of WriteTurns (on the same SharedArrayBuffer). */

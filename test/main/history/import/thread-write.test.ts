@@ -7,7 +7,7 @@ import type { ImportedEvent, ImportInProgress, SessionWriter } from '../../../..
 import type { HistoryStore } from '../../../../src-main/history';
 import { MemorySessions } from '../../../helpers/memory-sessions';
 import { makeTempDir } from '../../../helpers/temp-dir';
-import { openTempHistory } from '../../../helpers/temp-store';
+import { demoFleet, openTempHistory } from '../../../helpers/temp-store';
 import { GeneratedSession, sampleEvents } from '../export/sample-session';
 
 const FIXTURES = join(__dirname, '../../../fixtures/real');
@@ -287,6 +287,52 @@ describe('an import on its own thread beside a live run', () => {
       });
       expect(history.store.countEvents(sessionId)).toBe(live.length);
       expect(history.store.getSession(sessionId)?.summary.status).toBe('running');
+    } finally {
+      history.cleanup();
+    }
+  });
+});
+
+describe("the store's other writes beside an import on its own thread", () => {
+  it('renames, tags, saves fleets and deletes sessions throughout, none refused as busy', async () => {
+    const history = openTempHistory();
+    try {
+      const file = join(temp.dir, 'beside-writes.json');
+      await exportSession(new GeneratedSession(4_000), 'generated-1', 'json', file);
+      const source = new MemorySessions();
+      const small = join(temp.dir, 'beside-writes-small.json');
+      await exportSession(source, source.addSession({ title: 'small' }, [...sampleEvents(5)]), 'json', small);
+      const targets: string[] = [];
+      for (let i = 0; i < 6; i++) targets.push((await importFile(small, history.store)).sessionId);
+      let writes = 0;
+      let duringImport = 0;
+      let importing = true;
+      const failures: unknown[] = [];
+      const timer = setInterval(() => {
+        try {
+          const id = targets[writes % 3] as string;
+          history.store.renameSession(id, `renamed ${writes}`);
+          history.store.setTags(id, [`t${writes}`]);
+          history.store.saveFleet({ ...demoFleet, name: `fleet ${writes}` });
+          if (writes % 10 === 0 && targets.length > 3) history.store.deleteSession(targets.pop() as string);
+          writes += 1;
+          if (importing) duringImport += 1;
+        } catch (error) {
+          failures.push(error);
+        }
+      }, 3);
+      const result = await importFile(file, history.store, ON_THREAD).finally(() => {
+        importing = false;
+      });
+      clearInterval(timer);
+      expect(failures).toEqual([]);
+      expect(duringImport).toBeGreaterThan(3);
+      expect(history.store.getSession(result.sessionId)?.summary).toMatchObject({
+        status: 'completed',
+        messageCount: 4_000,
+      });
+      expect(history.store.getSession(targets[0] as string)?.summary.title).toMatch(/^renamed \d+$/);
+      expect(history.store.listSessions({ limit: 50 }).total).toBe(targets.length + 1);
     } finally {
       history.cleanup();
     }
