@@ -4,7 +4,7 @@ import type { SqliteDatabase } from './database';
 import { EdgeTallies, emptyTally, mergeTally } from './edge-tallies';
 import { clip, Lineage, type LineageSegment } from './lineage';
 import { StatementCache } from './statement-cache';
-import { EventDecoder, SID_OF, STORED_EVENT_COLUMNS, type StoredEventRow } from './event-codec';
+import { EventDecoder, SID_OF, STORED_EVENT_COLUMNS, storedEvents, type StoredEventRow } from './event-codec';
 import { toStoredMessage, type MessageRow, type StoredMessage } from './rows';
 
 /** A paging position: after/before a message's seq, or after/before a time (ms since session start). */
@@ -60,9 +60,11 @@ export class MessageQueries {
     this.lineage = new Lineage(db);
     this.tallies = new EdgeTallies(db);
     this.decoder = new EventDecoder(db);
-    this.eventPage = db.prepare(
-      `SELECT ${STORED_EVENT_COLUMNS} FROM event_log WHERE sid = ${SID_OF} AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?`,
-    );
+    this.eventPage = db
+      .prepare(
+        `SELECT ${STORED_EVENT_COLUMNS} FROM event_log WHERE sid = ${SID_OF} AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?`,
+      )
+      .raw();
     this.eventCount = db.prepare(
       'SELECT count(*) AS n FROM events WHERE session_id = ? AND seq > ? AND seq <= ?',
     );
@@ -88,7 +90,7 @@ export class MessageQueries {
     for (const segment of this.within(sessionId, afterSeq, toSeq)) {
       let last = segment.after;
       for (;;) {
-        const rows = this.eventPage.all(segment.session, last, segment.upTo, EVENT_PAGE) as StoredEventRow[];
+        const rows = storedEvents(this.eventPage.all(segment.session, last, segment.upTo, EVENT_PAGE));
         // Decoded against the rows of the session that stored them (a fork's parent, say).
         yield* this.decoder.decode(rows, sessionId);
         if (rows.length < EVENT_PAGE) break;

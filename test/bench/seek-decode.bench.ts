@@ -5,6 +5,7 @@ import {
   EventDecoder,
   SID_OF,
   STORED_EVENT_COLUMNS,
+  storedEvents,
   type StoredEventRow,
 } from '../../src-main/history/event-codec';
 import { makeTempDir } from '../helpers/temp-dir';
@@ -17,6 +18,8 @@ import { BenchReport, benchReps, benchSize, interleave, percentile } from './har
  *     in the store's pages of 512, and the 200 the window reads after it), with the message rows
  *     they refer to read in one query per page, beside the same rows decoded with one lookup per
  *     referred row (the decoder's previous path), over the same seqs in the same run;
+ *   - reading those event rows as the store does (raw arrays made into rows) beside the driver's
+ *     named rows;
  *   - `sessions.seek` and `sessions.events` (200 after the seq) at MESSAGES messages beside the
  *     same calls on a 1,000-message session.
  * FLEETSCOPE_BENCH_MESSAGES sets the size (default 100,000). Interleaved repetitions, printed and
@@ -93,6 +96,23 @@ describe('seek decoding', () => {
       batched: perSeek((batch) => decoder.decode(batch, big)),
       rowByRow: perSeek((batch) => decoder.decodeRowByRow(batch, big)),
     });
+    // The same event rows read as the store reads them (arrays made into rows in JS) and as
+    // named rows built by the driver.
+    const ranges = seeks.flatMap((batches) => batches.map((batch) => [batch[0]!.seq - 1, batch.at(-1)!.seq]));
+    const eventRows = `SELECT ${STORED_EVENT_COLUMNS} FROM event_log WHERE sid = ${SID_OF} AND seq > ? AND seq <= ? ORDER BY seq`;
+    const named = app.db.prepare(eventRows);
+    const raw = app.db.prepare(eventRows).raw();
+    for (const [after, upTo] of ranges.slice(0, 20))
+      expect(storedEvents(raw.all(big, after, upTo))).toEqual(named.all(big, after, upTo));
+    const readRows = (read: (after: number, upTo: number) => unknown) => () => {
+      const started = performance.now();
+      for (const [after, upTo] of ranges) read(after!, upTo!);
+      return (performance.now() - started) / SEEKS;
+    };
+    const rowReads = await interleave(REPS, {
+      raw: readRows((after, upTo) => storedEvents(raw.all(big, after, upTo))),
+      named: readRows((after, upTo) => named.all(big, after, upTo)),
+    });
     const calls = await interleave(REPS, {
       seekBig: () =>
         p95Of(SEEKS, (index) => app.call('sessions.seek', { id: big, seq: seekSeq(bigEvents, index) })),
@@ -128,6 +148,14 @@ describe('seek decoding', () => {
       values: decoded.batched,
       baseline: { label: 'same rows, one lookup per referred row', values: decoded.rowByRow },
       goal: { kind: 'ratio', max: 1, text: 'cheaper than a lookup per row (<= 1x)' },
+    });
+    report.add({
+      id: 'event-rows-per-seek',
+      label: `read a seek's event rows (arrays made into rows), mean of ${SEEKS} seeks`,
+      unit: 'ms',
+      values: rowReads.raw,
+      baseline: { label: 'same rows built by the driver as named rows', values: rowReads.named },
+      goal: { kind: 'ratio', max: 1, text: 'cheaper than named rows (<= 1x)' },
     });
     report.add({
       id: 'seek-view',
