@@ -5,6 +5,7 @@ import { EdgeTallies, emptyTally, mergeTally } from './edge-tallies';
 import { clip, Lineage, type LineageSegment } from './lineage';
 import { StatementCache } from './statement-cache';
 import { EventDecoder, SID_OF, STORED_EVENT_COLUMNS, storedEvents, type StoredEventRow } from './event-codec';
+import { MESSAGE_ROW_COLUMNS, messageRows } from './message-row-reads';
 import { toStoredMessage, type MessageRow, type StoredMessage } from './rows';
 
 /** A paging position: after/before a message's seq, or after/before a time (ms since session start). */
@@ -286,16 +287,14 @@ export class MessageQueries {
     let rows: MessageRow[] = [];
     for (const segment of visiting) {
       if (!byTime && rows.length > limit) break;
-      const found = this.cache
-        .get(`SELECT * FROM messages WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`)
-        .all(
-          segment.session,
-          segment.after,
-          segment.upTo,
-          ...params,
-          ...cursorParams,
-          limit + 1,
-        ) as MessageRow[];
+      const found = messageRows(
+        this.cache
+          .get(
+            `SELECT ${MESSAGE_ROW_COLUMNS} FROM messages WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`,
+          )
+          .raw()
+          .all(segment.session, segment.after, segment.upTo, ...params, ...cursorParams, limit + 1),
+      );
       rows = rows.concat(found);
     }
     rows.sort(compare);

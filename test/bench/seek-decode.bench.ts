@@ -8,6 +8,8 @@ import {
   storedEvents,
   type StoredEventRow,
 } from '../../src-main/history/event-codec';
+import { MESSAGE_ROW_COLUMNS, messageRows } from '../../src-main/history/message-row-reads';
+import { toStoredMessage, type MessageRow } from '../../src-main/history/rows';
 import { makeTempDir } from '../helpers/temp-dir';
 import { createBenchApp, importRunnableSession } from './runnable-session';
 import { BenchReport, benchReps, benchSize, interleave, percentile } from './harness';
@@ -18,10 +20,10 @@ import { BenchReport, benchReps, benchSize, interleave, percentile } from './har
  *     in the store's pages of 512, and the 200 the window reads after it), with the message rows
  *     they refer to read in one query per page, beside the same rows decoded with one lookup per
  *     referred row (the decoder's previous path), over the same seqs in the same run;
- *   - reading those event rows as the store does (raw arrays made into rows) beside the driver's
- *     named rows;
- *   - `sessions.seek` and `sessions.events` (200 after the seq) at MESSAGES messages beside the
- *     same calls on a 1,000-message session.
+ *   - reading those event rows, and the page of 200 messages before each seq, as the store does
+ *     (raw arrays made into rows) beside the driver's named rows;
+ *   - `sessions.seek`, `sessions.messages` (200 before the seq) and `sessions.events` (200 after
+ *     it) at MESSAGES messages beside the same calls on a 1,000-message session.
  * FLEETSCOPE_BENCH_MESSAGES sets the size (default 100,000). Interleaved repetitions, printed and
  * written as JSON; nothing is asserted on time.
  */
@@ -30,6 +32,7 @@ const SMALL = 1_000;
 const REPS = benchReps();
 const SEEKS = 100;
 const WINDOW_EVENTS = 200;
+const PAGE_MESSAGES = 200;
 const PAGE = 512;
 
 const temp = makeTempDir('fleetscope-bench-seek-decode-');
@@ -109,15 +112,45 @@ describe('seek decoding', () => {
       for (const [after, upTo] of ranges) read(after!, upTo!);
       return (performance.now() - started) / SEEKS;
     };
+    // The page of 200 messages before each seq, read as the store reads it and as named rows.
+    const pageSql = (columns: string) =>
+      `SELECT ${columns} FROM messages WHERE session_id = ? AND seq > 0 AND seq <= ? ORDER BY seq DESC LIMIT ?`;
+    const namedPage = app.db.prepare(pageSql('*'));
+    const rawPage = app.db.prepare(pageSql(MESSAGE_ROW_COLUMNS)).raw();
+    const pageOf = (read: (seq: number) => unknown) => () => {
+      const started = performance.now();
+      for (let index = 0; index < SEEKS; index += 1) read(seekSeq(bigEvents, index));
+      return (performance.now() - started) / SEEKS;
+    };
     const rowReads = await interleave(REPS, {
       raw: readRows((after, upTo) => storedEvents(raw.all(big, after, upTo))),
       named: readRows((after, upTo) => named.all(big, after, upTo)),
+      rawPage: pageOf((seq) => messageRows(rawPage.all(big, seq, PAGE_MESSAGES + 1)).map(toStoredMessage)),
+      namedPage: pageOf((seq) =>
+        (namedPage.all(big, seq, PAGE_MESSAGES + 1) as MessageRow[]).map(toStoredMessage),
+      ),
     });
     const calls = await interleave(REPS, {
       seekBig: () =>
         p95Of(SEEKS, (index) => app.call('sessions.seek', { id: big, seq: seekSeq(bigEvents, index) })),
       seekSmall: () =>
         p95Of(SEEKS, (index) => app.call('sessions.seek', { id: small, seq: seekSeq(smallEvents, index) })),
+      pageBig: () =>
+        p95Of(SEEKS, (index) =>
+          app.call('sessions.messages', {
+            id: big,
+            before: { seq: seekSeq(bigEvents, index) + 1 },
+            limit: PAGE_MESSAGES,
+          }),
+        ),
+      pageSmall: () =>
+        p95Of(SEEKS, (index) =>
+          app.call('sessions.messages', {
+            id: small,
+            before: { seq: seekSeq(smallEvents, index) + 1 },
+            limit: PAGE_MESSAGES,
+          }),
+        ),
       eventsBig: () =>
         p95Of(SEEKS, (index) =>
           app.call('sessions.events', { id: big, afterSeq: seekSeq(bigEvents, index), limit: WINDOW_EVENTS }),
@@ -156,6 +189,22 @@ describe('seek decoding', () => {
       values: rowReads.raw,
       baseline: { label: 'same rows built by the driver as named rows', values: rowReads.named },
       goal: { kind: 'ratio', max: 1, text: 'cheaper than named rows (<= 1x)' },
+    });
+    report.add({
+      id: 'page-rows-per-seek',
+      label: `read the page of ${PAGE_MESSAGES} messages before a seq (arrays made into rows), mean of ${SEEKS} seeks`,
+      unit: 'ms',
+      values: rowReads.rawPage,
+      baseline: { label: 'same rows built by the driver as named rows', values: rowReads.namedPage },
+      goal: { kind: 'ratio', max: 1, text: 'cheaper than named rows (<= 1x)' },
+    });
+    report.add({
+      id: 'seek-page',
+      label: `sessions.messages (${PAGE_MESSAGES} before a seq), ${MESSAGES}-message session, p95 of ${SEEKS}`,
+      unit: 'ms',
+      values: calls.pageBig,
+      baseline: { label: `same, ${SMALL}-message session`, values: calls.pageSmall },
+      goal: { kind: 'info', text: 'part of seek p95 < 50 ms to the painted frame' },
     });
     report.add({
       id: 'seek-view',
