@@ -10,6 +10,11 @@ const ESTIMATED_ROW = 84;
 const PIN_SLACK = 80;
 /** A scroll event this soon after the list scrolled itself is that scroll (one frame, with slack). */
 const OWN_SCROLL_MS = 100;
+/**
+ * For this long after the user's wheel, touch, pointer or key input in the list, the list does not
+ * scroll itself to its end: the scroll that input makes decides whether it stays pinned.
+ */
+const USER_SCROLL_MS = 250;
 
 export interface VirtualTranscriptOptions {
   scroller: Ref<HTMLElement | null>;
@@ -21,6 +26,8 @@ export interface VirtualTranscriptOptions {
   following: Ref<boolean>;
   /** The playhead's seq: a seek while replaying keeps a pinned list at its end. */
   seq: () => number | undefined;
+  /** The session shown: another one starts pinned to its end, whatever the last one's list did. */
+  session: () => string | null;
 }
 
 export interface VirtualTranscript {
@@ -55,6 +62,8 @@ export function useVirtualTranscript(options: VirtualTranscriptOptions): Virtual
   let elementOffset = 0;
   /** Stays pinned to the newest message, unless the user scrolled up. */
   let pinned = true;
+  /** When the user last gave the list wheel, touch, pointer or key input. */
+  let userInputAt = -Infinity;
 
   const virtualizer = useVirtualizer(
     computed(() => {
@@ -121,9 +130,12 @@ export function useVirtualTranscript(options: VirtualTranscriptOptions): Virtual
     const element = instance.scrollElement;
     if (!element) return undefined;
     let ended: ReturnType<typeof setTimeout> | undefined;
-    const onInput = () => (ownScrollAt = -Infinity);
+    const onInput = () => {
+      ownScrollAt = -Infinity;
+      userInputAt = performance.now();
+    };
     const onScroll = () => {
-      const own = performance.now() - ownScrollAt < OWN_SCROLL_MS;
+      const own = performance.now() - ownScrollAt < OWN_SCROLL_MS && userInputAt < ownScrollAt;
       ownScrollAt = -Infinity;
       // At rest, as the pin reported it (a scroll "in progress" makes the virtualizer read the
       // scroll height).
@@ -162,7 +174,9 @@ export function useVirtualTranscript(options: VirtualTranscriptOptions): Virtual
     if (!element) return;
     const box = sizer.value;
     if (box) box.style.height = `${instance.getTotalSize()}px`;
-    const target = pinned ? endOffset(instance) : shift !== 0 ? Math.max(0, elementOffset + shift) : null;
+    // Just after the user's input its scroll is still to come: pinning now would undo it.
+    const pin = pinned && performance.now() - userInputAt >= USER_SCROLL_MS;
+    const target = pin ? endOffset(instance) : shift !== 0 ? Math.max(0, elementOffset + shift) : null;
     if (target !== null && Math.abs(target - elementOffset) >= 1) scrollTo(element, target);
   });
   onScopeDispose(() => measurer.disconnect());
@@ -194,6 +208,21 @@ export function useVirtualTranscript(options: VirtualTranscriptOptions): Virtual
   watch(options.seq, () => {
     if (!following.value) pinToEnd();
   });
+
+  /**
+   * Pins the list again: another session is shown (the list's scroll position and the user's
+   * scrolling belonged to the last one), or the playhead follows the live end again (End, "live").
+   */
+  function repin(): void {
+    pinned = true;
+    userInputAt = -Infinity;
+    pinToEnd();
+    const element = scroller.value;
+    const instance = virtualizer.value;
+    if (element && instance.options.count === rows.value.length) scrollTo(element, endOffset(instance));
+  }
+  watch(options.session, repin, { flush: 'post' });
+  watch(following, (now) => now && repin(), { flush: 'post' });
 
   function reveal(position: number): void {
     pinned = false;
