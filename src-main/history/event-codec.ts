@@ -2,6 +2,7 @@ import type { EventBody, Message, RunEvent, TokenUsage, ToolCall } from '@shared
 import type { SqliteDatabase } from './database';
 import type { MessageRow } from './rows';
 import { EVENT_KIND_CODES } from './migrations/010-short-event-kinds';
+import { REFERRED_COLUMNS, referredRowsOf } from './raw-rows';
 
 /**
  * How events are stored without repeating the message text (migration 009). An `event_log` row
@@ -59,26 +60,6 @@ export type ReferredRow = Pick<
   | 'state'
   | 't'
 >;
-
-const REFERRED_COLUMNS =
-  'id, thread_id, parent_id, sender, receiver, kind, content, meta, tool_calls, tool_results, state, t';
-
-/** `pk` then REFERRED_COLUMNS, as a raw statement returns them. */
-type ReferredTuple = [
-  pk: number,
-  id: ReferredRow['id'],
-  thread_id: ReferredRow['thread_id'],
-  parent_id: ReferredRow['parent_id'],
-  sender: ReferredRow['sender'],
-  receiver: ReferredRow['receiver'],
-  kind: ReferredRow['kind'],
-  content: ReferredRow['content'],
-  meta: ReferredRow['meta'],
-  tool_calls: ReferredRow['tool_calls'],
-  tool_results: ReferredRow['tool_results'],
-  state: ReferredRow['state'],
-  t: ReferredRow['t'],
-];
 
 const parseObject = (payload: string): Record<string, unknown> =>
   payload === '' ? {} : (JSON.parse(payload) as Record<string, unknown>);
@@ -229,7 +210,7 @@ export function decodePayload(stored: StoredEventRow, row: ReferredRow | undefin
 
 /**
  * Reads stored event rows back as RunEvents. The message rows a batch refers to are read in one
- * query (a lookup per row was most of a seek's decoding); each is read once per call.
+ * query, each once per call: a statement run per referred row cost more than decoding itself.
  * A fork reads its parent's rows through this too: `msg` names a row of the session that stored
  * the event, whatever session is being read.
  */
@@ -240,7 +221,7 @@ export class EventDecoder {
   constructor(db: SqliteDatabase) {
     this.referred = db.prepare(`SELECT ${REFERRED_COLUMNS} FROM message_rows WHERE pk = ?`);
     // `pk` is the rowid: each listed key is one rowid lookup. Rows come back as arrays (see
-    // storedEvents for why).
+    // raw-rows.ts for why).
     this.referredMany = db
       .prepare(
         `SELECT pk, ${REFERRED_COLUMNS} FROM message_rows WHERE pk IN (SELECT value FROM json_each(?))`,
@@ -260,37 +241,8 @@ export class EventDecoder {
       if (row) found.set(key, row);
       return found;
     }
-    for (const row of this.referredMany.all(JSON.stringify([...keys])) as ReferredTuple[]) {
-      const [
-        pk,
-        id,
-        thread_id,
-        parent_id,
-        sender,
-        receiver,
-        kind,
-        content,
-        meta,
-        tool_calls,
-        tool_results,
-        state,
-        t,
-      ] = row;
-      found.set(pk, {
-        id,
-        thread_id,
-        parent_id,
-        sender,
-        receiver,
-        kind,
-        content,
-        meta,
-        tool_calls,
-        tool_results,
-        state,
-        t,
-      });
-    }
+    for (const [pk, row] of referredRowsOf(this.referredMany.all(JSON.stringify([...keys]))))
+      found.set(pk, row);
     return found;
   }
 
@@ -312,8 +264,8 @@ export class EventDecoder {
   }
 
   /**
-   * The same events read the way decoding did before rows were read in one query: one lookup
-   * per referred row. Kept as the baseline the decode bench and the equality test compare with.
+   * The same events as `decode`, with one lookup per referred row: the baseline the seek-decode
+   * bench and the decoding tests compare `decode` with.
    */
   decodeRowByRow(rows: readonly StoredEventRow[], sessionId: string): RunEvent[] {
     const cache = new Map<number, ReferredRow | undefined>();
@@ -346,17 +298,6 @@ export class EventDecoder {
 
 /** The columns a reader selects from `event_log` for the decoder. */
 export const STORED_EVENT_COLUMNS = 'seq, t, kind, agent, msg, payload';
-
-/**
- * The rows of a raw statement (`Statement.raw()`) selecting STORED_EVENT_COLUMNS, as
- * StoredEventRows. The driver builds a named row property by property; building the objects
- * here from its arrays is cheaper, and a seek pays it for every event it folds.
- */
-export function storedEvents(raw: readonly unknown[]): StoredEventRow[] {
-  return (raw as Array<[number, number, string, string | null, number | null, string]>).map(
-    ([seq, t, kind, agent, msg, payload]) => ({ seq, t, kind, agent, msg, payload }),
-  );
-}
 
 /** The session's integer key for its text id, as a subquery for `event_log` / `message_rows`. */
 export const SID_OF = '(SELECT sid FROM sessions WHERE id = ?)';

@@ -4,8 +4,8 @@ import type { SqliteDatabase } from './database';
 import { EdgeTallies, emptyTally, mergeTally } from './edge-tallies';
 import { clip, Lineage, type LineageSegment } from './lineage';
 import { StatementCache } from './statement-cache';
-import { EventDecoder, SID_OF, STORED_EVENT_COLUMNS, storedEvents, type StoredEventRow } from './event-codec';
-import { MESSAGE_ROW_COLUMNS, messageRows } from './message-row-reads';
+import { EventDecoder, SID_OF, STORED_EVENT_COLUMNS, type StoredEventRow } from './event-codec';
+import { MESSAGE_ROW_COLUMNS, messageRows, storedEvents } from './raw-rows';
 import { toStoredMessage, type MessageRow, type StoredMessage } from './rows';
 
 /** A paging position: after/before a message's seq, or after/before a time (ms since session start). */

@@ -5,10 +5,9 @@ import {
   EventDecoder,
   SID_OF,
   STORED_EVENT_COLUMNS,
-  storedEvents,
   type StoredEventRow,
 } from '../../src-main/history/event-codec';
-import { MESSAGE_ROW_COLUMNS, messageRows } from '../../src-main/history/message-row-reads';
+import { MESSAGE_ROW_COLUMNS, messageRows, storedEvents } from '../../src-main/history/raw-rows';
 import { toStoredMessage, type MessageRow } from '../../src-main/history/rows';
 import { makeTempDir } from '../helpers/temp-dir';
 import { createBenchApp, importRunnableSession } from './runnable-session';

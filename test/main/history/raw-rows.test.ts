@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MESSAGE_ROW_COLUMNS, messageRows } from '../../../src-main/history/message-row-reads';
+import { MESSAGE_ROW_COLUMNS, messageRows } from '../../../src-main/history/raw-rows';
 import { demoFleet, openTempHistory, SessionScript } from '../../helpers/temp-store';
 
 describe('message rows read as arrays', () => {
