@@ -23,7 +23,7 @@ function slowFleet(name: string): FleetInput {
       name: agent,
       type: 'scripted',
       loop: true,
-      script: [{ content: paragraph.repeat(6), chunkSize: 12, delayMs: 25 }],
+      script: [{ content: paragraph.repeat(3), chunkSize: 12, delayMs: 25 }],
     })),
     team: { pattern: 'round-robin' },
     termination: { type: 'max-messages', max: 150 },
@@ -68,6 +68,14 @@ async function waitForEvents(page: Page, events: number): Promise<void> {
 
 /** Expects both panes to show the newest rows, a few times as the run grows. */
 async function expectFollowing(page: Page, lanes: boolean): Promise<void> {
+  // Both panes hold more than they show (else any scroll position shows the end).
+  for (const testId of lanes ? ['transcript-scroller', 'lanes-scroller'] : ['transcript-scroller'])
+    await expect
+      .poll(
+        () => page.getByTestId(testId).evaluate((element) => element.scrollHeight - element.clientHeight),
+        { timeout: 30_000 },
+      )
+      .toBeGreaterThan(200);
   for (let sample = 0; sample < 3; sample++) {
     await waitForEvents(page, 4);
     await expect
