@@ -65,7 +65,12 @@ export class ImportWriter {
       source: meta.source,
       readOnly: 1,
     });
-    if (meta.sourceHash) this.setSourceHash.run(meta.sourceHash, id);
+    if (meta.sourceHash) this.recordSourceHash(id, meta.sourceHash);
+  }
+
+  /** The content hash of the file an imported session came from (SessionQueries.findImport). */
+  recordSourceHash(id: string, sourceHash: string): void {
+    this.setSourceHash.run(sourceHash, id);
   }
 
   /**

@@ -126,8 +126,16 @@ async function importNow(
 ): Promise<ImportResult> {
   // Checked again: the file may have changed while this import waited its turn.
   const stats = statFile(path, limits);
-  const sourceHash = options.sourceHash ?? (await fileHash(path));
   const total = stats.size;
+  const threadSized = total >= (options.writeThreadFrom ?? THREAD_MIN_BYTES);
+  // A file big enough for the writing thread, for a store that records hashes, is hashed while
+  // it is imported, and the hash stored in the thread's last transaction (findImport counts only
+  // finished imports, so it finds the same sessions); any other file before its sessions begin.
+  const hashLate = threadSized && writer.findImport !== undefined;
+  const hashing = settled(
+    options.sourceHash !== undefined ? Promise.resolve(options.sourceHash) : fileHash(path),
+  );
+  const hashNow = hashLate ? undefined : await hashing.value();
   const progress = (done: number) => options.onProgress?.(Math.min(total, Math.round(done)), total);
   const worker = await ParseWorker.start({
     path,
@@ -145,11 +153,18 @@ async function importNow(
     const planned = expect(report, 'planned');
     if (planned.sessions.length === 0) throw new Error("The import's parsing thread planned no session.");
     for (const session of planned.sessions)
-      sessions.push(writer.beginImport({ ...session.meta, sourceHash }));
+      sessions.push(writer.beginImport({ ...session.meta, sourceHash: hashNow }));
     const handoffs = sessions.map((session) => session.thread);
-    const onThread = total >= (options.writeThreadFrom ?? THREAD_MIN_BYTES) && everyDefined(handoffs);
+    const onThread = threadSized && everyDefined(handoffs);
+    if (hashLate && !onThread) {
+      // No writing thread after all (the store has no file): begun again, with the hash.
+      const sourceHash = await hashing.value();
+      for (const session of sessions.splice(0)) session.abort();
+      for (const session of planned.sessions)
+        sessions.push(writer.beginImport({ ...session.meta, sourceHash }));
+    }
     const messageCounts = onThread
-      ? await writeOnThread(worker, sessions, handoffs, planned, progress)
+      ? await writeOnThread(worker, sessions, handoffs, planned, progress, () => hashing.value())
       : await writeHere(worker, sessions, progress);
     const imported = planned.sessions.map((plannedSession, index) => ({
       sessionId: finished(sessions[index] as ImportInProgress, onThread),
@@ -173,6 +188,15 @@ async function importNow(
   }
 }
 
+/**
+ * A promise awaited later: its rejection is held (not reported as unhandled) until `value()`
+ * is awaited, which rethrows it.
+ */
+function settled<T>(promise: Promise<T>): { value: () => Promise<T> } {
+  promise.catch(() => undefined);
+  return { value: () => promise };
+}
+
 type Planned = Extract<ParseReport, { type: 'planned' }>;
 
 const everyDefined = <T>(items: Array<T | undefined>): items is T[] =>
@@ -194,6 +218,7 @@ async function writeOnThread(
   handoffs: ImportThreadHandoff[],
   planned: Planned,
   progress: (done: number) => void,
+  sourceHash: () => Promise<string>,
 ): Promise<number[]> {
   const store = (handoffs[0] as ImportThreadHandoff).store;
   const thread = await ImportWriteThread.start({
@@ -220,7 +245,7 @@ async function writeOnThread(
       if (batch.last) break;
     }
     while (thread.inFlight > 0) written(await thread.next());
-    thread.finish();
+    thread.finish(await sourceHash());
     const report = await thread.next();
     if (report.type !== 'finished')
       throw new Error(`The import's writing thread sent '${report.type}' at the end.`);

@@ -72,7 +72,7 @@ export function runWriteJob(port: MessagePort, job: WriteJob): void {
           break;
         }
         case 'finish':
-          writing.finish();
+          writing.finish(request.sourceHash);
           post(port, { type: 'finished' });
           end();
           break;
@@ -167,11 +167,15 @@ class SessionsWriting {
     return { batches, done, next };
   }
 
-  /** The last transaction: every session's ending (status, counters, open replies) and release. */
-  finish(): void {
+  /**
+   * The last transaction: every session's ending (status, counters, open replies), the file's
+   * hash, and release.
+   */
+  finish(sourceHash: string): void {
     const transaction = this.db.transaction(() => {
       this.tallies.forEach((tally, index) => {
         this.writer.finish(tally, tally.createdAt, this.stopped[index] ?? false);
+        this.writer.recordSourceHash(tally.id, sourceHash);
         this.owners.release(tally.id);
       });
     });

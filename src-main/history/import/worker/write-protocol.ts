@@ -9,11 +9,13 @@ export interface WriteJob {
 
 /**
  * Main thread -> writing thread: `events` (the parsing thread's batch, passed on as it came),
- * then `finish` once every batch was sent; `close` at any point ends the thread without writing
+ * then `finish` once every batch was sent (with the file's hash, stored on every session); `close` at any point ends the thread without writing
  * more (what it committed stays for the main thread to delete).
  */
 export type WriteRequest =
-  { type: 'events'; session: number; events: string; done: number } | { type: 'finish' } | { type: 'close' };
+  | { type: 'events'; session: number; events: string; done: number }
+  | { type: 'finish'; sourceHash: string }
+  | { type: 'close' };
 
 /**
  * Writing thread -> main thread: `written` after each commit (the batches it held, and the

@@ -51,8 +51,9 @@ export class ImportWriteThread {
     this.inFlight += 1;
   }
 
-  finish(): void {
-    this.send({ type: 'finish' });
+  /** Ends every session, storing the file's hash on each (see SessionQueries.findImport). */
+  finish(sourceHash: string): void {
+    this.send({ type: 'finish', sourceHash });
   }
 
   /** The next report, in order; `written` ones lower `inFlight`. Rejects once the thread failed. */
