@@ -154,11 +154,15 @@ describe('a live session opened after others follows its newest messages (Chromi
 
   it('stops following when the user scrolls up, and follows again back at the end', async () => {
     await scrollUp(page, 'transcript-scroller');
+    await scrollUp(page, 'lanes-scroller');
     await waitForEvents(page, 6);
     expect((await progress(page)).scrollTop).toBe(0);
-    await page.getByTestId('transcript-scroller').hover();
-    await page.mouse.wheel(0, 1_000_000);
-    await expectFollowing(page, false);
+    expect(await page.getByTestId('lanes-scroller').evaluate((element) => element.scrollTop)).toBe(0);
+    for (const testId of ['transcript-scroller', 'lanes-scroller']) {
+      await page.getByTestId(testId).hover();
+      await page.mouse.wheel(0, 1_000_000);
+    }
+    await expectFollowing(page, true);
   });
 
   it('follows again after a seek back and End', async () => {
