@@ -250,41 +250,62 @@ describe('which thread writes an import', () => {
   });
 });
 
+/**
+ * Imports a generated 4,000-message export on the writing thread while `write` runs every
+ * `everyMs` on this thread; returns the import's result, what `write` threw, and how many times
+ * it ran while the import was being written.
+ */
+async function whileImporting(store: HistoryStore, name: string, write: () => void, everyMs: number) {
+  const file = join(temp.dir, `${name}.json`);
+  await exportSession(new GeneratedSession(4_000), 'generated-1', 'json', file);
+  let duringImport = 0;
+  let importing = true;
+  const failures: unknown[] = [];
+  const timer = setInterval(() => {
+    try {
+      write();
+      if (importing) duringImport += 1;
+    } catch (error) {
+      failures.push(error);
+    }
+  }, everyMs);
+  try {
+    const result = await importFile(file, store, ON_THREAD).finally(() => {
+      importing = false;
+    });
+    expect(store.getSession(result.sessionId)?.summary).toMatchObject({
+      status: 'completed',
+      messageCount: 4_000,
+    });
+    return { result, failures, duringImport, stop: () => clearInterval(timer) };
+  } catch (error) {
+    clearInterval(timer);
+    throw error;
+  }
+}
+
 describe('an import on its own thread beside a live run', () => {
   it('lets the live run commit throughout, and both logs are whole', async () => {
     const history = openTempHistory();
     try {
-      const file = join(temp.dir, 'beside-live.json');
-      await exportSession(new GeneratedSession(4_000), 'generated-1', 'json', file);
       const live = [...sampleEvents(400)].filter((event) => event.kind !== 'session.stopped');
       const sessionId = 'live-beside-import';
       let next = 0;
-      let commitsDuringImport = 0;
-      let importing = true;
-      const failures: unknown[] = [];
-      const timer = setInterval(() => {
-        try {
+      const { failures, duringImport, stop } = await whileImporting(
+        history.store,
+        'beside-live',
+        () => {
           for (let i = 0; i < 3 && next < live.length; i++, next++)
             history.store.append({ ...(live[next] as ImportedEvent), sessionId, seq: next + 1 } as never);
           history.store.flush();
-          if (importing) commitsDuringImport += 1;
-        } catch (error) {
-          failures.push(error);
-        }
-      }, 2);
-      const result = await importFile(file, history.store, ON_THREAD).finally(() => {
-        importing = false;
-      });
+        },
+        2,
+      );
       while (next < live.length && failures.length === 0)
         await new Promise((resolve) => setTimeout(resolve, 5));
-      clearInterval(timer);
+      stop();
       expect(failures).toEqual([]);
-      expect(commitsDuringImport).toBeGreaterThan(3);
-      expect(result.messageCount).toBe(4_000);
-      expect(history.store.getSession(result.sessionId)?.summary).toMatchObject({
-        status: 'completed',
-        messageCount: 4_000,
-      });
+      expect(duringImport).toBeGreaterThan(3);
       expect(history.store.countEvents(sessionId)).toBe(live.length);
       expect(history.store.getSession(sessionId)?.summary.status).toBe('running');
     } finally {
@@ -297,40 +318,28 @@ describe("the store's other writes beside an import on its own thread", () => {
   it('renames, tags, saves fleets and deletes sessions throughout, none refused as busy', async () => {
     const history = openTempHistory();
     try {
-      const file = join(temp.dir, 'beside-writes.json');
-      await exportSession(new GeneratedSession(4_000), 'generated-1', 'json', file);
       const source = new MemorySessions();
       const small = join(temp.dir, 'beside-writes-small.json');
       await exportSession(source, source.addSession({ title: 'small' }, [...sampleEvents(5)]), 'json', small);
       const targets: string[] = [];
       for (let i = 0; i < 6; i++) targets.push((await importFile(small, history.store)).sessionId);
       let writes = 0;
-      let duringImport = 0;
-      let importing = true;
-      const failures: unknown[] = [];
-      const timer = setInterval(() => {
-        try {
+      const { failures, duringImport, stop } = await whileImporting(
+        history.store,
+        'beside-writes',
+        () => {
           const id = targets[writes % 3] as string;
           history.store.renameSession(id, `renamed ${writes}`);
           history.store.setTags(id, [`t${writes}`]);
           history.store.saveFleet({ ...demoFleet, name: `fleet ${writes}` });
           if (writes % 10 === 0 && targets.length > 3) history.store.deleteSession(targets.pop() as string);
           writes += 1;
-          if (importing) duringImport += 1;
-        } catch (error) {
-          failures.push(error);
-        }
-      }, 3);
-      const result = await importFile(file, history.store, ON_THREAD).finally(() => {
-        importing = false;
-      });
-      clearInterval(timer);
+        },
+        3,
+      );
+      stop();
       expect(failures).toEqual([]);
       expect(duringImport).toBeGreaterThan(3);
-      expect(history.store.getSession(result.sessionId)?.summary).toMatchObject({
-        status: 'completed',
-        messageCount: 4_000,
-      });
       expect(history.store.getSession(targets[0] as string)?.summary.title).toMatch(/^renamed \d+$/);
       expect(history.store.listSessions({ limit: 50 }).total).toBe(targets.length + 1);
     } finally {
