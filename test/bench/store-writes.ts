@@ -50,16 +50,24 @@ export async function measureStoreWrites(
   const transaction = db.transaction.bind(db);
   db.transaction = ((fn: (...args: unknown[]) => unknown) => {
     const inner = transaction(fn);
-    const counted = (...args: unknown[]) => {
-      if (depth === 0) transactions += 1;
-      depth += 1;
-      try {
-        return inner(...args);
-      } finally {
-        depth -= 1;
-      }
-    };
-    return Object.assign(counted, inner);
+    const counting =
+      (begin: (...args: unknown[]) => unknown) =>
+      (...args: unknown[]) => {
+        if (depth === 0) transactions += 1;
+        depth += 1;
+        try {
+          return begin(...args);
+        } finally {
+          depth -= 1;
+        }
+      };
+    // Each way to begin (the call itself is DEFERRED; the writers begin IMMEDIATE) is counted:
+    // better-sqlite3 defines these as non-enumerable properties, so they are wrapped one by one.
+    return Object.assign(counting(inner), {
+      deferred: counting(inner.deferred),
+      immediate: counting(inner.immediate),
+      exclusive: counting(inner.exclusive),
+    });
   }) as typeof db.transaction;
   const statement = Object.getPrototypeOf(db.prepare('SELECT 1')) as StatementPrototype;
   const run = statement.run;
