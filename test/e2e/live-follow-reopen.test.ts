@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { FleetInput } from '../../src-shared/domain';
-import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import type { HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
-import { callHost, openApp, shot } from './session-helpers';
+import { callHost, shot, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
 import { showLens } from './lanes-helpers';
 
 const TOKEN = 'e2e-live-follow-token-0123456789abcdef012';
@@ -121,28 +121,21 @@ async function startAndOpen(port: number, page: Page, name: string): Promise<str
 describe('a live session opened after others follows its newest messages (Chromium + `fleetscope serve`)', () => {
   const temp = makeTempDir();
   let host: HostProcess;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let browser: ChromiumBrowser;
   let page: Page;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    ensureBuilt();
-    host = await spawnHost(join(temp.dir, 'data'), { token: TOKEN });
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/WebSocket connection/.test(message.text()))
-        pageErrors.push(message.text());
-    });
-    await page.setViewportSize({ width: 1280, height: 760 });
-    await openApp(page, host.url);
+    ({ host, browser, page } = await serveInChromium(join(temp.dir, 'data'), {
+      token: TOKEN,
+      pageErrors,
+      consoleErrors: true,
+      viewport: { width: 1280, height: 760 },
+    }));
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    temp.remove();
+    await stopServed({ browser, host }, temp);
   });
 
   it('follows the first live run, and stops where the user scrolled up in either pane', async () => {

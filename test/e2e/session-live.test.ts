@@ -1,34 +1,26 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import type { HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
-import { openApp, runExample, shot } from './session-helpers';
+import { runExample, shot, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
 
 describe('a live run in the session view (Chromium + `fleetscope serve`)', () => {
   const temp = makeTempDir();
   let host: HostProcess;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let browser: ChromiumBrowser;
   let page: Page;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    ensureBuilt();
-    host = await spawnHost(join(temp.dir, 'data'));
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/WebSocket connection/.test(message.text()))
-        pageErrors.push(message.text());
-    });
-    await openApp(page, host.url);
+    ({ host, browser, page } = await serveInChromium(join(temp.dir, 'data'), {
+      pageErrors,
+      consoleErrors: true,
+    }));
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    temp.remove();
+    await stopServed({ browser, host }, temp);
   });
 
   it('runs a 3-agent example fleet and draws nodes, edges and streaming text as it goes', async () => {

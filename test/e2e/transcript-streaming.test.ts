@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { FleetInput } from '../../src-shared/domain';
-import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import type { HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
-import { callHost, openApp, shot } from './session-helpers';
+import { callHost, shot, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
 
 const TOKEN = 'e2e-transcript-token-0123456789abcdef0123';
 const WORKERS = 6;
@@ -63,21 +63,16 @@ async function waitForGrowth(page: Page, characters: number): Promise<void> {
 describe('the transcript while many messages stream (Chromium + `fleetscope serve`)', () => {
   const temp = makeTempDir();
   let host: HostProcess;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let browser: ChromiumBrowser;
   let page: Page;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    ensureBuilt();
-    host = await spawnHost(join(temp.dir, 'data'), { token: TOKEN });
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/WebSocket connection/.test(message.text()))
-        pageErrors.push(message.text());
-    });
-    await openApp(page, host.url);
+    ({ host, browser, page } = await serveInChromium(join(temp.dir, 'data'), {
+      token: TOKEN,
+      pageErrors,
+      consoleErrors: true,
+    }));
     const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
       source: { fleet: streamingFleet() },
       task: 'Report back, all at once',
@@ -91,9 +86,7 @@ describe('the transcript while many messages stream (Chromium + `fleetscope serv
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    temp.remove();
+    await stopServed({ browser, host }, temp);
   });
 
   it('keeps the newest message in view at the bottom while every streaming row grows', async () => {
