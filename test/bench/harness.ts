@@ -47,6 +47,17 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? NaN;
 }
 
+/** Runs `work` `times` times and returns the p95 of its milliseconds. */
+export async function p95Of(times: number, work: (index: number) => Promise<unknown>): Promise<number> {
+  const took: number[] = [];
+  for (let index = 0; index < times; index += 1) {
+    const started = performance.now();
+    await work(index);
+    took.push(performance.now() - started);
+  }
+  return percentile(took, 0.95);
+}
+
 /** Median, min and max of the finite values; `n` counts them all. */
 export function stats(values: readonly number[]): Stats {
   const finite = values.filter((value) => Number.isFinite(value));

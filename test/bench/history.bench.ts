@@ -10,7 +10,7 @@ import { STORE_FILE } from '../../src-main/history';
 import { GeneratedSession, sampleEvents } from '../main/history/export/sample-session';
 import { makeTempDir } from '../helpers/temp-dir';
 import { ensureBuilt } from '../helpers/browser';
-import { BenchReport, benchReps, benchSize, fmt, interleave, percentile } from './harness';
+import { BenchReport, benchReps, benchSize, fmt, interleave, p95Of } from './harness';
 import { rawInsert, readSessionRows, type TableRows } from './raw-inserts';
 import { agentText } from './agent-text';
 import { tableSizes } from './store-writes';
@@ -129,17 +129,6 @@ async function agentTextStore(count: number): Promise<{ bytes: number; text: num
   return { bytes: storeBytes(dataDir), text };
 }
 
-/** Runs `work` `times` times and returns the p95 of its milliseconds. */
-async function p95Of(times: number, work: (index: number) => Promise<unknown>): Promise<number> {
-  const took: number[] = [];
-  for (let index = 0; index < times; index += 1) {
-    const started = performance.now();
-    await work(index);
-    took.push(performance.now() - started);
-  }
-  return percentile(took, 0.95);
-}
-
 /** The calls the session view makes for its first draw (stores/session-loading.ts). */
 async function openSession(app: FleetscopeApp, id: string): Promise<void> {
   const summary = await app.call('sessions.get', { id });
@@ -150,7 +139,10 @@ async function openSession(app: FleetscopeApp, id: string): Promise<void> {
   expect(summary.summary.id === id && head.seq >= 0 && page.items.length >= 0).toBe(true);
 }
 
-/** Events the session view reads right after a seek outside its window (FIRST_EVENTS). */
+/**
+ * Events read right after a seek outside the window: the session view reads 100 (FIRST_EVENTS in
+ * stores/session-loading.ts); this reads 200, so the figure is an upper bound.
+ */
 const WINDOW_FIRST_EVENTS = 200;
 
 /**

@@ -11,7 +11,7 @@ import { MESSAGE_ROW_COLUMNS, messageRows, storedEvents } from '../../src-main/h
 import { toStoredMessage, type MessageRow } from '../../src-main/history/rows';
 import { makeTempDir } from '../helpers/temp-dir';
 import { createBenchApp, importRunnableSession } from './runnable-session';
-import { BenchReport, benchReps, benchSize, interleave, percentile } from './harness';
+import { BenchReport, benchReps, benchSize, interleave, p95Of } from './harness';
 
 /**
  * The store's part of a seek in a long session, in process (no renderer):
@@ -59,16 +59,6 @@ function seekBatches(app: FleetscopeApp, id: string, seq: number): StoredEventRo
   read(checkpoint.seq ?? 0, seq);
   read(seq, seq + WINDOW_EVENTS);
   return batches;
-}
-
-async function p95Of(times: number, work: (index: number) => Promise<unknown>): Promise<number> {
-  const took: number[] = [];
-  for (let index = 0; index < times; index += 1) {
-    const started = performance.now();
-    await work(index);
-    took.push(performance.now() - started);
-  }
-  return percentile(took, 0.95);
 }
 
 describe('seek decoding', () => {
