@@ -11,10 +11,14 @@ const PIN_SLACK = 80;
 /** A scroll event this soon after the list scrolled itself is that scroll (one frame, with slack). */
 const OWN_SCROLL_MS = 100;
 /**
- * For this long after the user's wheel, touch, pointer or key input in the list, the list does not
- * scroll itself to its end: the scroll that input makes decides whether it stays pinned.
+ * For this long after the user's last wheel, touch, pointer or key input in the list, and after
+ * the last scroll it made, the list does not scroll itself at all (no pin, no keeping rows still):
+ * a write to scrollTop would cancel or cut short a scroll the browser is still making for that input
+ * (a wheel notch, an End key, a fling). Then the scroll has settled and decides whether it is pinned.
  */
 const USER_SCROLL_MS = 250;
+/** Pixels a wheel line is taken to be (deltaMode 1; Chromium reports pixels) and an arrow key scrolls. */
+const LINE_PX = 40;
 
 export interface VirtualTranscriptOptions {
   scroller: Ref<HTMLElement | null>;
@@ -62,8 +66,20 @@ export function useVirtualTranscript(options: VirtualTranscriptOptions): Virtual
   let elementOffset = 0;
   /** Stays pinned to the newest message, unless the user scrolled up. */
   let pinned = true;
-  /** When the user last gave the list wheel, touch, pointer or key input. */
+  /** When the user last gave the list wheel, touch, pointer or key input, or last scrolled it. */
   let userInputAt = -Infinity;
+  /**
+   * The user's scroll under way: where it started and how far its input asked to go (wheel deltas,
+   * keys; +Infinity for End). A scroll that stops short of a downward target stopped at the end.
+   */
+  let gesture: { from: number; intended: number; moved: boolean } | null = null;
+  /** A pointer (scrollbar thumb, touch, middle-click) is held down in the list. */
+  let pointerHeld = false;
+
+  /** While the user scrolls, the list leaves scrollTop alone. */
+  function userScrolling(): boolean {
+    return pointerHeld || gesture !== null || performance.now() - userInputAt < USER_SCROLL_MS;
+  }
 
   const virtualizer = useVirtualizer(
     computed(() => {
@@ -115,13 +131,38 @@ export function useVirtualTranscript(options: VirtualTranscriptOptions): Virtual
     reportOffset?.(offset, false);
   }
 
+  /** How far a key press in the list scrolls it (the browser's own steps, roughly), if it does. */
+  function keyIntent(event: KeyboardEvent): number {
+    const page = viewportHeight ?? 600;
+    switch (event.key) {
+      case 'End':
+        return Infinity;
+      case 'Home':
+        return -Infinity;
+      case 'PageDown':
+        return page;
+      case 'PageUp':
+        return -page;
+      case ' ':
+        return event.shiftKey ? -page : page;
+      case 'ArrowDown':
+        return LINE_PX;
+      case 'ArrowUp':
+        return -LINE_PX;
+      default:
+        return 0;
+    }
+  }
+
   /**
    * The virtualizer's scroll listener. A scroll event that follows the list's own pin (and no
    * wheel, touch, pointer or key input) is at the offset written, so it is not read again and is
    * reported at rest: reading scrollTop or scrollHeight in a scroll event lays out the whole page
    * when anything else changed it since the last frame. Any other scroll (the user's, the
-   * virtualizer's own) is read; its end is reported 150 ms after its last event, from the offset
-   * already read.
+   * virtualizer's own) is read; once it has settled (no input or scroll for USER_SCROLL_MS, no
+   * pointer held) it is reported at rest and decides whether the list is pinned: it is when it ended
+   * near the end, or short of where a downward input would have taken it (the browser stopped it at
+   * the end as it was then, while rows kept growing).
    */
   function observeScroll(
     instance: Virtualizer<HTMLElement, Element>,
@@ -129,10 +170,39 @@ export function useVirtualTranscript(options: VirtualTranscriptOptions): Virtual
   ): (() => void) | undefined {
     const element = instance.scrollElement;
     if (!element) return undefined;
-    let ended: ReturnType<typeof setTimeout> | undefined;
-    const onInput = () => {
+    let settleTimer: ReturnType<typeof setTimeout> | undefined;
+    const settleLater = () => {
+      clearTimeout(settleTimer);
+      settleTimer = setTimeout(settle, USER_SCROLL_MS);
+    };
+    const settle = () => {
+      if (pointerHeld) return; // its release settles it
+      report(elementOffset, false);
+      const scrolled = gesture;
+      gesture = null;
+      const end = endOffset(instance);
+      // Input that scrolled nothing (a click, a key) leaves the pin as it was.
+      if (scrolled?.moved) {
+        const stoppedShort = scrolled.intended > 0 && elementOffset < scrolled.from + scrolled.intended - 1;
+        pinned = end - elementOffset < PIN_SLACK || stoppedShort;
+      }
+      if (pinned && Math.abs(end - elementOffset) >= 1) scrollTo(element, end);
+    };
+    const onInput = (event: Event) => {
       ownScrollAt = -Infinity;
       userInputAt = performance.now();
+      gesture ??= { from: elementOffset, intended: 0, moved: false };
+      if (event instanceof WheelEvent) {
+        const unit = event.deltaMode === 1 ? LINE_PX : event.deltaMode === 2 ? (viewportHeight ?? 600) : 1;
+        gesture.intended += event.deltaY * unit;
+      } else if (event instanceof KeyboardEvent) gesture.intended += keyIntent(event);
+      else if (event.type === 'pointerdown') pointerHeld = true;
+      settleLater();
+    };
+    const onRelease = () => {
+      if (!pointerHeld) return;
+      pointerHeld = false;
+      settleLater();
     };
     const onScroll = () => {
       const own = performance.now() - ownScrollAt < OWN_SCROLL_MS && userInputAt < ownScrollAt;
@@ -140,19 +210,24 @@ export function useVirtualTranscript(options: VirtualTranscriptOptions): Virtual
       // At rest, as the pin reported it (a scroll "in progress" makes the virtualizer read the
       // scroll height).
       if (own) return report(elementOffset, false);
+      gesture ??= { from: elementOffset, intended: 0, moved: false };
+      gesture.moved = true;
       elementOffset = element.scrollTop;
       pinned = endOffset(instance) - elementOffset < PIN_SLACK;
       report(elementOffset, true);
-      clearTimeout(ended);
-      ended = setTimeout(() => report(elementOffset, false), 150);
+      settleLater();
     };
     const inputs = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
+    const releases = ['pointerup', 'pointercancel', 'blur'] as const;
     element.addEventListener('scroll', onScroll, { passive: true });
     for (const type of inputs) element.addEventListener(type, onInput, { passive: true });
+    // A pointer is often let go of outside the list (a scrollbar thumb dragged past it).
+    for (const type of releases) window.addEventListener(type, onRelease, { passive: true });
     return () => {
       element.removeEventListener('scroll', onScroll);
       for (const type of inputs) element.removeEventListener(type, onInput);
-      clearTimeout(ended);
+      for (const type of releases) window.removeEventListener(type, onRelease);
+      clearTimeout(settleTimer);
     };
   }
 
@@ -174,9 +249,10 @@ export function useVirtualTranscript(options: VirtualTranscriptOptions): Virtual
     if (!element) return;
     const box = sizer.value;
     if (box) box.style.height = `${instance.getTotalSize()}px`;
-    // Just after the user's input its scroll is still to come: pinning now would undo it.
-    const pin = pinned && performance.now() - userInputAt >= USER_SCROLL_MS;
-    const target = pin ? endOffset(instance) : shift !== 0 ? Math.max(0, elementOffset + shift) : null;
+    // While the user scrolls, the browser's scroll is still to come or under way: a write would
+    // undo it or cut it short (rows growing above move the view a little instead, until it settles).
+    if (userScrolling()) return;
+    const target = pinned ? endOffset(instance) : shift !== 0 ? Math.max(0, elementOffset + shift) : null;
     if (target !== null && Math.abs(target - elementOffset) >= 1) scrollTo(element, target);
   });
   onScopeDispose(() => measurer.disconnect());
@@ -194,7 +270,7 @@ export function useVirtualTranscript(options: VirtualTranscriptOptions): Virtual
    */
   function pinToEnd(): void {
     const count = rows.value.length;
-    if (!pinned || count === 0) return;
+    if (!pinned || count === 0 || userScrolling()) return;
     const instance = virtualizer.value;
     if (instance.options.count === count) reportOffset?.(endOffset(instance), false);
   }
@@ -216,6 +292,8 @@ export function useVirtualTranscript(options: VirtualTranscriptOptions): Virtual
   function repin(): void {
     pinned = true;
     userInputAt = -Infinity;
+    gesture = null;
+    pointerHeld = false;
     pinToEnd();
     const element = scroller.value;
     const instance = virtualizer.value;
