@@ -14,6 +14,19 @@ export interface UploadedImport {
   allowDuplicate?: boolean;
   /** The file's SHA-256 (hex) when the caller computed it while receiving; read from the file otherwise. */
   sourceHash?: string;
+  /**
+   * Aborted when the page that asked went away (or cancelled): the import stops and deletes
+   * what it wrote, and the call rejects with ImportCancelled. An import already finished stays.
+   */
+  signal?: AbortSignal;
+}
+
+/** An import its caller's signal stopped: nothing of it is left in the store. */
+export class ImportCancelled extends Error {
+  constructor(fileName: string) {
+    super(`The import of ${fileName} was cancelled.`);
+    this.name = 'ImportCancelled';
+  }
 }
 
 /** A safe file name for an upload: its base name in letters, digits, dots, dashes and underscores. */
@@ -34,16 +47,29 @@ export async function importUploadedFile(
   upload: UploadedImport,
 ): Promise<Output<'sessions.importData'>> {
   const task = trackTask(deps.hub, `Importing ${upload.fileName}`, upload.taskId);
+  const { signal } = upload;
+  const stopIfCancelled = () => {
+    if (signal?.aborted) throw new ImportCancelled(upload.fileName);
+  };
   try {
+    stopIfCancelled();
     const sourceHash = upload.sourceHash ?? (await fileHash(upload.path));
     const earlier = upload.allowDuplicate ? null : deps.store.findImport(sourceHash);
     if (earlier) {
       const { sessionId, source: format, messageCount, title } = earlier;
       return { sessionId, format, messageCount, earlier: { title } };
     }
+    stopIfCancelled();
     const { sessionId, format, messageCount, sessionIds } = await importFile(upload.path, deps.store, {
       sourceHash,
-      onProgress: (done, total) => task.progress(done, total),
+      onProgress: (done, total) => {
+        // A throw from onProgress stops the import entry the way a refused file does: every
+        // session it began is deleted. It reports often (each read chunk, each written batch),
+        // so a cancel lands within one batch. The report of the whole file (done === total) may
+        // come after every session is finished; an import that far is kept.
+        if (done < total) stopIfCancelled();
+        task.progress(done, total);
+      },
     });
     return { sessionId, format, messageCount, sessionIds };
   } finally {

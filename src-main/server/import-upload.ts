@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { LIMITS, MAX_IMPORT_BYTES, type CallError, type ErrorCode, type Result } from '@shared/contract';
 import { AppError, toAppError, type FleetscopeApp } from '../app';
-import { importUploadedFile, uploadName } from '../app/import-upload';
+import { ImportCancelled, importUploadedFile, uploadName } from '../app/import-upload';
 import { BASE_HEADERS, type AccessVerdict } from './security';
 
 /** Uploads received or imported at once; more are refused (429) rather than filling the disk. */
@@ -199,7 +199,8 @@ function removeStaleUploads(folder: string): void {
  * through the file import entry, with progress as `task.progress` events under the page's task
  * id. Answers the `sessions.importData` Result as JSON, with an HTTP status matching its error.
  * The temp file is deleted once the import ends, and at once when the upload fails or is aborted
- * (nothing is imported then).
+ * (nothing is imported then). A connection that closes before its answer (the tab closed or
+ * reloaded, or the page's Cancel) cancels an import still running, which deletes what it wrote.
  */
 export function importUploadRoute(
   app: FleetscopeApp,
@@ -221,6 +222,13 @@ export function importUploadRoute(
     }
     inFlight++;
     let folder: string | null = null;
+    // The connection closing before the answer went out (a closed or reloaded tab, a Cancel in
+    // the page) cancels the import: what it wrote is deleted, as for a refused file.
+    const pageGone = new AbortController();
+    const onClose = () => {
+      if (!response.writableFinished) pageGone.abort();
+    };
+    response.once('close', onClose);
     try {
       mkdirSync(uploads, { recursive: true });
       folder = mkdtempSync(join(uploads, 'import-'));
@@ -233,9 +241,11 @@ export function importUploadRoute(
         taskId: query.taskId,
         allowDuplicate: query.allowDuplicate === 'true',
         sourceHash,
+        signal: pageGone.signal,
       });
       answer(response, 200, { ok: true, value });
     } finally {
+      response.off('close', onClose);
       inFlight--;
       if (folder) rmSync(folder, { recursive: true, force: true });
     }
@@ -243,6 +253,8 @@ export function importUploadRoute(
 
   return (request, response, url) => {
     run(request, response, url).catch((thrown: unknown) => {
+      // Nobody is left to answer: the page went away and its import was undone.
+      if (thrown instanceof ImportCancelled) return app.logger.info(thrown.message);
       if (thrown instanceof UploadRefusal) {
         if (thrown.status === 405) response.setHeader('Allow', 'POST');
         const send = () =>
