@@ -20,6 +20,12 @@ export interface ToolSpec {
 export interface ChatRequest {
   model: string;
   messages: ChatMessage[];
+  /**
+   * Set when the caller knows no message is a tool call or a tool result (a conversation without
+   * tools): a client then sends `messages` as they are without looking through them first. A
+   * request grows with its conversation, so that look costs once per message per request.
+   */
+  plain?: boolean;
   tools?: ToolSpec[];
   temperature?: number;
   maxTokens?: number;

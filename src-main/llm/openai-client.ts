@@ -64,9 +64,10 @@ function toRequestBody(request: ChatRequest): OpenAI.Chat.Completions.ChatComple
   return {
     model: request.model,
     // Most requests carry only messages that go as they are: then the array goes as it is too.
-    messages: request.messages.some(needsRenaming)
-      ? request.messages.map(toOpenAiMessage)
-      : (request.messages as OpenAiMessage[]),
+    messages:
+      request.plain !== true && request.messages.some(needsRenaming)
+        ? request.messages.map(toOpenAiMessage)
+        : (request.messages as OpenAiMessage[]),
     stream: true,
     stream_options: { include_usage: true },
     ...(request.tools && request.tools.length > 0

@@ -19,6 +19,8 @@ export interface ErrorVoice {
 export type BodyShape = 'event-stream' | 'json' | 'html' | 'other';
 
 export function shapeOf(contentType: string | null, body?: string): BodyShape {
+  // What every streamed reply says, as is (the general reading below for every other spelling).
+  if (contentType === 'text/event-stream') return 'event-stream';
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (type === 'text/event-stream') return 'event-stream';
   if (type === 'application/json' || type.endsWith('+json')) return 'json';

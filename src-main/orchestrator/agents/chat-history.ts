@@ -75,6 +75,9 @@ export class ChatTranscript {
   /** Messages of `source` turned into `chat` for good. */
   private settled = 0;
   private chat: ChatMessage[] = [];
+  /** Tool calls and tool results among `chat` (turns an API names differently, see `plain`). */
+  private settledToolTurns = 0;
+  private lastToolTurns = 0;
   private readonly answered = new Set<string>();
 
   constructor(
@@ -92,11 +95,21 @@ export class ChatTranscript {
     }
     let index = this.settled;
     for (; index < history.length && this.isSettled(history[index] as Message); index += 1)
-      this.append(this.chat, history[index] as Message);
+      this.settledToolTurns += this.append(this.chat, history[index] as Message);
     this.settled = index;
     const chat = this.chat.slice();
-    for (; index < history.length; index += 1) this.append(chat, history[index] as Message);
+    let toolTurns = this.settledToolTurns;
+    for (; index < history.length; index += 1) toolTurns += this.append(chat, history[index] as Message);
+    this.lastToolTurns = toolTurns;
     return chat;
+  }
+
+  /**
+   * Whether the last `messages()` holds only system, user and plain assistant turns: no tool call
+   * and no tool result, which model clients must rename to their API's fields (ChatRequest.plain).
+   */
+  get plain(): boolean {
+    return this.lastToolTurns === 0;
   }
 
   private restart(history: readonly Message[]): void {
@@ -104,6 +117,7 @@ export class ChatTranscript {
     this.scanned = 0;
     this.settled = 0;
     this.chat = [systemTurn(this.spec)];
+    this.settledToolTurns = 0;
     this.answered.clear();
   }
 
@@ -113,18 +127,23 @@ export class ChatTranscript {
     return (message.toolCalls ?? []).every((call) => this.answered.has(call.id));
   }
 
-  private append(chat: ChatMessage[], message: Message): void {
+  /** Adds the message's chat turns; returns how many of them are tool calls or tool results. */
+  private append(chat: ChatMessage[], message: Message): number {
     if (message.from !== this.address) {
       chat.push(userTurn(message));
-      return;
+      return 0;
     }
     if (message.kind === 'tool' && message.toolResults) {
       for (const result of message.toolResults)
         chat.push({ role: 'tool', toolCallId: result.callId, content: result.content });
-      return;
+      return message.toolResults.length;
     }
     const calls = (message.toolCalls ?? []).filter((call) => this.answered.has(call.id));
-    if (calls.length > 0) chat.push({ role: 'assistant', content: message.content, toolCalls: calls });
-    else chat.push(assistantTurn(message));
+    if (calls.length === 0) {
+      chat.push(assistantTurn(message));
+      return 0;
+    }
+    chat.push({ role: 'assistant', content: message.content, toolCalls: calls });
+    return 1;
   }
 }

@@ -79,11 +79,14 @@ export class LlmAgent implements Agent {
     tools: ReturnType<ToolRegistry['specs']> | undefined,
   ) {
     let streaming = false;
+    const transcript = this.transcriptFor(context.address);
+    const messages = transcript.messages(context.history());
     try {
       return await this.services.client.complete(
         {
           model: this.provider.model,
-          messages: this.transcriptFor(context.address).messages(context.history()),
+          messages,
+          plain: transcript.plain,
           ...(tools ? { tools } : {}),
           ...(this.provider.temperature !== undefined ? { temperature: this.provider.temperature } : {}),
           ...(this.provider.maxTokens !== undefined ? { maxTokens: this.provider.maxTokens } : {}),

@@ -1,4 +1,12 @@
-import { draftSchema, type Draft, type Message, type MessageKind, type MessageState } from '@shared/domain';
+import {
+  draftSchema,
+  MESSAGE_KINDS,
+  type Draft,
+  type Message,
+  type MessageKind,
+  type MessageState,
+  type TokenUsage,
+} from '@shared/domain';
 import { newId } from './ids';
 import { memberOf, routeMessage, type BusMember } from './routing';
 import type { SessionState } from './session-state';
@@ -23,6 +31,55 @@ export interface BusOptions {
 
 /** A message a draft could not become; the run treats it as an agent bug. */
 export class InvalidDraftError extends Error {}
+
+const KINDS: ReadonlySet<string> = new Set(MESSAGE_KINDS);
+
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/** `usage` as draftSchema returns it, when it is a plain pair of counts (else undefined: zod decides). */
+function plainUsage(usage: unknown): TokenUsage | undefined {
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const { prompt, completion } = usage as Record<string, unknown>;
+  return isCount(prompt) && isCount(completion) ? { prompt, completion } : undefined;
+}
+
+/**
+ * The draft as `draftSchema.parse` returns it, for the plain drafts of every model reply (no
+ * meta, tool calls or tool results); null for anything else, which zod then decides. Checks the
+ * same rules as the schema, without walking zod's machinery once per message: the one check a
+ * turn pays in full. It only ever says "valid": every refusal and every other shape is zod's.
+ */
+export function plainDraft(draft: Draft): Draft | null {
+  if (typeof draft !== 'object' || draft === null) return null;
+  const { to, kind, content, parentId, meta, toolCalls, toolResults, usage } = draft as Record<
+    keyof Draft,
+    unknown
+  >;
+  if (meta !== undefined || toolCalls !== undefined || toolResults !== undefined) return null;
+  if (typeof to !== 'string' || to.length === 0 || typeof content !== 'string') return null;
+  if (typeof kind !== 'string' || !KINDS.has(kind)) return null;
+  if (parentId !== undefined && parentId !== null && (typeof parentId !== 'string' || parentId.length === 0))
+    return null;
+  const counted = usage === undefined ? undefined : plainUsage(usage);
+  if (usage !== undefined && counted === undefined) return null;
+  return {
+    to,
+    kind: kind as MessageKind,
+    content,
+    ...(parentId !== undefined ? { parentId } : {}),
+    ...(counted !== undefined ? { usage: counted } : {}),
+  };
+}
+
+/** The draft as draftSchema returns it; throws InvalidDraftError naming what is wrong. */
+function validDraft(draft: Draft, sender: () => string): Draft {
+  const plain = plainDraft(draft);
+  if (plain !== null) return plain;
+  const parsed = draftSchema.safeParse(draft);
+  if (parsed.success) return parsed.data;
+  const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'draft'}: ${issue.message}`);
+  throw new InvalidDraftError(`${sender()} tried to send an invalid message (${detail.join('; ')}).`);
+}
 
 /** Opening a streamed message: the envelope is known before the content. */
 export interface MessageOpening {
@@ -172,25 +229,13 @@ export class MessageWriter {
     if (text.length === 0 || this.finished) return;
     this.start();
     this.text += text;
-    this.session.recorder.emit(this.sender(), {
-      kind: 'message.delta',
-      payload: { messageId: this.id, text },
-    });
+    this.session.recorder.delta(this.sender(), this.id, text);
   }
 
   /** Validates the draft, records the message and delivers it. `state` is partial for cut-off replies. */
   complete(draft: Draft, state: MessageState = 'complete'): Message {
     if (this.finished) throw new InvalidDraftError(`Message ${this.id} was already completed.`);
-    const parsed = draftSchema.safeParse(draft);
-    if (!parsed.success) {
-      const detail = parsed.error.issues.map(
-        (issue) => `${issue.path.join('.') || 'draft'}: ${issue.message}`,
-      );
-      throw new InvalidDraftError(
-        `${this.sender()} tried to send an invalid message (${detail.join('; ')}).`,
-      );
-    }
-    const valid = parsed.data;
+    const valid = validDraft(draft, () => this.sender());
     this.reopen({ to: valid.to, kind: valid.kind, parentId: valid.parentId ?? this.opening.parentId });
     this.start();
     this.finished = true;

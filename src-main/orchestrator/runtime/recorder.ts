@@ -86,12 +86,8 @@ export class EventRecorder {
   emit(agent: string | null, body: EventBody): void {
     const masker = this.masker;
     switch (body.kind) {
-      case 'message.delta': {
-        const { messageId } = body.payload;
-        const text = masker === null ? body.payload.text : masker.delta(messageId, body.payload.text);
-        if (text.length > 0) this.addDelta(agent, messageId, text);
-        return;
-      }
+      case 'message.delta':
+        return this.delta(agent, body.payload.messageId, body.payload.text);
       case 'message.completed': {
         if (masker !== null) {
           const messageId = body.payload.message.id;
@@ -115,6 +111,12 @@ export class EventRecorder {
         this.recordDeltas();
         return this.record(agent, masker === null ? body : masker.maskDeep(body));
     }
+  }
+
+  /** A streamed piece of a message: `emit` of a `message.delta`, without building its body first. */
+  delta(agent: string | null, messageId: string, text: string): void {
+    const masked = this.masker === null ? text : this.masker.delta(messageId, text);
+    if (masked.length > 0) this.addDelta(agent, messageId, masked);
   }
 
   /** Records pending deltas and makes everything durable now; the listeners see it before this returns. */

@@ -54,13 +54,22 @@ describe('an agent history as chat messages', () => {
     const call = { id: 'k1', name: 'calculator', arguments: '{"expression":"3*3"}' };
     const view: Message[] = [message('user', '*', { kind: 'task', content: 'Multiply' })];
     const transcript = new ChatTranscript(spec, 'ann');
-    const same = () => expect(transcript.messages(view)).toEqual(toChatMessages(spec, 'ann', view));
+    // `plain` says whether a request may skip looking for tool turns to rename.
+    const hasToolTurns = (chat: ReturnType<typeof toChatMessages>) =>
+      chat.some((entry) => entry.role === 'tool' || (entry.role === 'assistant' && 'toolCalls' in entry));
+    const same = () => {
+      const chat = transcript.messages(view);
+      expect(chat).toEqual(toChatMessages(spec, 'ann', view));
+      expect(transcript.plain).toBe(!hasToolTurns(chat));
+    };
     same();
+    expect(transcript.plain).toBe(true);
     view.push(message('bob', '*', { content: 'go on' }));
     same();
     // The call waits for its result: left out now, kept once the result is in the view.
     view.push(message('ann', 'ann', { kind: 'function', content: '', toolCalls: [call] }));
     expect(transcript.messages(view).at(-1)).toEqual({ role: 'assistant', content: '' });
+    expect(transcript.plain).toBe(true);
     view.push(
       message('ann', 'ann', {
         kind: 'tool',
@@ -68,6 +77,7 @@ describe('an agent history as chat messages', () => {
       }),
     );
     same();
+    expect(transcript.plain).toBe(false);
     expect(transcript.messages(view).at(-2)).toMatchObject({ role: 'assistant', toolCalls: [call] });
     view.push(message('ann', '*', { content: 'It is 9.' }));
     same();
@@ -79,5 +89,6 @@ describe('an agent history as chat messages', () => {
     // A view replaced by another (resume) is read from its start.
     const replaced = [message('user', '*', { kind: 'task', content: 'Again' })];
     expect(transcript.messages(replaced)).toEqual(toChatMessages(spec, 'ann', replaced));
+    expect(transcript.plain).toBe(true);
   });
 });
