@@ -3,6 +3,17 @@ import type { ChannelName, Delivered, Input, Output, Result } from '@shared/cont
 /** What an import asks for besides the file: the `sessions.importData` fields other than `content`. */
 export type ImportRequest = Omit<Input<'sessions.importData'>, 'content'>;
 
+/** How a caller follows and stops the sending of an import's file (the browser's upload). */
+export interface ImportTransfer {
+  /** Bytes of the file sent so far of its size, while it is sent (before the host imports it). */
+  onUpload?: (sent: number, total: number) => void;
+  /**
+   * Aborting it stops the upload, or the import the host has begun (which deletes what it wrote);
+   * the answer is then an `unavailable` error saying so. Surfaces that send no upload ignore it.
+   */
+  signal?: AbortSignal;
+}
+
 export type ConnectionState = 'connecting' | 'online' | 'offline';
 
 /** The renderer's one way to reach the backend, whatever the transport. */
@@ -23,9 +34,14 @@ export interface Bridge {
   /**
    * Imports a transcript file, answering as `sessions.importData` does (progress comes as
    * task.progress events under `request.taskId`). The browser streams the file to the web host
-   * (never held whole in the page or a WebSocket frame); the desktop sends its text over IPC.
+   * (never held whole in the page or a WebSocket frame), reporting and honouring `transfer`; the
+   * desktop sends its text over IPC.
    */
-  importFile(file: Blob, request: ImportRequest): Promise<Result<Output<'sessions.importData'>>>;
+  importFile(
+    file: Blob,
+    request: ImportRequest,
+    transfer?: ImportTransfer,
+  ): Promise<Result<Output<'sessions.importData'>>>;
   readonly connection: ConnectionState;
   dispose(): void;
 }

@@ -3,7 +3,7 @@ import { WS_PATH } from '@shared/contract';
 import { Emitter } from './emitter';
 import { Sequencer } from './sequencer';
 import type { Bridge, ConnectionState } from './types';
-import { uploadImport, type FetchLike } from './upload-import';
+import { uploadImport, type UploadSender } from './upload-import';
 import { WatchSet } from './watch-set';
 
 /** The subset of the WebSocket API the bridge uses (the browser's, or `ws` in tests). */
@@ -23,8 +23,8 @@ export interface WsBridgeOptions {
   url: string;
   /** http://host:port/api/import?token=...: where import files are uploaded (see upload-import.ts). */
   uploadUrl: string;
-  /** How uploads are sent (the page's fetch by default). */
-  fetch?: FetchLike;
+  /** How uploads are sent (XMLHttpRequest in a page, fetch where there is none). */
+  sendUpload?: UploadSender;
   createSocket?: SocketFactory;
   /** Reconnect delays grow from `minDelayMs` by doubling up to `maxDelayMs`. */
   minDelayMs?: number;
@@ -155,7 +155,8 @@ export function createWsBridge(options: WsBridgeOptions): Bridge {
     },
     call,
     watchSession: (sessionId) => watched.add(sessionId),
-    importFile: (file, request) => uploadImport(options.uploadUrl, file, request, options.fetch),
+    importFile: (file, request, transfer) =>
+      uploadImport(options.uploadUrl, file, request, transfer, options.sendUpload),
     onDidReceiveEvent: (listener) => events.on(listener),
     onDidRequireResync: (listener) => resync.on(listener),
     onDidChangeConnection: (listener) => connection.on(listener),

@@ -53,6 +53,11 @@ export const useSessionListStore = defineStore('sessionList', () => {
   });
   /** The running import's task id, under "import". */
   const running = ref<Record<string, string>>({});
+  /** The running import's file while the page sends it: bytes sent of its size (browser only). */
+  const importUpload = ref<{ fileName: string; sent: number; total: number } | null>(null);
+  /** Only the browser's upload can be stopped; the desktop hands the whole text over at once. */
+  const canCancelImport = bridge.surface === 'browser';
+  let importAbort: AbortController | null = null;
   let generation = 0;
 
   const pageCount = computed(() => Math.max(1, Math.ceil(total.value / PAGE_SIZE)));
@@ -137,12 +142,21 @@ export const useSessionListStore = defineStore('sessionList', () => {
       );
     const taskId = tasks.newTaskId('import');
     running.value = { ...running.value, import: taskId };
+    const abort = new AbortController();
+    importAbort = abort;
     try {
-      const result = await bridge.importFile(file, {
-        fileName: file.name,
-        taskId,
-        ...(allowDuplicate ? { allowDuplicate } : {}),
-      });
+      const result = await bridge.importFile(
+        file,
+        { fileName: file.name, taskId, ...(allowDuplicate ? { allowDuplicate } : {}) },
+        {
+          signal: abort.signal,
+          onUpload: (sent, size) => (importUpload.value = { fileName: file.name, sent, total: size }),
+        },
+      );
+      if (!result.ok && abort.signal.aborted) {
+        toasts.push(`Import of ${file.name} cancelled.`, 'info');
+        return null;
+      }
       if (!result.ok) return fail(result.error, null, `Could not import ${file.name}`);
       const { sessionId, messageCount, earlier } = result.value;
       if (earlier) return { sessionId, earlier };
@@ -162,8 +176,18 @@ export const useSessionListStore = defineStore('sessionList', () => {
       const next = { ...running.value };
       delete next.import;
       running.value = next;
+      importUpload.value = null;
+      importAbort = null;
       tasks.forget(taskId);
     }
+  }
+
+  /**
+   * Stops the running import: its upload, or the host's import of it, which deletes what it
+   * wrote (an import that already finished stays). The import answers null, with a notice.
+   */
+  function cancelImport(): void {
+    importAbort?.abort();
   }
 
   let refreshTimer: ReturnType<typeof setTimeout> | null = null;
@@ -191,6 +215,9 @@ export const useSessionListStore = defineStore('sessionList', () => {
     filters,
     filtered,
     running,
+    importUpload,
+    canCancelImport,
+    cancelImport,
     load,
     setPage,
     rename,

@@ -2,7 +2,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { request, type ClientRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
 import { IMPORT_UPLOAD_PATH, type EventPayload } from '@shared/contract';
+import { createWsBridge, type SocketLike } from '../../../src-renderer/bridge/ws-bridge';
 import { exportWithMessages } from '../../bench/import-hostile/payloads';
 import { startTestHost, type RunningHost } from '../../helpers/web-host';
 
@@ -110,6 +112,42 @@ describe('an import upload whose page goes away', () => {
     await vi.waitFor(() => expect(leftInUploads()).toEqual([]), WAIT);
     expect(await sessionCount()).toBe(before + 1);
     expect((await running.app.call('sessions.list', { search: 'Left behind' })).items).toEqual([]);
+  });
+
+  it("cancels through the bridge's signal: the page hears it was cancelled and nothing is kept", async () => {
+    const { port, token } = running.host;
+    const origin = `http://127.0.0.1:${port}`;
+    const bridge = createWsBridge({
+      url: `ws://127.0.0.1:${port}/ws?token=${token}`,
+      uploadUrl: `${origin}${IMPORT_UPLOAD_PATH}?token=${token}`,
+      createSocket: (url) => new WebSocket(url, { origin }) as unknown as SocketLike,
+    });
+    try {
+      const before = await sessionCount();
+      const abort = new AbortController();
+      onProgress = (payload) => {
+        if (payload.taskId !== 'bridge-cancel' || payload.finished || payload.total === null) return;
+        if (payload.done <= payload.total / 2 || payload.done >= payload.total) return;
+        onProgress = () => undefined;
+        abort.abort();
+      };
+      const text = exportWithMessages(40_000).replace('Bench 40000', 'Cancelled from the page');
+      const answer = await bridge.importFile(
+        new Blob([text]),
+        { fileName: 'cancelled.json', taskId: 'bridge-cancel' },
+        { signal: abort.signal },
+      );
+      expect(abort.signal.aborted).toBe(true);
+      expect(answer).toEqual({
+        ok: false,
+        error: { code: 'unavailable', message: 'The import of cancelled.json was cancelled.' },
+      });
+      await vi.waitFor(() => expect(finished('bridge-cancel')).toBe(true), WAIT);
+      await vi.waitFor(() => expect(leftInUploads()).toEqual([]), WAIT);
+      expect(await sessionCount()).toBe(before);
+    } finally {
+      bridge.dispose();
+    }
   });
 
   it('keeps an import whose answer was sent before the client went away', async () => {
