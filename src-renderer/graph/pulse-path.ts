@@ -34,13 +34,6 @@ export function drawablePath(path: string): boolean {
   return (path.match(/-?\d*\.?\d+(?:e[-+]?\d+)?/gi) ?? []).length >= 4;
 }
 
-/** The straight line between the centres of two measured boxes, or null until both are. */
-export function rayPath(from: PulseBox | null | undefined, to: PulseBox | null | undefined): string | null {
-  if (!measured(from) || !measured(to)) return null;
-  const path = `M ${from.x + from.width / 2} ${from.y + from.height / 2} L ${to.x + to.width / 2} ${to.y + to.height / 2}`;
-  return drawablePath(path) ? path : null;
-}
-
 /**
  * Starts an SVG animation when its element is inserted. An animation begins at its SVG's time
  * zero: inserted into an edge's SVG that has been on screen longer than the animation lasts, it

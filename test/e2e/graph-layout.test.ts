@@ -6,31 +6,21 @@ import type { FleetInput } from '../../src-shared/domain';
 import { type HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
 import { callHost, shot, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
-import { measureGraph, openGraph, type GraphMeasure } from './graph-measure';
+import {
+  GRAPH_SIZES as SIZES,
+  GRAPH_THEMES as THEMES,
+  measureGraph,
+  openGraph,
+  selectorHubFleet,
+  type GraphMeasure,
+} from './graph-measure';
 
 const TOKEN = 'e2e-graph-layout-token-0123456789abcdef01';
-const SIZES = [
-  { name: '1024x700', width: 1024, height: 700 },
-  { name: '1920x1080', width: 1920, height: 1080 },
-] as const;
-const THEMES = ['light', 'dark'] as const;
 const EXAMPLES = join('resources', 'fleets', 'scripted');
 
 /** A selector team (drawn around its hub) and a nested team (drawn as a group): patterns the examples lack. */
 const EXTRA_FLEETS: FleetInput[] = [
-  {
-    version: 1,
-    name: 'Selector hub',
-    agents: ['planner', 'coder', 'critic', 'tester'].map((name) => ({
-      name,
-      type: 'scripted' as const,
-      role: `${name} of the team`,
-      script: [{ content: `${name} here: my part is done.` }],
-      loop: true,
-    })),
-    team: { pattern: 'selector', rules: [{ contains: 'planner', candidates: ['coder'] }] },
-    termination: { type: 'max-messages', max: 7 },
-  },
+  selectorHubFleet('Selector hub', (name) => ({ content: `${name} here: my part is done.` })),
   {
     version: 1,
     name: 'Nested research team',

@@ -1,4 +1,35 @@
 import type { Page } from 'playwright-core';
+import type { FleetInput } from '../../src-shared/domain';
+
+/** The window sizes and colour schemes the graph is checked in. */
+export const GRAPH_SIZES = [
+  { name: '1024x700', width: 1024, height: 700 },
+  { name: '1920x1080', width: 1920, height: 1080 },
+] as const;
+export const GRAPH_THEMES = ['light', 'dark'] as const;
+
+/** One step of a scripted agent's script. */
+type ScriptStep = { content: string; chunkSize?: number; delayMs?: number };
+
+/**
+ * A selector team of four scripted agents (planner, coder, critic, tester) that the graph draws at
+ * the corners round its hub; each agent says its one step, over and over, until 7 messages.
+ */
+export function selectorHubFleet(name: string, step: (agent: string) => ScriptStep): FleetInput {
+  return {
+    version: 1,
+    name,
+    agents: ['planner', 'coder', 'critic', 'tester'].map((agent) => ({
+      name: agent,
+      type: 'scripted' as const,
+      role: `${agent} of the team`,
+      script: [step(agent)],
+      loop: true,
+    })),
+    team: { pattern: 'selector', rules: [{ contains: 'planner', candidates: ['coder'] }] },
+    termination: { type: 'max-messages', max: 7 },
+  };
+}
 
 /** What the layout-quality checks found on the session graph as it is drawn now. */
 export interface GraphMeasure {

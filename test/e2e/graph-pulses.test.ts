@@ -1,9 +1,30 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import { type HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
-import { openApp, runExample } from './session-helpers';
+import {
+  callHost,
+  openApp,
+  runExample,
+  serveInChromium,
+  shot,
+  stopServed,
+  type ChromiumBrowser,
+} from './session-helpers';
+import { GRAPH_SIZES as SIZES, GRAPH_THEMES as THEMES, openGraph, selectorHubFleet } from './graph-measure';
+
+const TOKEN = 'e2e-graph-pulses-token-0123456789abcdef0123';
+
+/**
+ * Four agents round a selector hub: a broadcast from one corner to the opposite one would cross
+ * the hub in a straight line. Messages stream for about a second each, so the run is watched live.
+ */
+const HUB_FLEET = selectorHubFleet('Hub broadcasts', (name) => ({
+  content: `${name} here: my part of the work is done, over to the next one.`,
+  chunkSize: 4,
+  delayMs: 50,
+}));
 
 /** One pulse dot as seen in one animation frame. */
 interface PulseSample {
@@ -17,16 +38,76 @@ interface PulseSample {
   edgeAge: number;
 }
 
+/** What the broadcast rays drawn so far crossed. */
+interface RayRecord {
+  /** Rays checked, once per frame each is on screen. */
+  checked: number;
+  /** Of those, rays bowed around a card (quadratic paths). */
+  curved: number;
+  /** "from -> to crosses card" for every ray that ran through the inside of a card. */
+  crossings: string[];
+}
+
 /**
  * Installed before the app loads: on every animation frame, every visible pulse dot (opacity
- * above zero) is measured against the path it moves along, in the coordinates of its own SVG.
+ * above zero) is measured against the path it moves along, in the coordinates of its own SVG;
+ * and every broadcast ray is walked in 2 px steps on screen against every card's box (less 1 px
+ * of border): a ray may touch a card's border but never run through its inside. A team's box is
+ * no obstacle to rays from, to or between its own members.
  */
 function recordPulses(): void {
   const samples: PulseSample[] = [];
+  const rays: RayRecord = { checked: 0, curved: 0, crossings: [] };
   const born = new WeakMap<Element, number>();
   (window as unknown as { pulseSamples: PulseSample[] }).pulseSamples = samples;
+  (window as unknown as { rayRecord: RayRecord }).rayRecord = rays;
   const probe = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+  // A card that has just grown is measured by Vue Flow after this frame's callbacks: a crossing
+  // counts when it holds in two frames running (the same ray, the same card), not for one frame.
+  let lastFrame = new Set<string>();
+  const checkRays = () => {
+    const thisFrame = new Set<string>();
+    const rayPaths = document.querySelectorAll<SVGPathElement>('[data-testid="broadcast-pulse"] path.ray');
+    if (rayPaths.length === 0) {
+      lastFrame = thisFrame;
+      return;
+    }
+    const cards = Array.from(document.querySelectorAll<HTMLElement>('.vue-flow__node'), (node) => ({
+      id: node.dataset.id ?? '?',
+      rect: node.getBoundingClientRect(),
+    }));
+    for (const ray of Array.from(rayPaths)) {
+      const from = ray.dataset.from ?? '';
+      const to = ray.dataset.to ?? '';
+      const matrix = ray.getScreenCTM();
+      if (!matrix) continue;
+      rays.checked += 1;
+      if ((ray.getAttribute('d') ?? '').includes('Q')) rays.curved += 1;
+      const holds = (id: string, member: string) => member.startsWith(`${id}/`);
+      const obstacles = cards.filter((card) => !holds(card.id, from) && !holds(card.id, to));
+      const length = ray.getTotalLength();
+      const steps = Math.max(2, Math.ceil((length * matrix.a) / 2));
+      for (let step = 0; step <= steps; step += 1) {
+        const local = ray.getPointAtLength((length * step) / steps);
+        const point = new DOMPoint(local.x, local.y).matrixTransform(matrix);
+        const hit = obstacles.find(
+          ({ rect }) =>
+            point.x > rect.left + 1 &&
+            point.x < rect.right - 1 &&
+            point.y > rect.top + 1 &&
+            point.y < rect.bottom - 1,
+        );
+        if (!hit) continue;
+        const crossing = `${from} -> ${to} crosses ${hit.id}`;
+        thisFrame.add(crossing);
+        if (lastFrame.has(crossing) && !rays.crossings.includes(crossing)) rays.crossings.push(crossing);
+        break;
+      }
+    }
+    lastFrame = thisFrame;
+  };
   const tick = (now: number) => {
+    checkRays();
     for (const svg of Array.from(document.querySelectorAll('svg.vue-flow__edges')))
       if (!born.has(svg)) born.set(svg, now);
     const dots = document.querySelectorAll<SVGCircleElement>(
@@ -62,27 +143,28 @@ function recordPulses(): void {
   requestAnimationFrame(tick);
 }
 
+const readRays = (page: Page) =>
+  page.evaluate(() => (window as unknown as { rayRecord: RayRecord }).rayRecord);
+
 describe('pulses on the graph of a live run (Chromium + `fleetscope serve`)', () => {
   const temp = makeTempDir();
   let host: HostProcess;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let browser: ChromiumBrowser;
   let page: Page;
 
   beforeAll(async () => {
-    ensureBuilt();
-    host = await spawnHost(join(temp.dir, 'data'));
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
     // Vitest's transform may wrap functions in __name(); give the page a no-op one.
-    await page.addInitScript({ content: 'window.__name = (fn) => fn;' });
+    ({ host, browser, page } = await serveInChromium(join(temp.dir, 'data'), {
+      token: TOKEN,
+      initScript: 'window.__name = (fn) => fn;',
+      open: false,
+    }));
     await page.addInitScript(recordPulses);
     await openApp(page, host.url);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    temp.remove();
+    await stopServed({ browser, host }, temp);
   });
 
   it('moves every pulse dot along its path (none left at the corner), on old edges too', async () => {
@@ -102,5 +184,44 @@ describe('pulses on the graph of a live run (Chromium + `fleetscope serve`)', ()
     // time zero: on an edge older than the 0.7 s pulse it would be over, frozen at its end, unseen).
     const onOldEdges = samples.filter((sample) => sample.kind === 'edge' && sample.edgeAge > 800);
     expect(onOldEdges.some((sample) => sample.along > 0.05 && sample.along < 0.95)).toBe(true);
+    // The debaters' broadcasts run from border to border: never through a card.
+    const rays = await readRays(page);
+    expect(rays.checked).toBeGreaterThan(0);
+    expect(rays.crossings).toEqual([]);
   });
+
+  for (const size of SIZES)
+    for (const theme of THEMES)
+      it(`at ${size.name} in ${theme}: broadcast rays bow round the hub and never cross a card`, async () => {
+        await page.setViewportSize({ width: size.width, height: size.height });
+        await page.emulateMedia({ colorScheme: theme });
+        await page.evaluate(() => {
+          const record = (window as unknown as { rayRecord: RayRecord }).rayRecord;
+          Object.assign(record, { checked: 0, curved: 0, crossings: [] });
+        });
+        const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
+          source: { fleet: HUB_FLEET },
+          task: 'Pass the work round',
+        });
+        await openGraph(page, sessionId);
+        expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+        // A picture of a bowed ray for a person to judge (not an assertion: a ray lasts under a second).
+        const picture = page
+          .locator('[data-testid="broadcast-pulse"] path.ray[d*="Q"]')
+          .first()
+          .waitFor({ timeout: 20_000 })
+          .then(
+            () => shot(page, `graph-pulses-hub-${size.name}-${theme}.png`),
+            () => undefined,
+          );
+        await expect
+          .poll(() => page.getByTestId('session-status').getAttribute('data-status'), { timeout: 60_000 })
+          .toBe('completed');
+        await picture;
+        const rays = await readRays(page);
+        expect(rays.checked).toBeGreaterThan(0);
+        // Some broadcast had the hub in its straight way and went round it.
+        expect(rays.curved).toBeGreaterThan(0);
+        expect(rays.crossings).toEqual([]);
+      });
 });

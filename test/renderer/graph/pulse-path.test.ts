@@ -1,22 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { drawablePath, measured, rayPath } from '../../../src-renderer/graph/pulse-path';
+import { drawablePath, measured } from '../../../src-renderer/graph/pulse-path';
+import { broadcastRay } from '../../../src-renderer/graph/broadcast-route';
 
 describe('where graph pulses may be drawn', () => {
   const box = { x: 10, y: 20, width: 100, height: 40 };
 
-  it('draws a broadcast ray between the centres of two measured nodes', () => {
-    expect(rayPath(box, { x: 200, y: 20, width: 50, height: 60 })).toBe('M 60 40 L 225 50');
-  });
-
   it('draws no ray to or from a node not measured yet, missing or placed at no number', () => {
     const unmeasured = { x: 200, y: 20, width: 0, height: 0 };
     expect(measured(unmeasured)).toBe(false);
-    expect(rayPath(box, unmeasured)).toBeNull();
-    expect(rayPath(unmeasured, box)).toBeNull();
-    expect(rayPath(box, null)).toBeNull();
-    expect(rayPath(undefined, box)).toBeNull();
-    expect(rayPath(box, { ...box, x: Number.NaN })).toBeNull();
-    expect(rayPath(box, { ...box, height: Number.POSITIVE_INFINITY })).toBeNull();
+    expect(broadcastRay(box, unmeasured)).toBeNull();
+    expect(broadcastRay(unmeasured, box)).toBeNull();
+    expect(broadcastRay(box, null)).toBeNull();
+    expect(broadcastRay(undefined, box)).toBeNull();
+    expect(broadcastRay(box, { ...box, x: Number.NaN })).toBeNull();
+    expect(broadcastRay(box, { ...box, height: Number.POSITIVE_INFINITY })).toBeNull();
   });
 
   it('accepts an edge path only when every number in it is finite', () => {
