@@ -17,6 +17,7 @@ import {
 import { envelopeOf, MessageRefs, type OpenMessage } from './message-refs';
 import { MessageCompletions } from './message-completions';
 import { completedRow, INSERT_DROPPED, INSERT_STARTED, INSERT_WHOLE } from './message-row-sql';
+import { RowBatch } from './row-batch';
 import type Database from 'better-sqlite3';
 
 /** In-memory state of a session being written: what the next commit puts in its row. */
@@ -69,6 +70,10 @@ export class Materializer {
   private readonly fts: FtsIndex;
   private readonly refs: MessageRefs;
   private readonly completions: MessageCompletions;
+  /** With `batchRows`: event rows held for multi-row inserts (see flushRows). */
+  private readonly eventRows: RowBatch | null;
+  /** With `batchRows`: full-text rows of whole messages held for multi-row inserts. */
+  private readonly ftsRows: RowBatch | null;
   /** While applyWholeMessage applies its pair: the completion, and the row once inserted. */
   private whole: { completed: MessageCompleted; pk: number | null } | null = null;
 
@@ -76,10 +81,21 @@ export class Materializer {
     db: SqliteDatabase,
     /** Events between checkpoints. */
     private readonly checkpointInterval: number,
+    /**
+     * Event rows and whole messages' full-text rows are inserted many to a statement (RowBatch),
+     * each batch at the latest before anything that reads or changes such rows and in
+     * `finishCommit`: the same rows with fewer statements (an import's writing thread).
+     */
+    options: { batchRows?: boolean } = {},
   ) {
     this.fts = new FtsIndex(db);
     this.refs = new MessageRefs(db);
-    this.completions = new MessageCompletions(db, this.fts, this.refs);
+    const batched = options.batchRows === true;
+    this.eventRows = batched
+      ? new RowBatch(db, 'INSERT INTO event_log (sid, seq, t, kind_code, agent, msg, payload)', 7)
+      : null;
+    this.ftsRows = batched ? new RowBatch(db, 'INSERT INTO messages_fts (rowid, content)', 2) : null;
+    this.completions = new MessageCompletions(db, this.fts, this.refs, this.ftsRows);
     this.sidOf = db.prepare('SELECT sid FROM sessions WHERE id = ?');
     this.insertEvent = db.prepare(
       'INSERT INTO event_log (sid, seq, t, kind_code, agent, msg, payload) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -183,6 +199,8 @@ export class Materializer {
       case 'message.completed': {
         const m = event.payload.message;
         const wholePk = this.whole?.pk ?? null;
+        // A completion of a row that exists may rewrite the events reading it and its index entry.
+        if (wholePk === null) this.flushRows();
         const pk =
           wholePk === null
             ? this.completions.complete(tally, sid, m, event.seq, event.t)
@@ -201,6 +219,7 @@ export class Materializer {
         break;
       case 'message.dropped': {
         const m = event.payload.message;
+        this.flushRows();
         const result = this.insertDropped.run(
           sid,
           m.id,
@@ -231,15 +250,10 @@ export class Materializer {
       default:
         break;
     }
-    this.insertEvent.run(
-      sid,
-      event.seq,
-      event.t,
-      storedKind(event.kind),
-      event.agent,
-      msg,
-      stored ?? encodeUnreferred(event),
-    );
+    const payload = stored ?? encodeUnreferred(event);
+    const kind = storedKind(event.kind);
+    if (this.eventRows) this.eventRows.add(sid, event.seq, event.t, kind, event.agent, msg, payload);
+    else this.insertEvent.run(sid, event.seq, event.t, kind, event.agent, msg, payload);
     tally.lastSeq = event.seq;
     tally.lastT = event.t;
     applyEvent(tally.view, event);
@@ -279,6 +293,7 @@ export class Materializer {
    * written in several transactions, until its last).
    */
   finishCommit(tally: SessionTally, options: { inProgress?: boolean } = {}): void {
+    this.flushRows();
     this.flushText(tally);
     const inProgress = options.inProgress === true;
     this.updateSession.run({
@@ -297,6 +312,7 @@ export class Materializer {
    * seq becomes `seq`, the event that closed them, so a fork cut before it does not hold them.
    */
   closeOpenMessages(tally: SessionTally, seq: number = tally.lastSeq, t: number = tally.lastT): void {
+    this.flushRows();
     this.flushText(tally);
     this.fts.addStreamingOf(tally.id);
     this.markPartial.run(seq, t, this.sid(tally));
@@ -309,6 +325,7 @@ export class Materializer {
    */
   private dropOpenMessages(tally: SessionTally): void {
     const sid = this.sid(tally);
+    this.flushRows();
     this.flushText(tally);
     this.refs.writeOutStreaming(sid);
     this.dropStreaming.run(sid);
@@ -335,6 +352,12 @@ export class Materializer {
     const final =
       status === 'completed' || status === 'stopped' || status === 'failed' || status === 'interrupted';
     tally.endedAt = final ? tally.createdAt + Math.round(t) : null;
+  }
+
+  /** Inserts the event and full-text rows held back (batchRows). */
+  private flushRows(): void {
+    this.eventRows?.flush();
+    this.ftsRows?.flush();
   }
 
   private flushText(tally: SessionTally): void {

@@ -4,6 +4,7 @@ import type { FtsIndex } from './fts-index';
 import type { SessionTally } from './materializer';
 import type { MessageRefs } from './message-refs';
 import { completedRow, UPSERT_COMPLETED } from './message-row-sql';
+import type { RowBatch } from './row-batch';
 
 const usageTotal = (usage: TokenUsage | undefined): number => (usage ? usage.prompt + usage.completion : 0);
 
@@ -20,6 +21,8 @@ export class MessageCompletions {
     db: SqliteDatabase,
     private readonly fts: FtsIndex,
     private readonly refs: MessageRefs,
+    /** Where `completeWhole` adds full-text rows when they are batched (Materializer batchRows). */
+    private readonly ftsRows: RowBatch | null = null,
   ) {
     this.upsertComplete = db.prepare(UPSERT_COMPLETED);
     this.selectMessageState = db.prepare(
@@ -79,7 +82,8 @@ export class MessageCompletions {
 
   /** The completion of a row applyWholeMessage inserted whole: what `complete` does besides the row. */
   completeWhole(tally: SessionTally, message: Message, pk: number): number {
-    this.fts.add(pk, message.content, false);
+    if (this.ftsRows) this.ftsRows.add(pk, message.content);
+    else this.fts.add(pk, message.content, false);
     tally.messageCount += 1;
     if (message.usage) tally.tokens += usageTotal(message.usage);
     return pk;

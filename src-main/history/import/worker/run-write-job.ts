@@ -113,7 +113,10 @@ class SessionsWriting {
   constructor(private readonly job: WriteJob) {
     this.db = openRaw(job.store.file, { nativeBinding: job.store.nativeBinding });
     try {
-      this.writer = new ImportWriter(this.db, new Materializer(this.db, job.store.checkpointInterval));
+      this.writer = new ImportWriter(
+        this.db,
+        new Materializer(this.db, job.store.checkpointInterval, { batchRows: true }),
+      );
       this.owners = new OwnerRecords(this.db);
     } catch (error) {
       this.db.close();
