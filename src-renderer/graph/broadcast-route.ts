@@ -82,7 +82,9 @@ function routeWithBend(from: EdgeBox, to: EdgeBox, bend: number): Route {
   };
 }
 
-function pointsOf(route: Route): Point[] {
+/** The route as straight segments: one for a straight ray, SEGMENTS for a curve. */
+function pointsOf(route: Route, bend: number): Point[] {
+  if (bend === 0) return [route.start, route.end];
   const points: Point[] = [];
   for (let step = 0; step <= SEGMENTS; step += 1) {
     const t = step / SEGMENTS;
@@ -95,13 +97,32 @@ function pointsOf(route: Route): Point[] {
   return points;
 }
 
+/** Whether a box grown by `margin` meets the box round the route's three points (which holds the curve). */
+function near(route: Route, box: EdgeBox, margin: number): boolean {
+  const xs = [route.start.x, route.control.x, route.end.x];
+  const ys = [route.start.y, route.control.y, route.end.y];
+  return (
+    box.x - margin <= Math.max(...xs) &&
+    box.x + box.width + margin >= Math.min(...xs) &&
+    box.y - margin <= Math.max(...ys) &&
+    box.y + box.height + margin >= Math.min(...ys)
+  );
+}
+
 /** Clear of the obstacles by `margin`, and of the sender's and receiver's own insides. */
-function clear(route: Route, ends: EdgeBox[], obstacles: readonly EdgeBox[], margin: number): boolean {
-  const points = pointsOf(route);
+function clear(
+  route: Route,
+  bend: number,
+  ends: EdgeBox[],
+  obstacles: readonly EdgeBox[],
+  margin: number,
+): boolean {
+  const nearby = obstacles.filter((box) => near(route, box, margin));
+  const points = pointsOf(route, bend);
   for (let index = 1; index < points.length; index += 1) {
     const a = points[index - 1]!;
     const b = points[index]!;
-    if (obstacles.some((box) => segmentCrosses(a, b, box, margin))) return false;
+    if (nearby.some((box) => segmentCrosses(a, b, box, margin))) return false;
     if (ends.some((box) => segmentCrosses(a, b, box, -0.5))) return false;
   }
   return true;
@@ -158,7 +179,7 @@ export function broadcastRay(
   for (const margin of [CLEARANCE, 0])
     for (const bend of BENDS) {
       const route = routeWithBend(from, to, bend);
-      if (!clear(route, ends, boxes, margin)) continue;
+      if (!clear(route, bend, ends, boxes, margin)) continue;
       const path = pathOf(route, bend);
       return drawablePath(path) ? path : null;
     }
