@@ -179,7 +179,7 @@ describe('importing a transcript from the page (streamed upload)', () => {
     await page.getByTestId('nav-sessions').click();
     await page.getByTestId('import-button').waitFor();
     const before = await sessionTotal();
-    await throttleUploads(page, 256 * 1024);
+    await throttleUploads(page, 128 * 1024);
     await page.getByTestId('import-file').setInputFiles({
       name: 'cancelled upload.json',
       mimeType: 'application/json',
