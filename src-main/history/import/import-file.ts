@@ -6,7 +6,7 @@ import type { ImportFormat } from './detect';
 import { DEFAULT_IMPORT_LIMITS, formatBytes, type ImportLimits } from './limits';
 import { TransferError, ioError } from './transfer-error';
 import { FIRST_BATCH_EVENTS, MAX_BATCH_EVENTS, nextBatchEvents } from './write-pacing';
-import type { ParseReport } from './worker/protocol';
+import type { ParseJob, ParseReport } from './worker/protocol';
 import { ParseWorker } from './worker/worker-client';
 import { ImportWriteThread } from './worker/write-thread';
 import type { WriteReport } from './worker/write-protocol';
@@ -137,7 +137,10 @@ async function importNow(
   );
   const hashNow = hashLate ? undefined : await hashing.value();
   const progress = (done: number) => options.onProgress?.(Math.min(total, Math.round(done)), total);
-  const worker = await ParseWorker.start({
+  // Started now, so its code loads while the file's first events are read; ended unused when the
+  // store has no file for it.
+  const writing = threadSized ? settled(ImportWriteThread.boot()) : null;
+  const worker = await startParsing(writing, {
     path,
     size: total,
     fileTime: Math.round(stats.mtimeMs),
@@ -163,9 +166,12 @@ async function importNow(
       for (const session of planned.sessions)
         sessions.push(writer.beginImport({ ...session.meta, sourceHash }));
     }
-    const messageCounts = onThread
-      ? await writeOnThread(worker, sessions, handoffs, planned, progress, () => hashing.value())
-      : await writeHere(worker, sessions, progress);
+    const messageCounts =
+      onThread && writing
+        ? await writeOnThread(worker, await writing.value(), sessions, handoffs, planned, progress, () =>
+            hashing.value(),
+          )
+        : await writeHere(worker, sessions, progress);
     const imported = planned.sessions.map((plannedSession, index) => ({
       sessionId: finished(sessions[index] as ImportInProgress, onThread),
       title: plannedSession.meta.title,
@@ -185,7 +191,27 @@ async function importNow(
     throw error;
   } finally {
     await worker.close();
+    await closeUnused(writing);
   }
+}
+
+/** Starts the parsing thread; if it cannot start, a writing thread booted for it is ended. */
+async function startParsing(
+  writing: { value: () => Promise<ImportWriteThread> } | null,
+  job: ParseJob,
+): Promise<ParseWorker> {
+  try {
+    return await ParseWorker.start(job);
+  } catch (error) {
+    await closeUnused(writing);
+    throw error;
+  }
+}
+
+/** Ends a booted writing thread (at once if it never got a job; a closed one stays closed). */
+async function closeUnused(writing: { value: () => Promise<ImportWriteThread> } | null): Promise<void> {
+  const thread = await writing?.value().catch(() => null);
+  await thread?.close();
 }
 
 /**
@@ -214,6 +240,7 @@ const finished = (session: ImportInProgress, onThread: boolean): string =>
  */
 async function writeOnThread(
   parser: ParseWorker,
+  thread: ImportWriteThread,
   sessions: ImportInProgress[],
   handoffs: ImportThreadHandoff[],
   planned: Planned,
@@ -221,14 +248,14 @@ async function writeOnThread(
   sourceHash: () => Promise<string>,
 ): Promise<number[]> {
   const store = (handoffs[0] as ImportThreadHandoff).store;
-  const thread = await ImportWriteThread.start({
-    store,
-    sessions: sessions.map((session, index) => ({
-      id: session.sessionId,
-      createdAt: planned.sessions[index]?.meta.createdAt ?? 0,
-    })),
-  });
   try {
+    thread.begin({
+      store,
+      sessions: sessions.map((session, index) => ({
+        id: session.sessionId,
+        createdAt: planned.sessions[index]?.meta.createdAt ?? 0,
+      })),
+    });
     const messageCounts = planned.sessions.map(() => 0);
     const written = (report: WriteReport) => {
       if (report.type === 'written') progress(report.done);

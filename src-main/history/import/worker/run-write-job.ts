@@ -8,12 +8,13 @@ import type { ImportedEvent } from '../../ports';
 import type { WriteJob, WriteReport, WriteRequest } from './write-protocol';
 
 /**
- * A transaction takes the batches already waiting until it has run this long, so commits are a
- * small part of the work. A live write of the main thread does not wait for its end (it ends at
- * the next CHUNK_EVENTS, see write-turns.ts); other writers of the store (another process, a
- * rename) wait at most this long, well within busy_timeout.
+ * A transaction takes the batches already waiting until it has run this long, so commits (each
+ * with its WAL checkpoint) are a small part of the work. A write of the main thread (a live
+ * run's commit, a rename) does not wait for its end: it ends at the next CHUNK_EVENTS, see
+ * write-turns.ts. Writers in other processes wait at most this long, well within busy_timeout,
+ * and a cancel is answered after it.
  */
-export const TRANSACTION_MS = 200;
+export const TRANSACTION_MS = 500;
 
 /**
  * Events written between looks at the main thread's wish to write (a few milliseconds' worth):
@@ -43,36 +44,39 @@ const YIELD_MAX_MS = 1_000;
  * The writing thread's work: the import's events written on a connection of its own, through the
  * same ImportWriter and Materializer as the store's connection, so the rows are the same. Each
  * transaction holds the batch that woke it and those already waiting, up to TRANSACTION_MS or
- * until the main thread wants to write (write-turns.ts); the lock is never held between messages. `finish` ends every session and releases it in one last
- * transaction. Any failure is reported and ends the writing; the main thread deletes what was
- * committed.
+ * until the main thread wants to write (write-turns.ts); the lock is never held between
+ * messages. The job comes first (`start`), `finish` ends every session and releases it in one
+ * last transaction. Any failure is reported and ends the writing; the main thread deletes what
+ * was committed.
  */
-export function runWriteJob(port: MessagePort, job: WriteJob): void {
-  let writing: SessionsWriting;
-  try {
-    writing = new SessionsWriting(job);
-  } catch (error) {
-    post(port, failure(error));
-    return;
-  }
+export function runWriteJob(port: MessagePort): void {
+  let writing: SessionsWriting | null = null;
   let ended = false;
   const end = () => {
     ended = true;
-    writing.close();
+    writing?.close();
     port.close();
+  };
+  const started = (): SessionsWriting => {
+    if (!writing) throw new Error("The import's writing thread was given events before its job.");
+    return writing;
   };
   const handle = (request: WriteRequest) => {
     if (ended) return;
     try {
       switch (request.type) {
+        case 'start':
+          if (writing) throw new Error("The import's writing thread was given a second job.");
+          writing = new SessionsWriting(request.job);
+          break;
         case 'events': {
-          const written = writing.write(request, () => receive(port));
+          const written = started().write(request, () => receive(port));
           post(port, { type: 'written', batches: written.batches, done: written.done });
           if (written.next) handle(written.next);
           break;
         }
         case 'finish':
-          writing.finish(request.sourceHash);
+          started().finish(request.sourceHash);
           post(port, { type: 'finished' });
           end();
           break;
@@ -191,7 +195,11 @@ class SessionsWriting {
 
   /** Writes the batch's next CHUNK_EVENTS events; true once it is all written. */
   private applyChunk(batch: ParsedBatch): boolean {
-    const chunk = batch.events.slice(batch.written, batch.written + CHUNK_EVENTS);
+    let end = Math.min(batch.written + CHUNK_EVENTS, batch.events.length);
+    // A start goes with the event after it, so a message started and completed by the two is
+    // written whole (ImportWriter.apply) instead of inserted and then completed.
+    if (end < batch.events.length && batch.events[end - 1]?.kind === 'message.started') end += 1;
+    const chunk = batch.events.slice(batch.written, end);
     const applied = this.writer.apply(this.tally(batch.session), chunk, this.seqs[batch.session] ?? 0, {
       bulk: true,
     });

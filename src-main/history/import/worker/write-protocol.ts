@@ -1,6 +1,6 @@
 import type { ImportStoreFile } from '../../ports';
 
-/** What the writing thread is started with (its `workerData`). */
+/** What the writing thread writes (its `start` request). */
 export interface WriteJob {
   store: ImportStoreFile;
   /** The sessions the main thread began (ImportInProgress), in the order of the parsing thread's. */
@@ -8,11 +8,14 @@ export interface WriteJob {
 }
 
 /**
- * Main thread -> writing thread: `events` (the parsing thread's batch, passed on as it came),
- * then `finish` once every batch was sent (with the file's hash, stored on every session); `close` at any point ends the thread without writing
- * more (what it committed stays for the main thread to delete).
+ * Main thread -> writing thread: `start` (the job: the thread is started before the sessions are
+ * begun, so its code loads while the file's first events are read), `events` (the parsing
+ * thread's batch, passed on as it came), then `finish` once every batch was sent (with the file's
+ * hash, stored on every session); `close` at any point ends the thread without writing more
+ * (what it committed stays for the main thread to delete).
  */
 export type WriteRequest =
+  | { type: 'start'; job: WriteJob }
   | { type: 'events'; session: number; events: string; done: number }
   | { type: 'finish'; sourceHash: string }
   | { type: 'close' };

@@ -7,8 +7,8 @@ import type { WriteJob, WriteReport, WriteRequest } from './write-protocol';
 type Waiter = { resolve: (report: WriteReport) => void; reject: (error: Error) => void };
 
 /**
- * The main thread's handle on an import's writing thread (write-worker.ts): `write` passes a
- * batch on, `next()` gives its reports in order. If the thread cannot start, fails or dies,
+ * The main thread's handle on an import's writing thread (write-worker.ts): `begin` gives it its
+ * job, `write` passes a batch on, `next()` gives its reports in order. If the thread cannot start, fails or dies,
  * the pending and every later `next()` reject: the import fails (and the main thread deletes
  * what was written). `close()` ends the thread and resolves once its connection is closed, so
  * the store's own connection can delete at once.
@@ -30,11 +30,13 @@ export class ImportWriteThread {
     );
   }
 
-  static async start(job: WriteJob, entry?: URL | string): Promise<ImportWriteThread> {
+  /**
+   * Starts a writing thread with no job yet (`begin` gives it one), so its code loads while the
+   * import reads the file's first events.
+   */
+  static async boot(entry?: URL | string): Promise<ImportWriteThread> {
     try {
-      const worker = new Worker(entry ?? (await writeWorkerEntry()), { workerData: job });
-      worker.once('exit', () => threadTurnEnded(job.store.writeTurns));
-      return new ImportWriteThread(worker);
+      return new ImportWriteThread(new Worker(entry ?? (await writeWorkerEntry())));
     } catch (error) {
       throw new TransferError(
         'unavailable',
@@ -44,6 +46,12 @@ export class ImportWriteThread {
         },
       );
     }
+  }
+
+  /** The thread's job: it opens its connection and writes what `write` sends from then on. */
+  begin(job: WriteJob): void {
+    this.worker.once('exit', () => threadTurnEnded(job.store.writeTurns));
+    this.send({ type: 'start', job });
   }
 
   write(session: number, events: string, done: number): void {
