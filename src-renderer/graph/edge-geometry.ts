@@ -48,11 +48,60 @@ export function borderPoint(box: EdgeBox, toward: { x: number; y: number }): { x
 
 const round = (value: number) => Math.round(value * 10) / 10;
 
+/** The size of an edge's count label as drawn, in flow pixels. */
+export interface LabelSize {
+  width: number;
+  height: number;
+}
+
+/** Where along the curve (0 to 1) the label may sit, best first: the middle, then nearer the source. */
+const LABEL_STOPS = [0.5, 0.42, 0.34, 0.26];
+/** Room kept between a label and the arrowhead, so the arrow reads as an arrow beside it. */
+const ARROW_GAP = 8;
+
 /**
- * The curve from `source` to `target` for a stroke of `width` pixels; `bend` (0 to 1) is how far
- * it bows, relative to its length. The arrowhead grows with the stroke so it always shows.
+ * The label's centre: the middle of the curve, or, on an edge too short for the label to sit
+ * between its ends, slid back toward the source so that it covers neither the arrowhead nor,
+ * where there is room, the edge's start (with no room at all: as far back as it goes).
  */
-export function floatingEdge(source: EdgeBox, target: EdgeBox, width = 1.5, bend = 0.14): EdgeGeometry {
+function labelPoint(
+  start: { x: number; y: number },
+  control: { x: number; y: number },
+  end: { x: number; y: number },
+  arrow: Array<{ x: number; y: number }>,
+  label: LabelSize | null,
+): { x: number; y: number } {
+  const at = (t: number) => ({
+    x: (1 - t) ** 2 * start.x + 2 * (1 - t) * t * control.x + t * t * end.x,
+    y: (1 - t) ** 2 * start.y + 2 * (1 - t) * t * control.y + t * t * end.y,
+  });
+  if (!label) return at(0.5);
+  const covers = (centre: { x: number; y: number }, point: { x: number; y: number }, gap: number) =>
+    Math.abs(point.x - centre.x) < label.width / 2 + gap &&
+    Math.abs(point.y - centre.y) < label.height / 2 + gap;
+  const candidates = LABEL_STOPS.map(at);
+  const clearOfArrow = candidates.filter(
+    (centre) => !arrow.some((point) => covers(centre, point, ARROW_GAP)),
+  );
+  return (
+    clearOfArrow.find((centre) => !covers(centre, start, 2)) ??
+    clearOfArrow[0] ??
+    at(LABEL_STOPS[LABEL_STOPS.length - 1]!)
+  );
+}
+
+/**
+ * The curve from `source` to `target` for a stroke of `width` pixels, with a count label of
+ * `label`'s size (null: placed in the middle whatever its size); `bend` (0 to 1) is how far it
+ * bows, relative to its length. The arrowhead grows with the stroke so it always shows.
+ */
+export function floatingEdge(
+  source: EdgeBox,
+  target: EdgeBox,
+  width = 1.5,
+  label: LabelSize | null = null,
+  bend = 0.14,
+): EdgeGeometry {
   const from = centre(source);
   const to = centre(target);
   const dx = to.x - from.x;
@@ -66,8 +115,6 @@ export function floatingEdge(source: EdgeBox, target: EdgeBox, width = 1.5, bend
   };
   const start = borderPoint(source, control);
   const end = borderPoint(target, control);
-  const labelX = 0.25 * start.x + 0.5 * control.x + 0.25 * end.x;
-  const labelY = 0.25 * start.y + 0.5 * control.y + 0.25 * end.y;
   // The curve's direction at its end is from the control point to the end.
   const tx = end.x - control.x;
   const ty = end.y - control.y;
@@ -81,11 +128,12 @@ export function floatingEdge(source: EdgeBox, target: EdgeBox, width = 1.5, bend
   const stop = { x: end.x - ux * arrowLength * 0.6, y: end.y - uy * arrowLength * 0.6 };
   const left = { x: base.x - uy * arrowHalf, y: base.y + ux * arrowHalf };
   const right = { x: base.x + uy * arrowHalf, y: base.y - ux * arrowHalf };
+  const labelAt = labelPoint(start, control, end, [end, left, right, base], label);
   return {
     path: `M ${round(start.x)} ${round(start.y)} Q ${round(control.x)} ${round(control.y)} ${round(stop.x)} ${round(stop.y)}`,
     arrow: [end, left, right].map((point) => `${round(point.x)},${round(point.y)}`).join(' '),
-    labelX: round(labelX),
-    labelY: round(labelY),
+    labelX: round(labelAt.x),
+    labelY: round(labelAt.y),
     start,
     end,
   };

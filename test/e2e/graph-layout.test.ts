@@ -124,7 +124,7 @@ describe('the session graph lays out every example fleet and sample session clea
 
   for (const size of SIZES) {
     for (const theme of THEMES) {
-      it(`at ${size.name} in ${theme}: no overlaps, nothing outside or covered, no clipped labels`, async () => {
+      it(`at ${size.name} in ${theme}: no overlaps, nothing outside or covered, no clipped labels or crowded arrows`, async () => {
         await page.setViewportSize({ width: size.width, height: size.height });
         await page.emulateMedia({ colorScheme: theme });
         const problems: string[] = [];
@@ -136,7 +136,13 @@ describe('the session graph lays out every example fleet and sample session clea
           await shot(page, `graph-${session.name}-${size.name}-${theme}.png`);
           const where = `${session.name} ${size.name} ${theme}`;
           if (measure.nodes < 2) problems.push(`${where}: only ${measure.nodes} nodes`);
-          for (const list of [measure.overlaps, measure.outside, measure.covered, measure.clipped])
+          for (const list of [
+            measure.overlaps,
+            measure.outside,
+            measure.covered,
+            measure.clipped,
+            measure.crowdedArrows,
+          ])
             for (const problem of list) problems.push(`${where}: ${problem}`);
           // Names stay legible: fitted, an agent's name is never drawn below 8 px.
           if (measure.smallestNamePx < 8)

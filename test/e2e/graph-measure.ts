@@ -42,6 +42,8 @@ export interface GraphMeasure {
   covered: string[];
   /** Labels whose text does not fit their box, or that stick out of their node. */
   clipped: string[];
+  /** Arrowheads under an edge's count label or within 2 px of one (which way the edge points is lost). */
+  crowdedArrows: string[];
   /** The view's zoom and the smallest agent name as drawn, in CSS pixels. */
   zoom: number;
   smallestNamePx: number;
@@ -116,6 +118,24 @@ export function measureGraph(page: Page): Promise<GraphMeasure> {
       )
         clipped.push(`"${text}" sticks out of its node`);
     }
+    const labelRects = Array.from(
+      graph.querySelectorAll<HTMLElement>('[data-testid="edge-label"]'),
+      (label) => ({
+        text: (label.textContent ?? '').trim(),
+        rect: label.getBoundingClientRect(),
+      }),
+    );
+    const crowdedArrows: string[] = [];
+    for (const arrow of Array.from(graph.querySelectorAll<SVGPolygonElement>('polygon.edge-arrow'))) {
+      const own = arrow.getBoundingClientRect();
+      const edge = arrow.closest<HTMLElement>('.vue-flow__edge')?.dataset.id ?? '?';
+      for (const { text, rect } of labelRects) {
+        // A label over the arrowhead, or within 2 px of it, crowds out which way the edge points.
+        const width = Math.min(own.right, rect.right + 2) - Math.max(own.left, rect.left - 2);
+        const height = Math.min(own.bottom, rect.bottom + 2) - Math.max(own.top, rect.top - 2);
+        if (width > 0 && height > 0) crowdedArrows.push(`the arrow of ${edge} crowded by "${text}"`);
+      }
+    }
     const transform =
       graph.querySelector<HTMLElement>('.vue-flow__transformationpane')?.style.transform ?? '';
     const zoom = Number(/scale\(([\d.]+)\)/.exec(transform)?.[1] ?? 1);
@@ -133,6 +153,7 @@ export function measureGraph(page: Page): Promise<GraphMeasure> {
       outside,
       covered,
       clipped,
+      crowdedArrows,
       zoom,
       smallestNamePx,
       fill: Math.max((right - left) / pane.width, (bottom - top) / pane.height),

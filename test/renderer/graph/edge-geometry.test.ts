@@ -25,6 +25,26 @@ describe('floating edges', () => {
     expect(back.labelY).toBeGreaterThan(50);
   });
 
+  it('keeps the count label in the middle of a long edge', () => {
+    const plain = floatingEdge(box(0, 0), box(400, 0));
+    const labelled = floatingEdge(box(0, 0), box(400, 0), 1.5, { width: 50, height: 19 });
+    expect([labelled.labelX, labelled.labelY]).toEqual([plain.labelX, plain.labelY]);
+  });
+
+  it('slides the label of a short edge back toward its source, off the arrowhead', () => {
+    // A hub's short spoke at an angle: in the middle, a 55 px label would cover the arrow tip.
+    const hub = { x: 150, y: 0, width: 100, height: 60 };
+    const card = { x: 0, y: 100, width: 200, height: 100 };
+    const label = { width: 55, height: 19 };
+    const middle = floatingEdge(hub, card, 1.5);
+    const covers = (x: number, y: number, at: { x: number; y: number }) =>
+      Math.abs(at.x - x) < label.width / 2 && Math.abs(at.y - y) < label.height / 2;
+    expect(covers(middle.labelX, middle.labelY, middle.end)).toBe(true);
+    const geometry = floatingEdge(hub, card, 1.5, label);
+    for (const [x, y] of point(geometry.arrow))
+      expect(covers(geometry.labelX, geometry.labelY, { x: x!, y: y! })).toBe(false);
+  });
+
   it('grows the arrowhead with the stroke', () => {
     const size = (width: number) => {
       const [tip, left, right] = point(floatingEdge(box(0, 0), box(400, 0), width).arrow);
