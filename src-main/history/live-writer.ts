@@ -72,6 +72,13 @@ export class LiveWriter {
   private readonly lastSeq;
   private readonly streamingRows;
   private readonly lastCheckpoint;
+  /**
+   * The group commit's transaction, made once (better-sqlite3 builds a wrapper per `transaction()`
+   * call); it writes `this.writing` and the tallies it touches into `this.touched`.
+   */
+  private readonly writeBatch;
+  private writing: readonly RunEvent[] = [];
+  private touched = new Map<string, SessionTally>();
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -94,6 +101,18 @@ export class LiveWriter {
       "SELECT pk, id, prompt_tokens, completion_tokens FROM messages WHERE session_id = ? AND state = 'streaming'",
     );
     this.lastCheckpoint = db.prepare('SELECT max(seq) AS seq FROM checkpoints WHERE session_id = ?');
+    this.writeBatch = db.transaction(() => {
+      const touched = this.touched;
+      for (const event of this.writing) {
+        const tally = touched.get(event.sessionId) ?? this.tallyFor(event);
+        touched.set(event.sessionId, tally);
+        this.materializer.apply(tally, event);
+      }
+      for (const tally of touched.values()) {
+        this.materializer.finishCommit(tally);
+        this.recordOwner(tally);
+      }
+    });
   }
 
   /** Accepts one live event. Throws (without buffering it) when it cannot belong to the log. */
@@ -136,23 +155,14 @@ export class LiveWriter {
     this.pending = [];
     this.waiting = [];
     const touched = new Map<string, SessionTally>();
+    this.writing = batch;
+    this.touched = touched;
     try {
       // IMMEDIATE (here and in every write of this class): another connection (an import's
       // writing thread, another process) may commit between a deferred transaction's first read
       // and its first write, and SQLite then refuses the write at once (SQLITE_BUSY) instead of
       // waiting for the lock as busy_timeout lets it when the lock is taken at BEGIN.
-      const write = this.db.transaction(() => {
-        for (const event of batch) {
-          const tally = touched.get(event.sessionId) ?? this.tallyFor(event);
-          touched.set(event.sessionId, tally);
-          this.materializer.apply(tally, event);
-        }
-        for (const tally of touched.values()) {
-          this.materializer.finishCommit(tally);
-          this.recordOwner(tally);
-        }
-      });
-      this.turns.mine(() => write.immediate());
+      this.turns.mine(() => this.writeBatch.immediate());
     } catch (error) {
       // Nothing of the batch reached the disk: keep it, in order, for the next commit (a busy or
       // full disk is usually transient), and reload the rolled-back in-memory tallies from disk.
@@ -163,6 +173,8 @@ export class LiveWriter {
         this.owned.delete(id);
       }
       throw error;
+    } finally {
+      this.writing = [];
     }
     for (const tally of touched.values()) {
       if (FINAL_STATUSES.includes(tally.status)) this.live.delete(tally.id);

@@ -8,7 +8,7 @@ import { openHistory, STORE_FILE } from '../../src-main/history';
 /** What the history store does for one run, counted from outside it (the store is not changed). */
 export interface StoreWrites {
   turns: number;
-  /** Outermost `db.transaction()` calls that ran (one SQLite commit each). */
+  /** Transactions committed (runs of COMMIT; a nested transaction commits nothing itself). */
   transactions: number;
   /** Prepared statement `run()` calls: rows inserted, updated or deleted, roughly. */
   statementRuns: number;
@@ -43,36 +43,17 @@ export async function measureStoreWrites(
   const db: Database.Database = history.db;
   let transactions = 0;
   let statementRuns = 0;
-  let depth = 0;
   const eventsByKind: Record<string, number> = {};
   let textBytes = 0;
 
-  const transaction = db.transaction.bind(db);
-  db.transaction = ((fn: (...args: unknown[]) => unknown) => {
-    const inner = transaction(fn);
-    const counting =
-      (begin: (...args: unknown[]) => unknown) =>
-      (...args: unknown[]) => {
-        if (depth === 0) transactions += 1;
-        depth += 1;
-        try {
-          return begin(...args);
-        } finally {
-          depth -= 1;
-        }
-      };
-    // Each way to begin (the call itself is DEFERRED; the writers begin IMMEDIATE) is counted:
-    // better-sqlite3 defines these as non-enumerable properties, so they are wrapped one by one.
-    return Object.assign(counting(inner), {
-      deferred: counting(inner.deferred),
-      immediate: counting(inner.immediate),
-      exclusive: counting(inner.exclusive),
-    });
-  }) as typeof db.transaction;
   const statement = Object.getPrototypeOf(db.prepare('SELECT 1')) as StatementPrototype;
   const run = statement.run;
-  statement.run = function (this: unknown, ...args: unknown[]) {
+  // A commit is a run of better-sqlite3's own COMMIT statement (an outermost transaction's end;
+  // nested ones release a savepoint instead), whichever way the transaction began and whenever its
+  // function was made: the writers make theirs once, before this counting starts.
+  statement.run = function (this: { source?: string }, ...args: unknown[]) {
     statementRuns += 1;
+    if (this.source === 'COMMIT') transactions += 1;
     return run.apply(this, args);
   };
 
