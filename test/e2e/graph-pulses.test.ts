@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { type HostProcess } from '../helpers/browser';
+import type { FleetInput } from '../../src-shared/domain';
 import { makeTempDir } from '../helpers/temp-dir';
 import {
   callHost,
@@ -23,8 +24,43 @@ const TOKEN = 'e2e-graph-pulses-token-0123456789abcdef0123';
 const HUB_FLEET = selectorHubFleet('Hub broadcasts', (name) => ({
   content: `${name} here: my part of the work is done, over to the next one.`,
   chunkSize: 4,
-  delayMs: 50,
+  delayMs: 80,
 }));
+
+const slowly = (content: string) => ({ content, chunkSize: 4, delayMs: 80 });
+/** A team of three inside the fleet, drawn as a group: its members' broadcasts stay inside it. */
+const NESTED_FLEET: FleetInput = {
+  version: 1,
+  name: 'Nested broadcasts',
+  agents: [
+    {
+      name: 'lead',
+      type: 'scripted',
+      role: 'sets the question',
+      script: [slowly('Find out why, all of you.')],
+    },
+    {
+      name: 'research',
+      type: 'team',
+      role: 'three researchers',
+      fleet: {
+        version: 1,
+        name: 'research',
+        agents: ['reader', 'checker', 'summarizer'].map((name) => ({
+          name,
+          type: 'scripted' as const,
+          role: name,
+          script: [slowly(`${name}: noted, and passed on to the others.`)],
+        })),
+        team: { pattern: 'round-robin' },
+        termination: { type: 'max-messages', max: 3 },
+      },
+    },
+    { name: 'writer', type: 'scripted', role: 'writes it up', script: [slowly('Here is the answer.')] },
+  ],
+  team: { pattern: 'sequential' },
+  termination: { type: 'max-messages', max: 8 },
+};
 
 /** One pulse dot as seen in one animation frame. */
 interface PulseSample {
@@ -145,6 +181,11 @@ function recordPulses(): void {
 
 const readRays = (page: Page) =>
   page.evaluate(() => (window as unknown as { rayRecord: RayRecord }).rayRecord);
+const resetRays = (page: Page) =>
+  page.evaluate(() => {
+    const record = (window as unknown as { rayRecord: RayRecord }).rayRecord;
+    Object.assign(record, { checked: 0, curved: 0, crossings: [] });
+  });
 
 describe('pulses on the graph of a live run (Chromium + `fleetscope serve`)', () => {
   const temp = makeTempDir();
@@ -166,6 +207,32 @@ describe('pulses on the graph of a live run (Chromium + `fleetscope serve`)', ()
   afterAll(async () => {
     await stopServed({ browser, host }, temp);
   });
+
+  /** Starts a run of `fleet` and opens its graph while it runs. */
+  async function watchRun(fleet: FleetInput): Promise<void> {
+    const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
+      source: { fleet },
+      task: 'Pass the work round',
+    });
+    await openGraph(page, sessionId);
+  }
+  /**
+   * A picture of the first ray matching `match` for a person to judge, taken once one shows
+   * (not an assertion: a ray lasts under a second, and the run may end first).
+   */
+  const pictureOfRay = (match: string, name: string) =>
+    page
+      .locator(`[data-testid="broadcast-pulse"] path.ray${match}`)
+      .first()
+      .waitFor({ timeout: 20_000 })
+      .then(
+        () => shot(page, name),
+        () => undefined,
+      );
+  const untilCompleted = () =>
+    expect
+      .poll(() => page.getByTestId('session-status').getAttribute('data-status'), { timeout: 60_000 })
+      .toBe('completed');
 
   it('moves every pulse dot along its path (none left at the corner), on old edges too', async () => {
     await runExample(page, 'Debate', 'Is tea better than coffee?');
@@ -195,28 +262,11 @@ describe('pulses on the graph of a live run (Chromium + `fleetscope serve`)', ()
       it(`at ${size.name} in ${theme}: broadcast rays bow round the hub and never cross a card`, async () => {
         await page.setViewportSize({ width: size.width, height: size.height });
         await page.emulateMedia({ colorScheme: theme });
-        await page.evaluate(() => {
-          const record = (window as unknown as { rayRecord: RayRecord }).rayRecord;
-          Object.assign(record, { checked: 0, curved: 0, crossings: [] });
-        });
-        const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
-          source: { fleet: HUB_FLEET },
-          task: 'Pass the work round',
-        });
-        await openGraph(page, sessionId);
+        await resetRays(page);
+        await watchRun(HUB_FLEET);
         expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
-        // A picture of a bowed ray for a person to judge (not an assertion: a ray lasts under a second).
-        const picture = page
-          .locator('[data-testid="broadcast-pulse"] path.ray[d*="Q"]')
-          .first()
-          .waitFor({ timeout: 20_000 })
-          .then(
-            () => shot(page, `graph-pulses-hub-${size.name}-${theme}.png`),
-            () => undefined,
-          );
-        await expect
-          .poll(() => page.getByTestId('session-status').getAttribute('data-status'), { timeout: 60_000 })
-          .toBe('completed');
+        const picture = pictureOfRay('[d*="Q"]', `graph-pulses-hub-${size.name}-${theme}.png`);
+        await untilCompleted();
         await picture;
         const rays = await readRays(page);
         expect(rays.checked).toBeGreaterThan(0);
@@ -224,4 +274,17 @@ describe('pulses on the graph of a live run (Chromium + `fleetscope serve`)', ()
         expect(rays.curved).toBeGreaterThan(0);
         expect(rays.crossings).toEqual([]);
       });
+
+  it('keeps the broadcasts between the members of a nested team off their team mates', async () => {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await resetRays(page);
+    await watchRun(NESTED_FLEET);
+    const picture = pictureOfRay('[data-from^="research/"]', 'graph-pulses-nested-1024x700-light.png');
+    await untilCompleted();
+    await picture;
+    const rays = await readRays(page);
+    expect(rays.checked).toBeGreaterThan(0);
+    expect(rays.crossings).toEqual([]);
+  });
 });
