@@ -106,28 +106,6 @@ class ToolCallAssembler {
 }
 
 /**
- * Rejects as soon as `signal` aborts. The SDK's retry backoff sleeps ignore the signal, so without
- * this a cancel during a 429 backoff would wait for the backoff to end.
- */
-function untilAborted<T>(signal: AbortSignal, promise: Promise<T>): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new OpenAI.APIUserAbortError());
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-}
-
-/**
  * A ModelClient over any OpenAI-compatible chat completions endpoint. It always asks for a stream
  * and also accepts one whole JSON completion from servers that ignore `stream`.
  */
@@ -153,9 +131,19 @@ export class OpenAiModelClient implements ModelClient {
 
   async complete(request: ChatRequest, options: ChatStreamOptions = {}): Promise<ChatResult> {
     const controller = new AbortController();
-    const onOuterAbort = () => controller.abort();
+    /**
+     * Rejects the wait for the response's head. The SDK's retry backoff sleeps ignore the signal,
+     * so without this a cancel during a 429 backoff would wait for the backoff to end.
+     */
+    let stopWaiting: ((error: Error) => void) | null = null;
+    // Every abort goes through here (the caller's signal, the idle timer), so the wait for the
+    // head needs no listener of its own on the controller's signal.
+    const abort = () => {
+      controller.abort();
+      stopWaiting?.(new OpenAI.APIUserAbortError());
+    };
     if (options.signal?.aborted) throw new ProviderError('aborted', 'The call was cancelled.');
-    options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+    options.signal?.addEventListener('abort', abort, { once: true });
 
     let stalled = false;
     let idleTimer: NodeJS.Timeout | undefined;
@@ -167,7 +155,7 @@ export class OpenAiModelClient implements ModelClient {
       }
       idleTimer = setTimeout(() => {
         stalled = true;
-        controller.abort();
+        abort();
       }, this.idleTimeoutMs);
     };
 
@@ -182,10 +170,16 @@ export class OpenAiModelClient implements ModelClient {
     let whole: WholeCompletion | null = null;
     armIdleTimer();
     try {
-      const response = await untilAborted(
-        controller.signal,
-        this.sdk.chat.completions.create(toRequestBody(request), { signal: controller.signal }).asResponse(),
-      );
+      const head = this.sdk.chat.completions
+        .create(toRequestBody(request), { signal: controller.signal })
+        .asResponse();
+      const response = await new Promise<Response>((resolve, reject) => {
+        stopWaiting = reject;
+        head.then(resolve, (error: unknown) =>
+          reject(error instanceof Error ? error : new Error(String(error))),
+        );
+      });
+      stopWaiting = null;
       const contentType = response.headers.get('content-type');
       let sse: Response | null = shapeOf(contentType) === 'event-stream' ? response : null;
       if (sse === null) {
@@ -221,8 +215,9 @@ export class OpenAiModelClient implements ModelClient {
       if (error instanceof ProviderError) throw error;
       throw this.classify(error, stalled, options.signal, partial());
     } finally {
+      stopWaiting = null;
       clearTimeout(idleTimer);
-      options.signal?.removeEventListener('abort', onOuterAbort);
+      options.signal?.removeEventListener('abort', abort);
     }
     // The SDK ends an aborted stream quietly, so an abort shows up here, not as an exception.
     if (stalled || options.signal?.aborted) throw this.classify(null, stalled, options.signal, partial());
