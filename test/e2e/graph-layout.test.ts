@@ -124,7 +124,7 @@ describe('the session graph lays out every example fleet and sample session clea
 
   for (const size of SIZES) {
     for (const theme of THEMES) {
-      it(`at ${size.name} in ${theme}: no overlaps, nothing outside or covered, no clipped labels or crowded arrows`, async () => {
+      it(`at ${size.name} in ${theme}: no overlaps, nothing outside or covered, no clipped labels, crowded arrows or edges through cards`, async () => {
         await page.setViewportSize({ width: size.width, height: size.height });
         await page.emulateMedia({ colorScheme: theme });
         const problems: string[] = [];
@@ -136,12 +136,15 @@ describe('the session graph lays out every example fleet and sample session clea
           await shot(page, `graph-${session.name}-${size.name}-${theme}.png`);
           const where = `${session.name} ${size.name} ${theme}`;
           if (measure.nodes < 2) problems.push(`${where}: only ${measure.nodes} nodes`);
+          // Every graph here has messages between its agents: each drawn edge was walked.
+          if (measure.edgesChecked === 0) problems.push(`${where}: no edge drawn or walked`);
           for (const list of [
             measure.overlaps,
             measure.outside,
             measure.covered,
             measure.clipped,
             measure.crowdedArrows,
+            measure.edgesThroughCards,
           ])
             for (const problem of list) problems.push(`${where}: ${problem}`);
           // Names stay legible: fitted, an agent's name is never drawn below 8 px.

@@ -42,6 +42,10 @@ export interface GraphMeasure {
   covered: string[];
   /** Labels whose text does not fit their box, or that stick out of their node. */
   clipped: string[];
+  /** Edges whose line runs through the inside of a card that is neither of its ends (nor holds one). */
+  edgesThroughCards: string[];
+  /** How many edges were drawn and walked for `edgesThroughCards`. */
+  edgesChecked: number;
   /** Arrowheads under an edge's count label or within 2 px of one (which way the edge points is lost). */
   crowdedArrows: string[];
   /** The view's zoom and the smallest agent name as drawn, in CSS pixels. */
@@ -136,6 +140,30 @@ export function measureGraph(page: Page): Promise<GraphMeasure> {
         if (width > 0 && height > 0) crowdedArrows.push(`the arrow of ${edge} crowded by "${text}"`);
       }
     }
+    const edgesThroughCards: string[] = [];
+    let edgesChecked = 0;
+    const holds = (id: string, member: string) => id === member || member.startsWith(`${id}/`);
+    for (const edge of Array.from(graph.querySelectorAll<SVGGElement>('.vue-flow__edge'))) {
+      const id = edge.dataset.id ?? '';
+      const ends = /^[a-z]+:(.+)->(.+)$/.exec(id);
+      const line = edge.querySelector<SVGPathElement>('path.vue-flow__edge-path');
+      const matrix = line?.getScreenCTM();
+      if (!ends || !line || !matrix) continue;
+      edgesChecked += 1;
+      const others = boxes.filter((box) => !holds(box.id, ends[1]!) && !holds(box.id, ends[2]!));
+      const length = line.getTotalLength();
+      const steps = Math.max(2, Math.ceil((length * matrix.a) / 2));
+      for (let step = 0; step <= steps; step += 1) {
+        const local = line.getPointAtLength((length * step) / steps);
+        const { x, y } = new DOMPoint(local.x, local.y).matrixTransform(matrix);
+        const hit = others.find(
+          ({ rect }) => x > rect.left + 1 && x < rect.right - 1 && y > rect.top + 1 && y < rect.bottom - 1,
+        );
+        if (!hit) continue;
+        edgesThroughCards.push(`${id} through ${hit.id}`);
+        break;
+      }
+    }
     const transform =
       graph.querySelector<HTMLElement>('.vue-flow__transformationpane')?.style.transform ?? '';
     const zoom = Number(/scale\(([\d.]+)\)/.exec(transform)?.[1] ?? 1);
@@ -154,6 +182,8 @@ export function measureGraph(page: Page): Promise<GraphMeasure> {
       covered,
       clipped,
       crowdedArrows,
+      edgesThroughCards,
+      edgesChecked,
       zoom,
       smallestNamePx,
       fill: Math.max((right - left) / pane.width, (bottom - top) / pane.height),
