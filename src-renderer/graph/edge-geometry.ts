@@ -10,6 +10,8 @@ export interface EdgeBox {
   y: number;
   width: number;
   height: number;
+  /** A pill (a hub): its short sides are half circles, so edges meet its outline, not its box's corners. */
+  pill?: boolean;
 }
 
 export interface EdgeGeometry {
@@ -31,7 +33,10 @@ function centre(box: EdgeBox): { x: number; y: number } {
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }
 
-/** Where the ray from the box centre toward `toward` leaves the box (plus a small gap). */
+/**
+ * Where the ray from the box centre toward `toward` leaves the box (plus a small gap): the
+ * rectangle, or for a pill its outline (two straight sides joined by half circles).
+ */
 export function borderPoint(box: EdgeBox, toward: { x: number; y: number }): { x: number; y: number } {
   const from = centre(box);
   const dx = toward.x - from.x;
@@ -39,11 +44,38 @@ export function borderPoint(box: EdgeBox, toward: { x: number; y: number }): { x
   if (dx === 0 && dy === 0) return from;
   const halfWidth = box.width / 2 + BORDER_GAP;
   const halfHeight = box.height / 2 + BORDER_GAP;
-  const scale = Math.min(
-    dx === 0 ? Infinity : halfWidth / Math.abs(dx),
-    dy === 0 ? Infinity : halfHeight / Math.abs(dy),
-  );
+  const scale = box.pill
+    ? pillScale(halfWidth, halfHeight, dx, dy)
+    : Math.min(
+        dx === 0 ? Infinity : halfWidth / Math.abs(dx),
+        dy === 0 ? Infinity : halfHeight / Math.abs(dy),
+      );
   return { x: from.x + dx * scale, y: from.y + dy * scale };
+}
+
+/**
+ * How far along (dx, dy) from a pill's centre its outline lies, as a multiple of (dx, dy): the
+ * pill is the set of points within `radius` (half its short side) of its long middle segment.
+ */
+function pillScale(halfWidth: number, halfHeight: number, dx: number, dy: number): number {
+  const wide = halfWidth >= halfHeight;
+  // Work along the long axis as x.
+  const along = wide ? dx : dy;
+  const across = wide ? dy : dx;
+  const radius = Math.min(halfWidth, halfHeight);
+  const flat = Math.max(halfWidth, halfHeight) - radius;
+  const length = Math.hypot(dx, dy);
+  const ux = along / length;
+  const uy = across / length;
+  // Through a straight side.
+  if (uy !== 0) {
+    const t = radius / Math.abs(uy);
+    if (Math.abs(t * ux) <= flat) return t / length;
+  }
+  // Through the half circle at the end the ray heads for: |t·u − (±flat, 0)| = radius.
+  const b = Math.sign(ux) * flat * ux;
+  const t = b + Math.sqrt(Math.max(0, b * b - flat * flat + radius * radius));
+  return t / length;
 }
 
 const round = (value: number) => Math.round(value * 10) / 10;

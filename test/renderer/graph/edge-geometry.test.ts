@@ -53,6 +53,27 @@ describe('floating edges', () => {
     expect(size(7)).toBeGreaterThan(size(1.5));
   });
 
+  it('meets a pill (a hub) on its rounded outline, not at its box corners', () => {
+    const pill = { x: 0, y: 0, width: 140, height: 60, pill: true };
+    // Straight up and sideways: the flat side and the tip of the round end, as for a box.
+    expect(borderPoint(pill, { x: 70, y: -500 })).toEqual({ x: 70, y: -3 });
+    expect(borderPoint(pill, { x: 900, y: 30 }).x).toBeCloseTo(143, 5);
+    // Toward a corner: on the half circle round (30, 30) or (110, 30), 33 px from its centre.
+    for (const toward of [
+      { x: 500, y: -100 },
+      { x: -400, y: 130 },
+      { x: 300, y: 120 },
+    ]) {
+      const point = borderPoint(pill, toward);
+      const end = { x: point.x > 70 ? 110 : 30, y: 30 };
+      expect(Math.hypot(point.x - end.x, point.y - end.y)).toBeCloseTo(33, 5);
+      expect(borderPoint({ ...pill, pill: false }, toward)).not.toEqual(point);
+    }
+    // A tall pill works along its long side the same way.
+    const tall = { x: 0, y: 0, width: 40, height: 200, pill: true };
+    expect(borderPoint(tall, { x: 20, y: 900 }).y).toBeCloseTo(203, 5);
+  });
+
   it('finds the border point in every direction', () => {
     const square = { x: 0, y: 0, width: 100, height: 100 };
     expect(borderPoint(square, { x: 50, y: -500 }).y).toBeCloseTo(-3, 5);
