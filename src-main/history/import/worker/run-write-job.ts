@@ -11,10 +11,11 @@ import type { WriteJob, WriteReport, WriteRequest } from './write-protocol';
  * A transaction takes the batches already waiting until it has run this long, so commits (each
  * with its WAL checkpoint) are a small part of the work. A write of the main thread (a live
  * run's commit, a rename) does not wait for its end: it ends at the next CHUNK_EVENTS, see
- * write-turns.ts. Writers in other processes wait at most this long, well within busy_timeout,
- * and a cancel is answered after it.
+ * write-turns.ts, but then waits for its commit and checkpoint, which grow with it: a longer
+ * transaction saves commits and lengthens that wait. Writers in other processes wait at most
+ * this long, well within busy_timeout, and a cancel is answered after it.
  */
-export const TRANSACTION_MS = 500;
+export const TRANSACTION_MS = 200;
 
 /**
  * Events written between looks at the main thread's wish to write (a few milliseconds' worth):
