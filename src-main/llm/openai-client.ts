@@ -146,17 +146,18 @@ export class OpenAiModelClient implements ModelClient {
     options.signal?.addEventListener('abort', abort, { once: true });
 
     let stalled = false;
+    // One timer per call, not moved per chunk: each chunk only notes when it came, and a timer
+    // that comes due while data still flows waits again for the rest of the quiet time.
+    let lastDataAt = performance.now();
     let idleTimer: NodeJS.Timeout | undefined;
-    // One timer per call, pushed back on every chunk (refresh() re-arms it without a new timer).
-    const armIdleTimer = () => {
-      if (idleTimer !== undefined) {
-        idleTimer.refresh();
+    const onIdleTimer = () => {
+      const quiet = performance.now() - lastDataAt;
+      if (quiet < this.idleTimeoutMs) {
+        idleTimer = setTimeout(onIdleTimer, this.idleTimeoutMs - quiet);
         return;
       }
-      idleTimer = setTimeout(() => {
-        stalled = true;
-        abort();
-      }, this.idleTimeoutMs);
+      stalled = true;
+      abort();
     };
 
     let content = '';
@@ -168,7 +169,7 @@ export class OpenAiModelClient implements ModelClient {
     let chunks = 0;
     let choices = 0;
     let whole: WholeCompletion | null = null;
-    armIdleTimer();
+    idleTimer = setTimeout(onIdleTimer, this.idleTimeoutMs);
     try {
       const head = this.sdk.chat.completions
         .create(toRequestBody(request), { signal: controller.signal })
@@ -192,7 +193,7 @@ export class OpenAiModelClient implements ModelClient {
       if (sse !== null) {
         const stream = Stream.fromSSEResponse<ChatCompletionChunk>(sse, controller, this.sdk);
         for await (const chunk of stream) {
-          armIdleTimer();
+          lastDataAt = performance.now();
           chunks += 1;
           if (chunk.usage)
             usage = { prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens };
@@ -204,9 +205,12 @@ export class OpenAiModelClient implements ModelClient {
             content += text;
             options.onText?.(text);
           }
-          for (const delta of choice.delta?.tool_calls ?? []) {
-            const { started, call } = tools.add(delta);
-            if (started) options.onToolCallStarted?.({ index: delta.index, id: call.id, name: call.name });
+          const toolDeltas = choice.delta?.tool_calls;
+          if (toolDeltas) {
+            for (const delta of toolDeltas) {
+              const { started, call } = tools.add(delta);
+              if (started) options.onToolCallStarted?.({ index: delta.index, id: call.id, name: call.name });
+            }
           }
           if (choice.finish_reason) finishReason = choice.finish_reason;
         }

@@ -104,6 +104,18 @@ describe('OpenAiModelClient', () => {
     expect(error.message).toMatch(/stopped sending data/);
   });
 
+  it('does not cut off a reply that keeps sending, however long it takes in all', async () => {
+    // 20 pieces 40 ms apart: twice the idle timeout in all, each gap a tenth of it.
+    const content = 'abcd'.repeat(20);
+    stub.enqueue({ type: 'text', content, chunkSize: 4, delayMs: 40 });
+    const pieces: string[] = [];
+    const result = await client({ idleTimeoutMs: 400 }).complete(request, {
+      onText: (text) => pieces.push(text),
+    });
+    expect(result.content).toBe(content);
+    expect(pieces.length).toBeGreaterThanOrEqual(20);
+  });
+
   it('reports a connection broken mid-stream as disconnected with the partial text', async () => {
     stub.enqueue({ type: 'disconnect', content: 'partial words' });
     const error = await failure(client().complete(request));
