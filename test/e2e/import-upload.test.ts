@@ -222,7 +222,7 @@ describe('importing a transcript from the page (streamed upload)', () => {
               .catch(() => '')) ?? '';
           return Number(/^(\d+)%$/.exec(amount)?.[1] ?? 0);
         },
-        { timeout: 120_000, intervals: [20] },
+        { timeout: 120_000, interval: 20 },
       )
       .toBeGreaterThan(50);
     await other.close();
