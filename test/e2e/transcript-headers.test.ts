@@ -1,0 +1,195 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { FleetInput } from '../../src-shared/domain';
+import type { HostProcess } from '../helpers/browser';
+import { makeTempDir } from '../helpers/temp-dir';
+import { callHost, serveInChromium, shot, stopServed, type ChromiumBrowser } from './session-helpers';
+
+const TOKEN = 'e2e-transcript-headers-token-0123456789abcdef';
+/** A team member whose "research/… → everyone" is wider than the transcript pane at 1024 px. */
+const LONG_MEMBER = 'fact-checker-of-every-cited-source';
+const STREAMER = `research/${LONG_MEMBER}`;
+
+/**
+ * A lead, then a nested team whose first member streams three characters every 250 ms for about
+ * two minutes: it is still streaming while the headers are measured (the run is stopped after).
+ */
+const NESTED_FLEET: FleetInput = {
+  version: 1,
+  name: 'Nested team headers',
+  agents: [
+    {
+      name: 'lead',
+      type: 'scripted',
+      role: 'sets the question',
+      script: [{ content: 'Check it, all of you.' }],
+    },
+    {
+      name: 'research',
+      type: 'team',
+      role: 'researchers',
+      fleet: {
+        version: 1,
+        name: 'research',
+        agents: [LONG_MEMBER, 'checker'].map((name) => ({
+          name,
+          type: 'scripted' as const,
+          role: name,
+          script: [{ content: 'checking every source once more; '.repeat(45), chunkSize: 3, delayMs: 250 }],
+        })),
+        team: { pattern: 'round-robin' },
+        termination: { type: 'max-messages', max: 2 },
+      },
+    },
+  ],
+  team: { pattern: 'sequential' },
+  termination: { type: 'max-messages', max: 6 },
+};
+
+/** The transcript pane's widths checked: as the window gives it, and squeezed narrower. */
+const WIDTHS = [
+  { name: '1024x700', viewport: { width: 1024, height: 700 }, pane: null },
+  { name: '1024x700-pane-260', viewport: { width: 1024, height: 700 }, pane: 260 },
+  { name: '800x700-pane-200', viewport: { width: 800, height: 700 }, pane: 200 },
+] as const;
+const THEMES = ['light', 'dark'] as const;
+
+/** What the header check found in the transcript as drawn now. */
+interface HeaderMeasure {
+  /** Header pieces measured, and the texts of those (to show what was covered). */
+  pieces: number;
+  texts: string[];
+  /** Pieces whose text takes more than one line box ("text" over "tex / t"). */
+  broken: string[];
+  /** Pieces that stick out past the right edge of their header. */
+  overflowing: string[];
+  /** Pieces cut with an ellipsis that lack the full text in their title. */
+  cutWithoutTitle: string[];
+  /** Headers taller than their visible pieces (a hidden piece, such as Fork, wrapped to a blank row). */
+  blankRows: string[];
+}
+
+/**
+ * For every header piece of every message on screen: its text's line boxes (a Range over its
+ * contents) must all share one line (every box overlaps every other vertically), and the piece
+ * must end inside its header; a piece whose text is wider than its box must carry a title.
+ */
+function measureHeaders(page: Page): Promise<HeaderMeasure> {
+  return page.evaluate(() => {
+    const result: HeaderMeasure = {
+      pieces: 0,
+      texts: [],
+      broken: [],
+      overflowing: [],
+      cutWithoutTitle: [],
+      blankRows: [],
+    };
+    for (const header of Array.from(document.querySelectorAll('[data-testid="message"] > header'))) {
+      const bounds = header.getBoundingClientRect();
+      let visibleBottom = bounds.top;
+      for (const piece of Array.from(header.children) as HTMLElement[]) {
+        const text = (piece.textContent ?? '').replace(/\s+/g, ' ').trim();
+        const range = document.createRange();
+        range.selectNodeContents(piece);
+        const boxes = Array.from(range.getClientRects()).filter((box) => box.width > 0 && box.height > 0);
+        if (boxes.length === 0) continue;
+        result.pieces += 1;
+        result.texts.push(text);
+        const lowestTop = Math.max(...boxes.map((box) => box.top));
+        const highestBottom = Math.min(...boxes.map((box) => box.bottom));
+        if (lowestTop >= highestBottom - 1) result.broken.push(`"${text}" on ${boxes.length} boxes`);
+        const own = piece.getBoundingClientRect();
+        if (Number(getComputedStyle(piece).opacity) > 0) visibleBottom = Math.max(visibleBottom, own.bottom);
+        if (own.right > bounds.right + 1 || own.left < bounds.left - 1)
+          result.overflowing.push(`"${text}" ${Math.round(own.left)}..${Math.round(own.right)}`);
+        if (
+          piece.scrollWidth > piece.clientWidth + 1 &&
+          !(piece.title ?? '').includes(text.split(' ')[0] ?? '')
+        )
+          result.cutWithoutTitle.push(`"${text}" title "${piece.title}"`);
+      }
+      if (bounds.bottom > visibleBottom + 4)
+        result.blankRows.push(
+          `${Math.round(bounds.bottom - visibleBottom)} px below "${header.textContent}"`,
+        );
+    }
+    return result;
+  });
+}
+
+describe('message headers in a narrow transcript (Chromium + `fleetscope serve`)', () => {
+  const temp = makeTempDir();
+  let host: HostProcess;
+  let browser: ChromiumBrowser;
+  let page: Page;
+  let sessionId = '';
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    // Vitest's transform may wrap functions in __name(); give the page a no-op one.
+    ({ host, browser, page } = await serveInChromium(join(temp.dir, 'data'), {
+      token: TOKEN,
+      pageErrors,
+      viewport: { width: 1024, height: 700 },
+      initScript: 'window.__name = (fn) => fn;',
+    }));
+    ({ sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
+      source: { fleet: NESTED_FLEET },
+      task: 'Check the sources',
+    }));
+    await page.evaluate((id) => (window.location.hash = `#/sessions/${encodeURIComponent(id)}`), sessionId);
+    await page
+      .locator(`[data-testid="message"][data-state="streaming"][data-from="${STREAMER}"]`)
+      .waitFor({ timeout: 30_000 });
+  });
+
+  afterAll(async () => {
+    if (sessionId)
+      await callHost(host.port, TOKEN, 'runs.control', { sessionId, action: 'stop' }).catch(() => undefined);
+    await stopServed({ browser, host }, temp);
+  });
+
+  for (const width of WIDTHS)
+    for (const theme of THEMES)
+      it(`at ${width.name} in ${theme}: no header piece of a streaming team member breaks inside a word`, async () => {
+        await page.setViewportSize(width.viewport);
+        await page.emulateMedia({ colorScheme: theme });
+        await page.evaluate((pane) => {
+          const id = 'squeeze-transcript';
+          document.getElementById(id)?.remove();
+          if (pane === null) return;
+          const style = document.createElement('style');
+          style.id = id;
+          style.textContent = `.panes { grid-template-columns: minmax(0, 1fr) ${pane}px !important; }`;
+          document.head.append(style);
+        }, width.pane);
+        await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+        if (width.pane !== null) {
+          const box = await page.locator('.transcript-pane').boundingBox();
+          expect(Math.round(box?.width ?? 0)).toBeLessThanOrEqual(width.pane + 1);
+        }
+        const streaming = page.locator(`[data-testid="message"][data-from="${STREAMER}"]`);
+        await expect.poll(() => streaming.getAttribute('data-state')).toBe('streaming');
+        await streaming.getByTestId('message-state').waitFor();
+
+        const measure = await measureHeaders(page);
+        await shot(page, `transcript-headers-${width.name}-${theme}.png`);
+        // The streaming member's pieces were among those measured: its name, kind, time and state.
+        expect(measure.texts).toContain(`${STREAMER} → everyone`);
+        expect(measure.texts).toContain('streaming');
+        expect(measure.texts).toContain('text');
+        expect(measure.pieces).toBeGreaterThanOrEqual(8);
+        expect(measure.broken).toEqual([]);
+        expect(measure.overflowing).toEqual([]);
+        expect(measure.cutWithoutTitle).toEqual([]);
+        expect(measure.blankRows).toEqual([]);
+        // The long name is cut, not squeezed letter by letter, and its title holds it whole.
+        const who = streaming.locator('header > .who');
+        expect(await who.getAttribute('title')).toBe(`${STREAMER} → everyone`);
+      });
+
+  it('logged no errors in the page', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
