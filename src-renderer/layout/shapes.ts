@@ -139,7 +139,12 @@ export function pipeline(boxes: readonly Box[], options: ShapeOptions): Placemen
   return snake(boxes, options, options.gap * 2, options.gap * 1.25, 0.75);
 }
 
-/** Rows that run alternately left to right and back, so consecutive boxes are neighbours. */
+/**
+ * Rows that run alternately left to right and back, so consecutive boxes are neighbours. Each
+ * column is as wide as its widest box and each row as tall as its tallest, so one big box (a
+ * nested team's group) widens only its own column and row instead of every cell, which would
+ * leave small agents adrift in holes their own size could never fill.
+ */
 function snake(
   boxes: readonly Box[],
   options: ShapeOptions,
@@ -148,16 +153,46 @@ function snake(
   rowPenalty: number,
 ): Placement {
   if (boxes.length === 0) return {};
-  const cell = maxSize(boxes);
-  const columns = bestColumns(boxes, options, gapX, gapY, rowPenalty);
-  const out: Placement = {};
-  boxes.forEach((box, index) => {
+  let best: Placement = {};
+  let bestScore = -1;
+  for (let columns = 1; columns <= boxes.length; columns += 1) {
+    const rows = Math.ceil(boxes.length / columns);
+    // Skip column counts that leave the same number of rows as a smaller count (ragged last row).
+    if (columns > 1 && Math.ceil(boxes.length / (columns - 1)) === rows) continue;
+    const placement = snakeWith(boxes, columns, gapX, gapY);
+    const score = fitScore(boundsOf(rectsOf(boxes, placement)), options.aspect) * rowPenalty ** (rows - 1);
+    if (score > bestScore + 1e-12) {
+      best = placement;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/** The snake in rows of `columns`, each box centred in its column and row. */
+function snakeWith(boxes: readonly Box[], columns: number, gapX: number, gapY: number): Placement {
+  const cellOf = (index: number) => {
     const row = Math.floor(index / columns);
     const step = index % columns;
-    const column = row % 2 === 0 ? step : columns - 1 - step;
+    return { row, column: row % 2 === 0 ? step : columns - 1 - step };
+  };
+  const widths: number[] = Array.from({ length: columns }, () => 0);
+  const heights: number[] = Array.from({ length: Math.ceil(boxes.length / columns) }, () => 0);
+  boxes.forEach((box, index) => {
+    const { row, column } = cellOf(index);
+    widths[column] = Math.max(widths[column]!, box.width);
+    heights[row] = Math.max(heights[row]!, box.height);
+  });
+  const starts = (sizes: readonly number[], gap: number) =>
+    sizes.map((_, index) => sizes.slice(0, index).reduce((sum, size) => sum + size + gap, 0));
+  const xs = starts(widths, gapX);
+  const ys = starts(heights, gapY);
+  const out: Placement = {};
+  boxes.forEach((box, index) => {
+    const { row, column } = cellOf(index);
     out[box.id] = {
-      x: column * (cell.width + gapX) + (cell.width - box.width) / 2,
-      y: row * (cell.height + gapY) + (cell.height - box.height) / 2,
+      x: xs[column]! + (widths[column]! - box.width) / 2,
+      y: ys[row]! + (heights[row]! - box.height) / 2,
     };
   });
   return out;

@@ -5,7 +5,15 @@ import type { FleetInput } from '../../src-shared/domain';
 import { type HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
 import { callHost, shot, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
-import { measureGraph, openGraph, settle } from './graph-measure';
+import {
+  GRAPH_SIZES,
+  cardRects,
+  measureGraph,
+  nestedTeamFleet,
+  openGraph,
+  settle,
+  type GraphMeasure,
+} from './graph-measure';
 
 const TOKEN = 'e2e-graph-live-token-0123456789abcdef0123';
 
@@ -219,6 +227,75 @@ describe('the session graph while a run is live, in replay and when rearranged',
     const measure = await measureGraph(page);
     expect([...measure.overlaps, ...measure.outside, ...measure.covered, ...measure.clipped]).toEqual([]);
   });
+
+  for (const [index, size] of GRAPH_SIZES.entries()) {
+    const theme = index % 2 === 0 ? 'light' : 'dark';
+    it(`at ${size.name} in ${theme}: a nested team's live run is laid out as when completed, and no card moves as agents start`, async () => {
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await page.emulateMedia({ colorScheme: theme });
+      // Every step streams for about two seconds: the run is watched while agent after agent starts.
+      const fleet = nestedTeamFleet(`Live nested ${size.name}`, (name) => ({
+        content: `${name} takes its turn and passes the work on. `.repeat(2),
+        chunkSize: 3,
+        delayMs: 60,
+      }));
+      const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
+        source: { fleet },
+        task: 'Pass the work round',
+      });
+      await openGraph(page, sessionId);
+      const status = () => page.getByTestId('session-status').getAttribute('data-status');
+      const first = await cardRects(page);
+      let live: GraphMeasure | null = null;
+      const speakers = new Set<string>();
+      const moved = new Set<string>();
+      for (let round = 0; round < 400 && (await status()) !== 'completed'; round += 1) {
+        const speaking = await page
+          .locator('[data-testid="agent-node"][data-speaking="true"]')
+          .evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset.agent ?? ''));
+        for (const name of speaking) speakers.add(name);
+        const now = await cardRects(page);
+        for (const [id, rect] of Object.entries(now)) {
+          const was = first[id];
+          if (!was || Math.max(Math.abs(rect.x - was.x), Math.abs(rect.y - was.y)) > 3) moved.add(id);
+        }
+        // Mid-way: a member of the team has spoken; measure (and show) the live layout once.
+        if (!live && speaking.some((name) => name.startsWith('research/'))) {
+          live = await measureGraph(page);
+          if ((await status()) !== 'running') live = null;
+          else await shot(page, `graph-live-nested-${size.name}-${theme}.png`);
+        }
+        await page.waitForTimeout(100);
+      }
+      expect(await status()).toBe('completed');
+      if (!live) throw new Error('the run ended before a member of the team was seen speaking');
+      // Agents started one after another while watched, and no card moved on screen meanwhile.
+      expect(speakers.size).toBeGreaterThanOrEqual(3);
+      expect([...moved]).toEqual([]);
+      expect(Object.keys(first).sort()).toEqual([
+        'lead',
+        'research',
+        'research/checker',
+        'research/reader',
+        'research/summarizer',
+        'writer',
+      ]);
+      expect([...live.overlaps, ...live.outside, ...live.covered, ...live.clipped]).toEqual([]);
+      // Cards, not holes: the stages sit next to the team's group, which fills the pane.
+      expect(live.coverage).toBeGreaterThan(0.45);
+      expect(live.fill).toBeGreaterThan(0.7);
+      // Completed, the same session is drawn no bigger than it was while live.
+      await openGraph(page, sessionId);
+      const done = await measureGraph(page);
+      await shot(page, `graph-live-nested-completed-${size.name}-${theme}.png`);
+      expect(live.zoom).toBeGreaterThanOrEqual(done.zoom * 0.95);
+      console.log(
+        `${size.name}: live zoom ${live.zoom.toFixed(2)} coverage ${live.coverage.toFixed(2)} fill ${live.fill.toFixed(2)}; completed zoom ${done.zoom.toFixed(2)}`,
+      );
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.emulateMedia({ colorScheme: 'light' });
+    });
+  }
 
   it('lays out 50 agents without overlaps or clipped labels, fitted into the pane', async () => {
     for (const pattern of ['round-robin', 'parallel'] as const) {

@@ -31,6 +31,40 @@ export function selectorHubFleet(name: string, step: (agent: string) => ScriptSt
   };
 }
 
+/**
+ * A sequential fleet round a nested team: a lead, a team of three (a round robin, drawn as a
+ * group much bigger than a card) and a writer, each saying its one step.
+ */
+export function nestedTeamFleet(name: string, step: (agent: string) => ScriptStep): FleetInput {
+  return {
+    version: 1,
+    name,
+    agents: [
+      { name: 'lead', type: 'scripted', role: 'sets the question', script: [step('lead')] },
+      {
+        name: 'research',
+        type: 'team',
+        role: 'three researchers',
+        fleet: {
+          version: 1,
+          name: 'research',
+          agents: ['reader', 'checker', 'summarizer'].map((agent) => ({
+            name: agent,
+            type: 'scripted' as const,
+            role: agent,
+            script: [step(agent)],
+          })),
+          team: { pattern: 'round-robin' },
+          termination: { type: 'max-messages', max: 3 },
+        },
+      },
+      { name: 'writer', type: 'scripted', role: 'writes it up', script: [step('writer')] },
+    ],
+    team: { pattern: 'sequential' },
+    termination: { type: 'max-messages', max: 8 },
+  };
+}
+
 /** What the layout-quality checks found on the session graph as it is drawn now. */
 export interface GraphMeasure {
   nodes: number;
@@ -53,6 +87,11 @@ export interface GraphMeasure {
   smallestNamePx: number;
   /** How much of the pane the drawing spans (the larger of its width and height share). */
   fill: number;
+  /**
+   * How much of the drawing's bounding box its outermost cards cover (a group counts whole, its
+   * members not again): a layout with cards adrift in big holes covers little.
+   */
+  coverage: number;
   minimapShown: boolean;
 }
 
@@ -187,6 +226,11 @@ export function measureGraph(page: Page): Promise<GraphMeasure> {
       zoom,
       smallestNamePx,
       fill: Math.max((right - left) / pane.width, (bottom - top) / pane.height),
+      coverage:
+        boxes
+          .filter((box) => !boxes.some((other) => contains(other.id, box.id)))
+          .reduce((sum, { rect }) => sum + rect.width * rect.height, 0) /
+        Math.max(1, (right - left) * (bottom - top)),
       minimapShown: !!graph.querySelector('.vue-flow__minimap'),
     };
   });
@@ -222,4 +266,20 @@ export async function settle(page: Page): Promise<void> {
     undefined,
     { timeout: 10_000, polling: 100 },
   );
+}
+
+/** Every card's box on screen, by node id, rounded to whole pixels: what a reader sees move. */
+export function cardRects(page: Page): Promise<Record<string, { x: number; y: number; width: number }>> {
+  return page.evaluate(() => {
+    const out: Record<string, { x: number; y: number; width: number }> = {};
+    for (const node of Array.from(document.querySelectorAll<HTMLElement>('.vue-flow__node'))) {
+      const rect = node.getBoundingClientRect();
+      out[node.dataset.id ?? '?'] = {
+        x: Math.round(rect.left),
+        y: Math.round(rect.top),
+        width: Math.round(rect.width),
+      };
+    }
+    return out;
+  });
 }

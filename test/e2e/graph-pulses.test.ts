@@ -13,7 +13,13 @@ import {
   stopServed,
   type ChromiumBrowser,
 } from './session-helpers';
-import { GRAPH_SIZES as SIZES, GRAPH_THEMES as THEMES, openGraph, selectorHubFleet } from './graph-measure';
+import {
+  GRAPH_SIZES as SIZES,
+  GRAPH_THEMES as THEMES,
+  nestedTeamFleet,
+  openGraph,
+  selectorHubFleet,
+} from './graph-measure';
 
 const TOKEN = 'e2e-graph-pulses-token-0123456789abcdef0123';
 
@@ -27,40 +33,17 @@ const HUB_FLEET = selectorHubFleet('Hub broadcasts', (name) => ({
   delayMs: 80,
 }));
 
-const slowly = (content: string) => ({ content, chunkSize: 4, delayMs: 80 });
 /** A team of three inside the fleet, drawn as a group: its members' broadcasts stay inside it. */
-const NESTED_FLEET: FleetInput = {
-  version: 1,
-  name: 'Nested broadcasts',
-  agents: [
-    {
-      name: 'lead',
-      type: 'scripted',
-      role: 'sets the question',
-      script: [slowly('Find out why, all of you.')],
-    },
-    {
-      name: 'research',
-      type: 'team',
-      role: 'three researchers',
-      fleet: {
-        version: 1,
-        name: 'research',
-        agents: ['reader', 'checker', 'summarizer'].map((name) => ({
-          name,
-          type: 'scripted' as const,
-          role: name,
-          script: [slowly(`${name}: noted, and passed on to the others.`)],
-        })),
-        team: { pattern: 'round-robin' },
-        termination: { type: 'max-messages', max: 3 },
-      },
-    },
-    { name: 'writer', type: 'scripted', role: 'writes it up', script: [slowly('Here is the answer.')] },
-  ],
-  team: { pattern: 'sequential' },
-  termination: { type: 'max-messages', max: 8 },
-};
+const NESTED_FLEET = nestedTeamFleet('Nested broadcasts', (name) => ({
+  content:
+    name === 'lead'
+      ? 'Find out why, all of you.'
+      : name === 'writer'
+        ? 'Here is the answer.'
+        : `${name}: noted, and passed on to the others.`,
+  chunkSize: 4,
+  delayMs: 80,
+}));
 
 /** One pulse dot as seen in one animation frame. */
 interface PulseSample {

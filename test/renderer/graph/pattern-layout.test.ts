@@ -181,6 +181,39 @@ describe('pattern layout', () => {
     expect(positions.a1!.x).toBeLessThan(positions.a2!.x);
   });
 
+  it('keeps the stages of a pipeline round a big nested team next to it, with no hole between', () => {
+    const outer = agents(3, 'sequential');
+    outer[1]!.slot = slot('sequential', 1, 'member', { isTeam: true });
+    const inner: LayoutNode[] = ['reader', 'checker', 'summarizer'].map((name, index) => ({
+      id: `a1/${name}`,
+      parent: 'a1',
+      width: 210,
+      height: 106,
+      slot: slot('round-robin', index, 'member', { scope: 'a1/', group: 'a1' }),
+      hub: false,
+    }));
+    const nodes = [...outer, ...inner];
+    for (const aspect of [0.8, 1, 1.16, 1.6, 2.5]) {
+      const { positions, groupSizes } = layoutGraph(nodes, [], { aspect });
+      const rects = absolute(nodes, positions, groupSizes);
+      // The group is far bigger than the stages beside it: a grid of equal cells would leave
+      // each stage adrift in the middle of a group-sized cell, far from its neighbour.
+      expect(groupSizes.a1!.width).toBeGreaterThan(outer[0]!.width * 2);
+      for (const [from, to] of [
+        ['a0', 'a1'],
+        ['a1', 'a2'],
+      ] as const) {
+        const a = rects.get(from)!;
+        const b = rects.get(to)!;
+        const apartX = Math.max(b.x - (a.x + a.width), a.x - (b.x + b.width), 0);
+        const apartY = Math.max(b.y - (a.y + a.height), a.y - (b.y + b.height), 0);
+        expect(Math.max(apartX, apartY), `${from} -> ${to} at aspect ${aspect}`).toBeLessThanOrEqual(
+          DEFAULT_GAP * 2 + 1,
+        );
+      }
+    }
+  });
+
   it('draws a nested team as a group holding its members, sized to them', () => {
     const outer = agents(3, 'round-robin');
     outer[1]!.slot = slot('round-robin', 1, 'member', { isTeam: true });
