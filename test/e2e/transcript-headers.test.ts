@@ -12,40 +12,44 @@ const LONG_MEMBER = 'fact-checker-of-every-cited-source';
 const STREAMER = `research/${LONG_MEMBER}`;
 
 /**
- * A lead, then a nested team whose first member streams three characters every 250 ms for about
- * two minutes: it is still streaming while the headers are measured (the run is stopped after).
+ * A lead, then a nested team whose members stream three characters every 250 ms (`slow`: for about
+ * two minutes, so the first is still streaming while the headers are measured; the run is stopped
+ * after) or say it all at once.
  */
-const NESTED_FLEET: FleetInput = {
-  version: 1,
-  name: 'Nested team headers',
-  agents: [
-    {
-      name: 'lead',
-      type: 'scripted',
-      role: 'sets the question',
-      script: [{ content: 'Check it, all of you.' }],
-    },
-    {
-      name: 'research',
-      type: 'team',
-      role: 'researchers',
-      fleet: {
-        version: 1,
-        name: 'research',
-        agents: [LONG_MEMBER, 'checker'].map((name) => ({
-          name,
-          type: 'scripted' as const,
-          role: name,
-          script: [{ content: 'checking every source once more; '.repeat(45), chunkSize: 3, delayMs: 250 }],
-        })),
-        team: { pattern: 'round-robin' },
-        termination: { type: 'max-messages', max: 2 },
+function nestedFleet(slow: boolean): FleetInput {
+  const content = 'checking every source once more; '.repeat(slow ? 45 : 2);
+  return {
+    version: 1,
+    name: 'Nested team headers',
+    agents: [
+      {
+        name: 'lead',
+        type: 'scripted',
+        role: 'sets the question',
+        script: [{ content: 'Check it, all of you.' }],
       },
-    },
-  ],
-  team: { pattern: 'sequential' },
-  termination: { type: 'max-messages', max: 6 },
-};
+      {
+        name: 'research',
+        type: 'team',
+        role: 'researchers',
+        fleet: {
+          version: 1,
+          name: 'research',
+          agents: [LONG_MEMBER, 'checker'].map((name) => ({
+            name,
+            type: 'scripted' as const,
+            role: name,
+            script: [slow ? { content, chunkSize: 3, delayMs: 250 } : { content }],
+          })),
+          team: { pattern: 'round-robin' },
+          termination: { type: 'max-messages', max: 2 },
+        },
+      },
+    ],
+    team: { pattern: 'sequential' },
+    termination: { type: 'max-messages', max: 6 },
+  };
+}
 
 /** The transcript pane's widths checked: as the window gives it, and squeezed narrower. */
 const WIDTHS = [
@@ -75,8 +79,8 @@ interface HeaderMeasure {
  * contents) must all share one line (every box overlaps every other vertically), and the piece
  * must end inside its header; a piece whose text is wider than its box must carry a title.
  */
-function measureHeaders(page: Page): Promise<HeaderMeasure> {
-  return page.evaluate(() => {
+function measureHeaders(page: Page, headers: string): Promise<HeaderMeasure> {
+  return page.evaluate((selector) => {
     const result: HeaderMeasure = {
       pieces: 0,
       texts: [],
@@ -85,7 +89,7 @@ function measureHeaders(page: Page): Promise<HeaderMeasure> {
       cutWithoutTitle: [],
       blankRows: [],
     };
-    for (const header of Array.from(document.querySelectorAll('[data-testid="message"] > header'))) {
+    for (const header of Array.from(document.querySelectorAll(selector))) {
       const bounds = header.getBoundingClientRect();
       let visibleBottom = bounds.top;
       for (const piece of Array.from(header.children) as HTMLElement[]) {
@@ -115,7 +119,7 @@ function measureHeaders(page: Page): Promise<HeaderMeasure> {
         );
     }
     return result;
-  });
+  }, headers);
 }
 
 describe('message headers in a narrow transcript (Chromium + `fleetscope serve`)', () => {
@@ -135,7 +139,7 @@ describe('message headers in a narrow transcript (Chromium + `fleetscope serve`)
       initScript: 'window.__name = (fn) => fn;',
     }));
     ({ sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
-      source: { fleet: NESTED_FLEET },
+      source: { fleet: nestedFleet(true) },
       task: 'Check the sources',
     }));
     await page.evaluate((id) => (window.location.hash = `#/sessions/${encodeURIComponent(id)}`), sessionId);
@@ -173,7 +177,7 @@ describe('message headers in a narrow transcript (Chromium + `fleetscope serve`)
         await expect.poll(() => streaming.getAttribute('data-state')).toBe('streaming');
         await streaming.getByTestId('message-state').waitFor();
 
-        const measure = await measureHeaders(page);
+        const measure = await measureHeaders(page, '[data-testid="message"] > header');
         await shot(page, `transcript-headers-${width.name}-${theme}.png`);
         // The streaming member's pieces were among those measured: its name, kind, time and state.
         expect(measure.texts).toContain(`${STREAMER} → everyone`);
@@ -188,6 +192,49 @@ describe('message headers in a narrow transcript (Chromium + `fleetscope serve`)
         const who = streaming.locator('header > .who');
         expect(await who.getAttribute('title')).toBe(`${STREAMER} → everyone`);
       });
+
+  it("keeps the compare view's message headers whole at 1024x700 and 800x700, light and dark", async () => {
+    // The stopped streaming run beside one that said it all: they part at the team member's message.
+    await callHost(host.port, TOKEN, 'runs.control', { sessionId, action: 'stop' });
+    const quick = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
+      source: { fleet: nestedFleet(false) },
+      task: 'Check the sources',
+    });
+    await expect
+      .poll(
+        async () =>
+          (
+            await callHost<{ summary: { status: string } }>(host.port, TOKEN, 'sessions.get', {
+              id: quick.sessionId,
+            })
+          ).summary.status,
+        { timeout: 60_000, interval: 250 },
+      )
+      .toBe('completed');
+    await page.evaluate(() => document.getElementById('squeeze-transcript')?.remove());
+    await page.evaluate(
+      ([first, second]) =>
+        (window.location.hash = `#/compare/${encodeURIComponent(first)}/${encodeURIComponent(second)}`),
+      [sessionId, quick.sessionId] as const,
+    );
+    const long = page.locator('[data-testid="compare-pair"] .head > b', { hasText: STREAMER }).first();
+    await long.waitFor({ timeout: 30_000 });
+    for (const viewport of [WIDTHS[0].viewport, WIDTHS[2].viewport])
+      for (const theme of THEMES) {
+        await page.setViewportSize(viewport);
+        await page.emulateMedia({ colorScheme: theme });
+        await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+        await long.waitFor();
+        const measure = await measureHeaders(page, '[data-testid="compare-pair"] .head');
+        await shot(page, `transcript-headers-compare-${viewport.width}x${viewport.height}-${theme}.png`);
+        expect(measure.texts).toContain(`${STREAMER} → everyone`);
+        expect(measure.pieces).toBeGreaterThanOrEqual(8);
+        expect(measure.broken).toEqual([]);
+        expect(measure.overflowing).toEqual([]);
+        expect(measure.cutWithoutTitle).toEqual([]);
+        expect(measure.blankRows).toEqual([]);
+      }
+  });
 
   it('logged no errors in the page', () => {
     expect(pageErrors).toEqual([]);
