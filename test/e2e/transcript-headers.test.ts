@@ -72,12 +72,15 @@ interface HeaderMeasure {
   cutWithoutTitle: string[];
   /** Headers taller than their visible pieces (a hidden piece, such as Fork, wrapped to a blank row). */
   blankRows: string[];
+  /** Pieces of one header drawn over each other (e.g. the corner's Fork button over a name). */
+  overlapping: string[];
 }
 
 /**
  * For every header piece of every message on screen: its text's line boxes (a Range over its
  * contents) must all share one line (every box overlaps every other vertically), and the piece
- * must end inside its header; a piece whose text is wider than its box must carry a title.
+ * must end inside its header and clear of the other pieces; a piece whose text is wider than its
+ * box must carry a title.
  */
 function measureHeaders(page: Page, headers: string): Promise<HeaderMeasure> {
   return page.evaluate((selector) => {
@@ -88,10 +91,12 @@ function measureHeaders(page: Page, headers: string): Promise<HeaderMeasure> {
       overflowing: [],
       cutWithoutTitle: [],
       blankRows: [],
+      overlapping: [],
     };
     for (const header of Array.from(document.querySelectorAll(selector))) {
       const bounds = header.getBoundingClientRect();
       let visibleBottom = bounds.top;
+      const drawn: { text: string; box: DOMRect }[] = [];
       for (const piece of Array.from(header.children) as HTMLElement[]) {
         const text = (piece.textContent ?? '').replace(/\s+/g, ' ').trim();
         const range = document.createRange();
@@ -104,6 +109,13 @@ function measureHeaders(page: Page, headers: string): Promise<HeaderMeasure> {
         const highestBottom = Math.min(...boxes.map((box) => box.bottom));
         if (lowestTop >= highestBottom - 1) result.broken.push(`"${text}" on ${boxes.length} boxes`);
         const own = piece.getBoundingClientRect();
+        for (const other of drawn)
+          if (
+            Math.min(own.right, other.box.right) - Math.max(own.left, other.box.left) > 0.5 &&
+            Math.min(own.bottom, other.box.bottom) - Math.max(own.top, other.box.top) > 0.5
+          )
+            result.overlapping.push(`"${text}" over "${other.text}"`);
+        drawn.push({ text, box: own });
         if (Number(getComputedStyle(piece).opacity) > 0) visibleBottom = Math.max(visibleBottom, own.bottom);
         if (own.right > bounds.right + 1 || own.left < bounds.left - 1)
           result.overflowing.push(`"${text}" ${Math.round(own.left)}..${Math.round(own.right)}`);
@@ -178,6 +190,8 @@ describe('message headers in a narrow transcript (Chromium + `fleetscope serve`)
         await streaming.getByTestId('message-state').waitFor();
 
         const measure = await measureHeaders(page, '[data-testid="message"] > header');
+        // Hovered, the message shows its Fork button in the header's corner (for the picture).
+        await streaming.hover();
         await shot(page, `transcript-headers-${width.name}-${theme}.png`);
         // The streaming member's pieces were among those measured: its name, kind, time and state.
         expect(measure.texts).toContain(`${STREAMER} → everyone`);
@@ -188,6 +202,7 @@ describe('message headers in a narrow transcript (Chromium + `fleetscope serve`)
         expect(measure.overflowing).toEqual([]);
         expect(measure.cutWithoutTitle).toEqual([]);
         expect(measure.blankRows).toEqual([]);
+        expect(measure.overlapping).toEqual([]);
         // The long name is cut, not squeezed letter by letter, and its title holds it whole.
         const who = streaming.locator('header > .who');
         expect(await who.getAttribute('title')).toBe(`${STREAMER} → everyone`);
@@ -233,6 +248,7 @@ describe('message headers in a narrow transcript (Chromium + `fleetscope serve`)
         expect(measure.overflowing).toEqual([]);
         expect(measure.cutWithoutTitle).toEqual([]);
         expect(measure.blankRows).toEqual([]);
+        expect(measure.overlapping).toEqual([]);
       }
   });
 
