@@ -55,3 +55,40 @@ export function fitPadding(pane: PaneSize, content: PaneSize, minimap: PaneSize 
   };
   return zoomFor(pane, beside, content) >= zoomFor(pane, above, content) ? beside : above;
 }
+
+/** A box in flow coordinates, and the view's pan and zoom that map it to the pane. */
+export interface FlowBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+export interface ViewTransform {
+  x: number;
+  y: number;
+  zoom: number;
+}
+
+/**
+ * Whether every box shows whole in the pane, clear of the overlays `padding` keeps free: then a
+ * node that appeared needs no refit, which would move every card under the reader. A box not
+ * measured yet (no size) counts as not shown. Pure.
+ */
+export function allShown(
+  boxes: readonly FlowBox[],
+  view: ViewTransform,
+  pane: PaneSize,
+  padding: Padding,
+): boolean {
+  return boxes.every((box) => {
+    if (box.width <= 0 || box.height <= 0) return false;
+    const left = box.x * view.zoom + view.x;
+    const top = box.y * view.zoom + view.y;
+    return (
+      left >= padding.left - 1 &&
+      top >= padding.top - 1 &&
+      left + box.width * view.zoom <= pane.width - padding.right + 1 &&
+      top + box.height * view.zoom <= pane.height - padding.bottom + 1
+    );
+  });
+}

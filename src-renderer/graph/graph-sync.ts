@@ -90,6 +90,8 @@ export function useGraphSync(options: GraphSyncOptions) {
   let layoutKey = '';
   let drawn = new Map<string, GraphNodeModel>();
   const remembered = new Map<string, Point>();
+  /** The nodes the last layout placed (those that came later are placed beside them). */
+  let laidOut = new Set<string>();
   const throttle = new StreamThrottle();
   let trailing: ReturnType<typeof setTimeout> | null = null;
   let fallback: ReturnType<typeof setTimeout> | null = null;
@@ -117,6 +119,7 @@ export function useGraphSync(options: GraphSyncOptions) {
 
   function place(models: readonly GraphNodeModel[], measured: boolean, edges: GraphModel['edges']) {
     const result = layoutGraph(layoutNodes(models, measured), edges, { aspect: options.aspect() });
+    laidOut = new Set(models.map((model) => model.id));
     const saved = loadLayout(options.fleetName.value);
     for (const model of models) {
       const at = saved[model.id] ?? result.positions[model.id] ?? { x: 0, y: 0 };
@@ -217,11 +220,15 @@ export function useGraphSync(options: GraphSyncOptions) {
     const fresh = model.nodes.filter((node) => !drawn.has(node.id));
     if (fresh.length > 0) {
       const unplaced = fresh.filter((node) => !remembered.has(node.id));
-      const existing: Rect[] = flow.getNodes.value
-        .filter((node) => !node.parentNode)
-        .map((node) => ({ ...node.computedPosition, ...dimensionsOf(node, { width: 210, height: 110 }) }));
+      const drawing: Rect[] = [];
+      const earlier: Rect[] = [];
+      for (const node of flow.getNodes.value) {
+        if (node.parentNode) continue;
+        const rect = { ...node.computedPosition, ...dimensionsOf(node, { width: 210, height: 110 }) };
+        (laidOut.has(node.id) ? drawing : earlier).push(rect);
+      }
       const placed = placeNewcomers(
-        existing,
+        { drawing, earlier, aspect: options.aspect() },
         unplaced.map((node) => ({ id: node.id, ...estimateSize(node.data) })),
       );
       const saved = loadLayout(options.fleetName.value);

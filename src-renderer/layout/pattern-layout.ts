@@ -4,10 +4,12 @@ import {
   besides,
   boundsOf,
   fan,
+  fitScore,
   grid,
   pipeline,
   rectsOf,
   ring,
+  tooClose,
   translateTo,
   type Box,
   type Placement,
@@ -235,21 +237,47 @@ function flowOf(
 }
 
 /**
- * Places nodes that appeared after the layout (senders the fleet does not list) beside the
- * drawing without moving anything already placed: a column to the right of everything.
+ * Places nodes that appeared after the layout (senders the fleet does not list) outside the
+ * laid-out `drawing` without moving anything already placed: each in the free spot, right of the
+ * drawing or below it (twice the gap from its bounds, so it reads as apart and never lands in a
+ * ring's middle) and clear of `earlier` newcomers, that keeps the whole best suited to a pane of
+ * `aspect`; newcomers fill rows and columns beside one another, not one ever longer column.
+ * Pure and deterministic.
  */
 export function placeNewcomers(
-  existing: readonly Rect[],
+  layout: { drawing: readonly Rect[]; earlier: readonly Rect[]; aspect: number },
   newcomers: readonly Box[],
   gap = DEFAULT_GAP,
 ): Record<string, Point> {
-  const bounds = boundsOf(existing);
+  // Twice the gap all round: newcomers stand apart from the drawing, on a regular grid of their own.
+  const apart = gap * 2;
+  const drawing = layout.drawing.length > 0 ? boundsOf(layout.drawing) : null;
+  const rects: Rect[] = [...(drawing ? [drawing] : []), ...layout.earlier];
   const out: Record<string, Point> = {};
-  let y = bounds.y;
-  const x = existing.length === 0 ? 0 : bounds.x + bounds.width + gap * 2;
+  const aspect = clampAspect(layout.aspect);
   for (const box of newcomers) {
-    out[box.id] = { x: Math.round(x), y: Math.round(y) };
-    y += box.height + gap;
+    const bounds = boundsOf(rects);
+    const xs = new Set([bounds.x, ...rects.map((rect) => rect.x + rect.width + apart)]);
+    const ys = new Set([bounds.y, ...rects.map((rect) => rect.y + rect.height + apart)]);
+    let best: Rect | null = null;
+    let bestScore = -1;
+    for (const y of ys)
+      for (const x of xs) {
+        const rect = { x, y, width: box.width, height: box.height };
+        if (rects.some((other) => tooClose(rect, other, apart - 1))) continue;
+        const score = fitScore(boundsOf([...rects, rect]), aspect);
+        // Ties go to the top-most, then left-most spot: rows fill in reading order.
+        const better =
+          score > bestScore + 1e-12 ||
+          (best !== null && score > bestScore - 1e-12 && (y < best.y || (y === best.y && x < best.x)));
+        if (better) {
+          best = rect;
+          bestScore = score;
+        }
+      }
+    const at = best ?? { x: bounds.x + bounds.width + apart, y: bounds.y };
+    out[box.id] = { x: Math.round(at.x), y: Math.round(at.y) };
+    rects.push({ ...out[box.id]!, width: box.width, height: box.height });
   }
   return out;
 }

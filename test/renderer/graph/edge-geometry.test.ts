@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { borderPoint, floatingEdge } from '../../../src-renderer/graph/edge-geometry';
-import { fitPadding, minimapSize, MARGIN, TOOLBAR_HEIGHT } from '../../../src-renderer/graph/graph-fit';
+import {
+  allShown,
+  fitPadding,
+  minimapSize,
+  MARGIN,
+  TOOLBAR_HEIGHT,
+} from '../../../src-renderer/graph/graph-fit';
 
 const box = (x: number, y: number) => ({ x, y, width: 200, height: 100 });
 const point = (text: string) =>
@@ -101,5 +107,21 @@ describe('fitting the graph clear of the overlays', () => {
     const tall = fitPadding(pane, { width: 200, height: 1000 }, minimap);
     expect(tall.right).toBeGreaterThan(minimap.width);
     expect(fitPadding(pane, { width: 200, height: 1000 }, null).right).toBe(MARGIN);
+  });
+
+  it('refits for a newcomer only when some card does not show whole clear of the overlays', () => {
+    const pane = { width: 430, height: 400 };
+    const padding = fitPadding(pane, { width: 400, height: 300 }, null);
+    const view = { x: 20, y: 50, zoom: 0.5 };
+    const card = { x: 0, y: 0, width: 200, height: 100 };
+    // On screen from (20, 50) to (120, 100): inside the pane, below the toolbar strip.
+    expect(allShown([card], view, pane, padding)).toBe(true);
+    // A newcomer placed right of the drawing, past the pane's right edge once zoomed.
+    expect(allShown([card, { x: 700, y: 0, width: 200, height: 100 }], view, pane, padding)).toBe(false);
+    // One placed below it, in the room the fit left free: no refit needed.
+    expect(allShown([card, { x: 0, y: 300, width: 200, height: 100 }], view, pane, padding)).toBe(true);
+    // Under the toolbar strip, or not measured yet: refit.
+    expect(allShown([{ ...card, y: -40 }], view, pane, padding)).toBe(false);
+    expect(allShown([{ ...card, width: 0 }], view, pane, padding)).toBe(false);
   });
 });

@@ -254,7 +254,8 @@ describe('pattern layout', () => {
       { x: 0, y: 0, width: 200, height: 100 },
       { x: 300, y: 200, width: 200, height: 100 },
     ];
-    const placed = placeNewcomers(existing, [
+    // A wide pane: the newcomers go to the right of the drawing.
+    const placed = placeNewcomers({ drawing: existing, earlier: [], aspect: 3 }, [
       { id: 'n1', width: 180, height: 90 },
       { id: 'n2', width: 180, height: 90 },
     ]);
@@ -265,6 +266,31 @@ describe('pattern layout', () => {
     ];
     expect(overlapsAmong(rects, DEFAULT_GAP - 1)).toBe(0);
     expect(placed.n1!.x).toBeGreaterThan(500);
+  });
+
+  it('grows the drawing in the shape of the pane as newcomers arrive one by one', () => {
+    for (const aspect of [0.8, 1.4, 2.5]) {
+      const drawing: Rect[] = [{ x: 0, y: 0, width: 210, height: 106 }];
+      const earlier: Rect[] = [];
+      // A session whose fleet lists nobody: every agent but the first is a newcomer when it first speaks.
+      for (let index = 0; index < 8; index += 1) {
+        const placed = placeNewcomers({ drawing, earlier, aspect }, [
+          { id: `n${index}`, width: 210, height: 106 },
+        ]);
+        earlier.push({ ...placed[`n${index}`]!, width: 210, height: 106 });
+      }
+      const rects = [...drawing, ...earlier];
+      expect(overlapsAmong(rects, DEFAULT_GAP - 1)).toBe(0);
+      const xs = rects.map((rect) => rect.x);
+      const ys = rects.map((rect) => rect.y);
+      const width = Math.max(...xs) - Math.min(...xs) + 210;
+      const height = Math.max(...ys) - Math.min(...ys) + 106;
+      // Nine cards in rows and columns, about the pane's shape: not one long column or row.
+      expect(width / height, `aspect ${aspect}`).toBeGreaterThan(aspect / 2);
+      expect(width / height, `aspect ${aspect}`).toBeLessThan(aspect * 2);
+      // Cards, not holes: the cards cover most of what cells twice the gap apart can hold.
+      expect((9 * 210 * 106) / (width * height), `aspect ${aspect}`).toBeGreaterThan(0.4);
+    }
   });
 
   it('is deterministic: the same input gives the same positions', () => {
