@@ -134,6 +134,24 @@ function measureHeaders(page: Page, headers: string): Promise<HeaderMeasure> {
   }, headers);
 }
 
+/** Every piece measured whole, inside its header, titled if cut, and no blank or shared rows. */
+function expectWhole(measure: HeaderMeasure): void {
+  const { broken, overflowing, cutWithoutTitle, blankRows, overlapping } = measure;
+  expect({ broken, overflowing, cutWithoutTitle, blankRows, overlapping }).toEqual({
+    broken: [],
+    overflowing: [],
+    cutWithoutTitle: [],
+    blankRows: [],
+    overlapping: [],
+  });
+}
+
+/** Switches the page's colour scheme and waits until the app has taken it up. */
+async function useTheme(page: Page, theme: (typeof THEMES)[number]): Promise<void> {
+  await page.emulateMedia({ colorScheme: theme });
+  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+}
+
 describe('message headers in a narrow transcript (Chromium + `fleetscope serve`)', () => {
   const temp = makeTempDir();
   let host: HostProcess;
@@ -170,7 +188,7 @@ describe('message headers in a narrow transcript (Chromium + `fleetscope serve`)
     for (const theme of THEMES)
       it(`at ${width.name} in ${theme}: no header piece of a streaming team member breaks inside a word`, async () => {
         await page.setViewportSize(width.viewport);
-        await page.emulateMedia({ colorScheme: theme });
+        await useTheme(page, theme);
         await page.evaluate((pane) => {
           const id = 'squeeze-transcript';
           document.getElementById(id)?.remove();
@@ -180,7 +198,6 @@ describe('message headers in a narrow transcript (Chromium + `fleetscope serve`)
           style.textContent = `.panes { grid-template-columns: minmax(0, 1fr) ${pane}px !important; }`;
           document.head.append(style);
         }, width.pane);
-        await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
         if (width.pane !== null) {
           const box = await page.locator('.transcript-pane').boundingBox();
           expect(Math.round(box?.width ?? 0)).toBeLessThanOrEqual(width.pane + 1);
@@ -198,11 +215,7 @@ describe('message headers in a narrow transcript (Chromium + `fleetscope serve`)
         expect(measure.texts).toContain('streaming');
         expect(measure.texts).toContain('text');
         expect(measure.pieces).toBeGreaterThanOrEqual(8);
-        expect(measure.broken).toEqual([]);
-        expect(measure.overflowing).toEqual([]);
-        expect(measure.cutWithoutTitle).toEqual([]);
-        expect(measure.blankRows).toEqual([]);
-        expect(measure.overlapping).toEqual([]);
+        expectWhole(measure);
         // The long name is cut, not squeezed letter by letter, and its title holds it whole.
         const who = streaming.locator('header > .who');
         expect(await who.getAttribute('title')).toBe(`${STREAMER} → everyone`);
@@ -214,8 +227,7 @@ describe('message headers in a narrow transcript (Chromium + `fleetscope serve`)
     await page.getByTestId('lens-lanes').click();
     await page.locator(`[data-testid="lane"][data-agent="${STREAMER}"]`).waitFor();
     for (const theme of THEMES) {
-      await page.emulateMedia({ colorScheme: theme });
-      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+      await useTheme(page, theme);
       const heads = await measureHeaders(page, '[data-testid="lane"]');
       const labels = await measureHeaders(page, '.lane-row .label');
       await shot(page, `transcript-headers-lanes-1024x700-${theme}.png`);
@@ -260,18 +272,13 @@ describe('message headers in a narrow transcript (Chromium + `fleetscope serve`)
     for (const viewport of [WIDTHS[0].viewport, WIDTHS[2].viewport])
       for (const theme of THEMES) {
         await page.setViewportSize(viewport);
-        await page.emulateMedia({ colorScheme: theme });
-        await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+        await useTheme(page, theme);
         await long.waitFor();
         const measure = await measureHeaders(page, '[data-testid="compare-pair"] .head');
         await shot(page, `transcript-headers-compare-${viewport.width}x${viewport.height}-${theme}.png`);
         expect(measure.texts).toContain(`${STREAMER} → everyone`);
         expect(measure.pieces).toBeGreaterThanOrEqual(8);
-        expect(measure.broken).toEqual([]);
-        expect(measure.overflowing).toEqual([]);
-        expect(measure.cutWithoutTitle).toEqual([]);
-        expect(measure.blankRows).toEqual([]);
-        expect(measure.overlapping).toEqual([]);
+        expectWhole(measure);
       }
   });
 
