@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mount } from '@vue/test-utils';
-import type { Message } from '@shared/domain';
+import { BROADCAST, type Message } from '@shared/domain';
 import MessageItem from '../../src-renderer/components/transcript/MessageItem.vue';
 import { bodyMode, renderBody } from '../../src-renderer/transcript/markdown';
 
@@ -86,5 +86,24 @@ describe('message bodies keep their whitespace', () => {
     expect(wrapper.get('[data-testid="message"]').attributes('data-state')).toBe('complete');
     await wrapper.get('header').trigger('click');
     expect(wrapper.emitted('pick')).toEqual([['m1']]);
+  });
+
+  it('titles the header\'s name piece with the whole "from → to" (a narrow pane cuts it with an ellipsis)', () => {
+    const from = 'research/fact-checker-of-every-cited-source';
+    const wrapper = mount(MessageItem, {
+      props: {
+        message: { ...message('checking', 'text'), from, to: BROADCAST, state: 'streaming' },
+        depth: 2,
+        descendants: 0,
+        collapsed: false,
+        droppedReason: null,
+        highlighted: false,
+        toggleable: false,
+      },
+    });
+    const pieces = wrapper.get('header').element.children;
+    expect(Array.from(pieces, (piece) => piece.className)).toEqual(['who', 'kind', 'time', 'state']);
+    expect(wrapper.get('header > .who').attributes('title')).toBe(`${from} → everyone`);
+    expect(wrapper.get('[data-testid="message-state"]').text()).toBe('streaming');
   });
 });
