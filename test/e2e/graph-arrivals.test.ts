@@ -17,31 +17,21 @@ describe('the graph of a session whose agents appear as they speak (Chromium + `
   let host: HostProcess;
   let browser: ChromiumBrowser;
   let page: Page;
-  let sender: Sender;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
+    const viewport = { width: 1024, height: 700 };
     ({ host, browser, page } = await serveInChromium(join(temp.dir, 'data'), {
       token: TOKEN,
       pageErrors,
-      viewport: { width: 1024, height: 700 },
+      viewport,
     }));
-    sender = makeSender({
-      protocol: 'json',
-      endpoint: `http://127.0.0.1:${host.port}`,
-      headers: { 'x-fleetscope-token': TOKEN },
-      serviceName: 'arrivals',
-    });
   });
-
-  afterAll(async () => {
-    await sender?.shutdown();
-    await stopServed({ browser, host }, temp);
-  });
+  afterAll(() => stopServed({ browser, host }, temp));
 
   const base = Date.now() - 60_000;
   /** One chat turn of the agent `index` (GenAI conventions), sent to the host's trace receiver. */
-  async function send(index: number): Promise<void> {
+  async function send(sender: Sender, index: number): Promise<void> {
     const agent = NAMES[index]!;
     const text = (role: string, content: string) =>
       JSON.stringify([{ role, parts: [{ type: 'text', content }] }]);
@@ -77,14 +67,25 @@ describe('the graph of a session whose agents appear as they speak (Chromium + `
     ).items.find((item) => item.title.includes(TASK))?.id ?? '';
 
   it("places each newcomer in the pane's shape, and moves no card when the newcomer shows already", async () => {
-    await send(0);
+    const headers = { 'x-fleetscope-token': TOKEN };
+    const endpoint = `http://127.0.0.1:${host.port}`;
+    const sender = makeSender({ protocol: 'json', endpoint, headers, serviceName: 'arrivals' });
+    try {
+      await watchArrivals(sender);
+    } finally {
+      await sender.shutdown();
+    }
+  });
+
+  async function watchArrivals(sender: Sender): Promise<void> {
+    await send(sender, 0);
     await expect.poll(sessionOf, { timeout: 20_000 }).not.toBe('');
     await openGraph(page, await sessionOf());
     await drawn(0);
     let still = 0;
     for (let index = 1; index < NAMES.length; index += 1) {
       const before = await cardRects(page);
-      await send(index);
+      await send(sender, index);
       await drawn(index);
       const after = await cardRects(page);
       if (Object.entries(before).every(([id, rect]) => JSON.stringify(after[id]) === JSON.stringify(rect)))
@@ -99,5 +100,5 @@ describe('the graph of a session whose agents appear as they speak (Chromium + `
     // A newcomer placed where the view shows already leaves every card where it was.
     expect(still).toBeGreaterThan(0);
     expect(pageErrors).toEqual([]);
-  });
+  }
 });

@@ -59,6 +59,24 @@ function overlapsAmong(rects: readonly Rect[], gap: number): number {
   return count;
 }
 
+/** Three agents whose second is a team (a1) of three members of the given size. */
+function nestedTeam(
+  outerPattern: LayoutPattern,
+  innerPattern: LayoutPattern,
+  size: { width: number; height: number },
+) {
+  const outer = agents(3, outerPattern);
+  outer[1]!.slot = slot(outerPattern, 1, 'member', { isTeam: true });
+  const inner: LayoutNode[] = ['x', 'y', 'z'].map((name, index) => ({
+    id: `a1/${name}`,
+    parent: 'a1',
+    ...size,
+    slot: slot(innerPattern, index, 'member', { scope: 'a1/', group: 'a1' }),
+    hub: false,
+  }));
+  return { outer, inner, nodes: [...outer, ...inner] };
+}
+
 const SIZES = [2, 3, 4, 5, 7, 12, 16, 17, 30, 50];
 const ASPECTS = [0.8, 1.6];
 
@@ -182,17 +200,7 @@ describe('pattern layout', () => {
   });
 
   it('keeps the stages of a pipeline round a big nested team next to it, with no hole between', () => {
-    const outer = agents(3, 'sequential');
-    outer[1]!.slot = slot('sequential', 1, 'member', { isTeam: true });
-    const inner: LayoutNode[] = ['reader', 'checker', 'summarizer'].map((name, index) => ({
-      id: `a1/${name}`,
-      parent: 'a1',
-      width: 210,
-      height: 106,
-      slot: slot('round-robin', index, 'member', { scope: 'a1/', group: 'a1' }),
-      hub: false,
-    }));
-    const nodes = [...outer, ...inner];
+    const { outer, nodes } = nestedTeam('sequential', 'round-robin', { width: 210, height: 106 });
     for (const aspect of [0.8, 1, 1.16, 1.6, 2.5]) {
       const { positions, groupSizes } = layoutGraph(nodes, [], { aspect });
       const rects = absolute(nodes, positions, groupSizes);
@@ -215,17 +223,7 @@ describe('pattern layout', () => {
   });
 
   it('draws a nested team as a group holding its members, sized to them', () => {
-    const outer = agents(3, 'round-robin');
-    outer[1]!.slot = slot('round-robin', 1, 'member', { isTeam: true });
-    const inner: LayoutNode[] = ['x', 'y', 'z'].map((name, index) => ({
-      id: `a1/${name}`,
-      parent: 'a1',
-      width: 180,
-      height: 90,
-      slot: slot('sequential', index, 'member', { scope: 'a1/', group: 'a1' }),
-      hub: false,
-    }));
-    const nodes = [...outer, ...inner];
+    const { outer, inner, nodes } = nestedTeam('round-robin', 'sequential', { width: 180, height: 90 });
     const { positions, groupSizes } = layoutGraph(nodes, [], { aspect: 1.4 });
     const group = groupSizes.a1!;
     for (const member of inner) {
