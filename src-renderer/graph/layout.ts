@@ -42,3 +42,22 @@ export function clearLayout(fleetName: string): void {
     // Nothing to clear.
   }
 }
+
+const MINIMAP_KEY = 'fleetscope.graph.minimap';
+
+/** Whether the user wants the graph's minimap (shown unless turned off). */
+export function readMinimapChoice(): boolean {
+  try {
+    return localStorage.getItem(MINIMAP_KEY) !== 'off';
+  } catch {
+    return true;
+  }
+}
+
+export function writeMinimapChoice(wanted: boolean): void {
+  try {
+    localStorage.setItem(MINIMAP_KEY, wanted ? 'on' : 'off');
+  } catch {
+    // Storage disabled: the choice lasts for this view only.
+  }
+}
