@@ -92,3 +92,9 @@ export function allShown(
     );
   });
 }
+
+/** Whether the pane changed by under a tenth in each direction since `before`. Pure. */
+export function nearlySameSize(before: PaneSize, now: PaneSize): boolean {
+  const near = (a: number, b: number) => a > 0 && Math.abs(b - a) < a * 0.1;
+  return near(before.width, now.width) && near(before.height, now.height);
+}

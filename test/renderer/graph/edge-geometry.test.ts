@@ -4,6 +4,7 @@ import {
   allShown,
   fitPadding,
   minimapSize,
+  nearlySameSize,
   MARGIN,
   TOOLBAR_HEIGHT,
 } from '../../../src-renderer/graph/graph-fit';
@@ -123,5 +124,14 @@ describe('fitting the graph clear of the overlays', () => {
     // Under the toolbar strip, or not measured yet: refit.
     expect(allShown([{ ...card, y: -40 }], view, pane, padding)).toBe(false);
     expect(allShown([{ ...card, width: 0 }], view, pane, padding)).toBe(false);
+  });
+
+  it('counts a pane a few pixels taller or shorter as the same size, a resized window not', () => {
+    const pane = { width: 430, height: 420 };
+    expect(nearlySameSize(pane, { width: 430, height: 400 })).toBe(true);
+    expect(nearlySameSize(pane, { width: 430, height: 300 })).toBe(false);
+    expect(nearlySameSize(pane, { width: 900, height: 420 })).toBe(false);
+    // Never fitted yet: not the same.
+    expect(nearlySameSize({ width: 0, height: 0 }, pane)).toBe(false);
   });
 });
