@@ -265,7 +265,7 @@ export function placeNewcomers(
       for (const x of xs) {
         const rect = { x, y, width: box.width, height: box.height };
         if (rects.some((other) => tooClose(rect, other, apart - 1))) continue;
-        const score = fitScore(boundsOf([...rects, rect]), aspect);
+        const score = fitScore(boundsOf([bounds, rect]), aspect);
         // Ties go to the top-most, then left-most spot: rows fill in reading order.
         const better =
           score > bestScore + 1e-12 ||
