@@ -1,10 +1,6 @@
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { type HostProcess } from '../helpers/browser';
-import { makeTempDir } from '../helpers/temp-dir';
+import { describe, expect, it } from 'vitest';
 import { makeSender, type Sender } from '../main/ingest/otel-sdk';
-import { callHost, shot, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
+import { callHost, serveForSuite, shot } from './session-helpers';
 import { cardRects, measureGraph, openGraph, settle } from './graph-measure';
 
 const TOKEN = 'e2e-graph-arrivals-token-0123456789abcdef';
@@ -13,21 +9,8 @@ const NAMES = ['scout', 'planner', 'booker', 'critic', 'editor', 'writer'];
 const TASK = 'Plan the arrivals';
 
 describe('the graph of a session whose agents appear as they speak (Chromium + `fleetscope serve`)', () => {
-  const temp = makeTempDir();
-  let host: HostProcess;
-  let browser: ChromiumBrowser;
-  let page: Page;
   const pageErrors: string[] = [];
-
-  beforeAll(async () => {
-    const viewport = { width: 1024, height: 700 };
-    ({ host, browser, page } = await serveInChromium(join(temp.dir, 'data'), {
-      token: TOKEN,
-      pageErrors,
-      viewport,
-    }));
-  });
-  afterAll(() => stopServed({ browser, host }, temp));
+  const app = serveForSuite({ token: TOKEN, pageErrors, viewport: { width: 1024, height: 700 } });
 
   const base = Date.now() - 60_000;
   /** One chat turn of the agent `index` (GenAI conventions), sent to the host's trace receiver. */
@@ -52,23 +35,23 @@ describe('the graph of a session whose agents appear as they speak (Chromium + `
 
   /** Waits for the agent's card, then for any refit it brings (two frames on, 200 ms long) to end. */
   async function drawn(index: number): Promise<void> {
-    await page
+    await app.page
       .locator(`[data-testid="agent-node"][data-agent="${NAMES[index]!}"]`)
       .waitFor({ timeout: 20_000 });
-    await page.waitForTimeout(600);
-    await settle(page);
+    await app.page.waitForTimeout(600);
+    await settle(app.page);
   }
 
   const sessionOf = async () =>
     (
-      await callHost<{ items: Array<{ id: string; title: string }> }>(host.port, TOKEN, 'sessions.list', {
+      await callHost<{ items: Array<{ id: string; title: string }> }>(app.host.port, TOKEN, 'sessions.list', {
         limit: 100,
       })
     ).items.find((item) => item.title.includes(TASK))?.id ?? '';
 
   it("places each newcomer in the pane's shape, and moves no card when the newcomer shows already", async () => {
     const headers = { 'x-fleetscope-token': TOKEN };
-    const endpoint = `http://127.0.0.1:${host.port}`;
+    const endpoint = `http://127.0.0.1:${app.host.port}`;
     const sender = makeSender({ protocol: 'json', endpoint, headers, serviceName: 'arrivals' });
     try {
       await watchArrivals(sender);
@@ -78,6 +61,7 @@ describe('the graph of a session whose agents appear as they speak (Chromium + `
   });
 
   async function watchArrivals(sender: Sender): Promise<void> {
+    const { page } = app;
     await send(sender, 0);
     await expect.poll(sessionOf, { timeout: 20_000 }).not.toBe('');
     await openGraph(page, await sessionOf());

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { ARTIFACTS, ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
+import { makeTempDir } from '../helpers/temp-dir';
 
 export type ChromiumBrowser = Awaited<ReturnType<typeof launchBrowser>>;
 
@@ -65,6 +67,30 @@ export async function stopServed(
   await served.browser?.close();
   await served.host?.stop();
   temp.remove();
+}
+
+/**
+ * `serveInChromium` for one describe block: a temp data folder, the host and the page are started
+ * before its tests and stopped after them. Read the parts from the returned object inside tests.
+ */
+export function serveForSuite(options: ServeOptions = {}): ServedApp {
+  const temp = makeTempDir();
+  const parts: Partial<ServedApp> = {};
+  beforeAll(async () => {
+    Object.assign(parts, await serveInChromium(join(temp.dir, 'data'), options));
+  });
+  afterAll(() => stopServed(parts, temp));
+  return {
+    get host() {
+      return parts.host!;
+    },
+    get browser() {
+      return parts.browser!;
+    },
+    get page() {
+      return parts.page!;
+    },
+  };
 }
 
 /** Opens the app and waits until the bridge is online. */
