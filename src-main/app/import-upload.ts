@@ -59,17 +59,13 @@ export async function importUploadedFile(
       const { sessionId, source: format, messageCount, title } = earlier;
       return { sessionId, format, messageCount, earlier: { title } };
     }
-    stopIfCancelled();
     const { sessionId, format, messageCount, sessionIds } = await importFile(upload.path, deps.store, {
       sourceHash,
-      onProgress: (done, total) => {
-        // A throw from onProgress stops the import entry the way a refused file does: every
-        // session it began is deleted. It reports often (each read chunk, each written batch),
-        // so a cancel lands within one batch. The report of the whole file (done === total) may
-        // come after every session is finished; an import that far is kept.
-        if (done < total) stopIfCancelled();
-        task.progress(done, total);
-      },
+      onProgress: (done, total) => task.progress(done, total),
+      ...(signal ? { signal } : {}),
+    }).catch((error: unknown) => {
+      stopIfCancelled();
+      throw error;
     });
     return { sessionId, format, messageCount, sessionIds };
   } finally {

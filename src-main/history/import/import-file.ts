@@ -41,6 +41,12 @@ export interface ImportOptions {
    * store is a file); smaller ones on this thread. Default THREAD_MIN_BYTES.
    */
   writeThreadFrom?: number;
+  /**
+   * Aborted: the import stops at its next progress report (each read chunk, each written batch),
+   * or as soon as its turn comes if it waits behind another, deletes every session it began, and
+   * rejects with the signal's reason. An import already past its last batch is kept.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -96,6 +102,7 @@ export async function importFile(
   statFile(path, limits);
   const release = await takeTurn();
   try {
+    options.signal?.throwIfAborted();
     return await importNow(path, writer, limits, options);
   } finally {
     release();
@@ -136,7 +143,10 @@ async function importNow(
     options.sourceHash !== undefined ? Promise.resolve(options.sourceHash) : fileHash(path),
   );
   const hashNow = hashLate ? undefined : await hashing.value();
-  const progress = (done: number) => options.onProgress?.(Math.min(total, Math.round(done)), total);
+  const progress = (done: number) => {
+    options.signal?.throwIfAborted();
+    options.onProgress?.(Math.min(total, Math.round(done)), total);
+  };
   // Started now, so its code loads while the file's first events are read; ended unused when the
   // store has no file for it.
   const writing = threadSized ? settled(ImportWriteThread.boot()) : null;
