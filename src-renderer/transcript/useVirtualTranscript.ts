@@ -122,12 +122,14 @@ export function useVirtualTranscript(options: VirtualTranscriptOptions): Virtual
 
   /** When the list last scrolled itself: the scroll event that follows is known to be at `elementOffset`. */
   let ownScrollAt = -Infinity;
+  /** When the list last wrote scrollTop (kept after its scroll event, unlike `ownScrollAt`). */
+  let ownWriteAt = -Infinity;
 
   /** Scrolls the element to `offset` and tells the virtualizer, so it draws the rows there. */
   function scrollTo(element: HTMLElement, offset: number): void {
     element.scrollTop = offset;
     elementOffset = offset;
-    ownScrollAt = performance.now();
+    ownScrollAt = ownWriteAt = performance.now();
     reportOffset?.(offset, false);
   }
 
@@ -210,6 +212,11 @@ export function useVirtualTranscript(options: VirtualTranscriptOptions): Virtual
       // At rest, as the pin reported it (a scroll "in progress" makes the virtualizer read the
       // scroll height).
       if (own) return report(elementOffset, false);
+      // The list's own scroll, its event late (a loaded machine can take longer than OWN_SCROLL_MS
+      // to a frame): no input since the write and the scroller where it was put. Taken for the
+      // user's, it would hold the pin off while rows grow and then find the list short of the end.
+      if (userInputAt < ownWriteAt && Math.abs(element.scrollTop - elementOffset) < 1)
+        return report(elementOffset, false);
       gesture ??= { from: elementOffset, intended: 0, moved: false };
       gesture.moved = true;
       elementOffset = element.scrollTop;
