@@ -1,5 +1,4 @@
 import OpenAI from 'openai';
-import { Stream } from 'openai/streaming';
 import type { ToolCall, TokenUsage } from '@shared/domain';
 import type { ChatMessage, ChatRequest, ChatResult, ChatStreamOptions, ModelClient } from './model-client';
 import {
@@ -9,6 +8,7 @@ import {
   type ErrorVoice,
   type WholeCompletion,
 } from './openai-reply';
+import { readEventStream } from './event-stream';
 import { ProviderError, redact, type PartialOutput } from './provider-error';
 
 export interface OpenAiClientOptions {
@@ -191,14 +191,14 @@ export class OpenAiModelClient implements ModelClient {
         else whole = wholeCompletion({ shape, contentType, body, status: response.status }, this.voice);
       }
       if (sse !== null) {
-        const stream = Stream.fromSSEResponse<ChatCompletionChunk>(sse, controller, this.sdk);
-        for await (const chunk of stream) {
+        await readEventStream(sse, controller.signal, (data) => {
+          const chunk = data as ChatCompletionChunk;
           lastDataAt = performance.now();
           chunks += 1;
           if (chunk.usage)
             usage = { prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens };
           const choice = chunk.choices?.[0];
-          if (!choice) continue;
+          if (!choice) return;
           choices += 1;
           const text = choice.delta?.content;
           if (text) {
@@ -213,7 +213,7 @@ export class OpenAiModelClient implements ModelClient {
             }
           }
           if (choice.finish_reason) finishReason = choice.finish_reason;
-        }
+        });
       }
     } catch (error) {
       if (error instanceof ProviderError) throw error;
@@ -223,7 +223,7 @@ export class OpenAiModelClient implements ModelClient {
       clearTimeout(idleTimer);
       options.signal?.removeEventListener('abort', abort);
     }
-    // The SDK ends an aborted stream quietly, so an abort shows up here, not as an exception.
+    // An aborted stream ends quietly (as the SDK's does), so an abort shows up here, not as an exception.
     if (stalled || options.signal?.aborted) throw this.classify(null, stalled, options.signal, partial());
     if (whole !== null) return this.deliverWhole(whole, options);
     if (finishReason === null) throw unfinishedStream(chunks, choices, partial(), this.voice);
