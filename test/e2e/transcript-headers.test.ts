@@ -282,6 +282,51 @@ describe('message headers in a narrow transcript (Chromium + `fleetscope serve`)
       }
   });
 
+  it("shows the follow-up box's whole placeholder in the stopped session at 1024x700 and 800x700", async () => {
+    await page.evaluate((id) => (window.location.hash = `#/sessions/${encodeURIComponent(id)}`), sessionId);
+    const box = page.getByTestId('follow-up-task');
+    await box.waitFor({ timeout: 30_000 });
+    for (const viewport of [WIDTHS[0].viewport, WIDTHS[2].viewport])
+      for (const theme of THEMES) {
+        await page.setViewportSize(viewport);
+        await useTheme(page, theme);
+        // The height the placeholder's lines need at the box's width, from a hidden copy of its text.
+        const { needed, shown, lines } = await box.evaluate((element) => {
+          const area = element as HTMLTextAreaElement;
+          const style = getComputedStyle(area);
+          const probe = document.createElement('div');
+          probe.textContent = area.placeholder;
+          Object.assign(probe.style, {
+            position: 'absolute',
+            visibility: 'hidden',
+            boxSizing: 'border-box',
+            width: `${area.getBoundingClientRect().width}px`,
+            font: style.font,
+            lineHeight: style.lineHeight,
+            letterSpacing: style.letterSpacing,
+            padding: style.padding,
+            border: style.border,
+            whiteSpace: 'pre-wrap',
+            overflowWrap: 'break-word',
+          });
+          document.body.append(probe);
+          const needed = probe.getBoundingClientRect().height;
+          const lineHeight = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2;
+          const lines = Math.round(
+            (needed - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)) / lineHeight,
+          );
+          probe.remove();
+          return { needed, shown: area.getBoundingClientRect().height, lines };
+        });
+        await shot(page, `follow-up-${viewport.width}x${viewport.height}-${theme}.png`);
+        expect(lines).toBeGreaterThanOrEqual(2);
+        expect(shown).toBeGreaterThanOrEqual(needed - 1);
+        // The box and its button stay inside the window (the panes fit beside the sidebar).
+        const send = await page.getByTestId('follow-up-send').boundingBox();
+        expect((send?.x ?? Infinity) + (send?.width ?? 0)).toBeLessThanOrEqual(viewport.width);
+      }
+  });
+
   it('logged no errors in the page', () => {
     expect(pageErrors).toEqual([]);
   });
