@@ -3,6 +3,18 @@ import type { SqliteDatabase } from './database';
 /** Int32 slots of the shared memory. */
 const MAIN = 0;
 const THREAD = 1;
+/** Writing threads with a job (set and cleared by the main thread: ImportWriteThread). */
+const IMPORTING = 2;
+
+/** SQLite's default WAL size, in pages, past which a commit checkpoints. */
+const AUTO_CHECKPOINT_PAGES = 1000;
+
+/** A connection whose automatic checkpoints can be switched (better-sqlite3's `pragma`). */
+interface Checkpointing {
+  pragma(source: string): unknown;
+}
+const canSwitchCheckpoints = (connection: object): connection is Checkpointing =>
+  typeof (connection as Partial<Checkpointing>).pragma === 'function';
 
 /** Whether this thread may block in Atomics.wait (some embedders' main threads may not). */
 const canBlock = ((): boolean => {
@@ -26,8 +38,27 @@ const canBlock = ((): boolean => {
  * it is. Each side sets its own slot before it reads the other's, so both never go at once.
  */
 export class WriteTurns {
-  readonly shared = new SharedArrayBuffer(8);
+  readonly shared = new SharedArrayBuffer(12);
   private readonly slots = new Int32Array(this.shared);
+  /** Whether the connection checkpoints the WAL after its own commits (SQLite's default). */
+  private autoCheckpoint = true;
+
+  /** `connection`: the store's own, whose automatic checkpoints pause while an import writes. */
+  constructor(private readonly connection?: object) {}
+
+  /**
+   * Switches the connection's automatic checkpoints off while an import's writing thread has a
+   * job (importThreadStarted), on again after. The thread checkpoints after each of its
+   * transactions, outside its turn (run-write-job.ts); left on here, the first live commit after
+   * the thread's turn would copy the thread's whole transaction into the database, stalling the
+   * main thread for as long (hundreds of milliseconds in a store of a million messages).
+   */
+  private followImports(): void {
+    const wanted = Atomics.load(this.slots, IMPORTING) <= 0;
+    if (wanted === this.autoCheckpoint || !this.connection || !canSwitchCheckpoints(this.connection)) return;
+    this.connection.pragma(`wal_autocheckpoint = ${wanted ? AUTO_CHECKPOINT_PAGES : 0}`);
+    this.autoCheckpoint = wanted;
+  }
 
   /**
    * Runs `write` (a write transaction on the store's own connection) once the writing thread is
@@ -42,6 +73,7 @@ export class WriteTurns {
         if (left <= 0) break;
         Atomics.wait(this.slots, THREAD, 1, left);
       }
+      this.followImports();
       return write();
     } finally {
       Atomics.sub(this.slots, MAIN, 1);
@@ -57,7 +89,7 @@ const turnsByConnection = new WeakMap<object, WriteTurns>();
 export function writeTurnsOf(connection: object): WriteTurns {
   let turns = turnsByConnection.get(connection);
   if (!turns) {
-    turns = new WriteTurns();
+    turns = new WriteTurns(connection);
     turnsByConnection.set(connection, turns);
   }
   return turns;
@@ -120,12 +152,19 @@ export class ThreadWriteTurns {
   }
 }
 
+/** An import's writing thread got its job: the store's own connection stops checkpointing. */
+export function importThreadStarted(shared: SharedArrayBuffer): void {
+  Atomics.add(new Int32Array(shared), IMPORTING, 1);
+}
+
 /**
- * The writing thread has ended (finished, failed or stopped, possibly inside a transaction, which
- * SQLite rolled back): its turn is over, so live writes never wait for it again.
+ * The writing thread of a job (importThreadStarted) has ended (finished, failed or stopped,
+ * possibly inside a transaction, which SQLite rolled back): its turn is over, so live writes
+ * never wait for it again, and the store's own connection checkpoints again.
  */
 export function threadTurnEnded(shared: SharedArrayBuffer): void {
   const slots = new Int32Array(shared);
+  Atomics.sub(slots, IMPORTING, 1);
   Atomics.store(slots, THREAD, 0);
   Atomics.notify(slots, THREAD);
 }

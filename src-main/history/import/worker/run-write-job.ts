@@ -118,6 +118,8 @@ class SessionsWriting {
   constructor(private readonly job: WriteJob) {
     this.db = openRaw(job.store.file, { nativeBinding: job.store.nativeBinding });
     try {
+      // Checkpoints come after each transaction, outside the turn (see checkpoint()).
+      this.db.pragma('wal_autocheckpoint = 0');
       this.writer = new ImportWriter(
         this.db,
         new Materializer(this.db, job.store.checkpointInterval, { batchRows: true }),
@@ -171,8 +173,19 @@ class SessionsWriting {
         for (const session of touched) this.writer.commitBatch(this.tally(session));
       });
       this.turns.mine(() => transaction.immediate(), YIELD_MAX_MS);
+      this.checkpoint();
     }
     return { batches, done, next };
+  }
+
+  /**
+   * Copies the WAL into the database after a transaction, once the turn is over: a live write
+   * waiting for the turn goes ahead meanwhile (a PASSIVE checkpoint takes no write lock). The
+   * store's own connection makes none while this thread writes (WriteTurns), so it never pays for
+   * this thread's transactions; it checkpoints again once the thread has ended.
+   */
+  private checkpoint(): void {
+    this.db.pragma('wal_checkpoint(PASSIVE)');
   }
 
   /**
@@ -188,6 +201,7 @@ class SessionsWriting {
       });
     });
     this.turns.mine(() => transaction.immediate(), YIELD_MAX_MS);
+    this.checkpoint();
   }
 
   close(): void {

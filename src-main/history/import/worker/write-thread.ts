@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { threadTurnEnded } from '../../write-turns';
+import { importThreadStarted, threadTurnEnded } from '../../write-turns';
 import { TransferError } from '../transfer-error';
 import { writeWorkerEntry } from './worker-entry';
 import type { WriteJob, WriteReport, WriteRequest } from './write-protocol';
@@ -18,11 +18,17 @@ export class ImportWriteThread {
   private waiter: Waiter | null = null;
   private failure: Error | null = null;
   private readonly exited: Promise<void>;
+  private gone = false;
   /** Batches sent and not yet reported written. */
   inFlight = 0;
 
   private constructor(private readonly worker: Worker) {
-    this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
+    this.exited = new Promise((resolve) =>
+      worker.once('exit', () => {
+        this.gone = true;
+        resolve();
+      }),
+    );
     worker.on('message', (report: WriteReport) => this.deliver(report));
     worker.on('error', (error: Error) => this.fail(error));
     worker.on('exit', (code) =>
@@ -50,7 +56,11 @@ export class ImportWriteThread {
 
   /** The thread's job: it opens its connection and writes what `write` sends from then on. */
   begin(job: WriteJob): void {
-    this.worker.once('exit', () => threadTurnEnded(job.store.writeTurns));
+    // Counted once, and uncounted when the thread exits (a thread already gone has no turn).
+    if (!this.gone) {
+      importThreadStarted(job.store.writeTurns);
+      this.worker.once('exit', () => threadTurnEnded(job.store.writeTurns));
+    }
     this.send({ type: 'start', job });
   }
 

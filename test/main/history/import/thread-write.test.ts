@@ -314,6 +314,53 @@ describe('an import on its own thread beside a live run', () => {
   });
 });
 
+describe('checkpoints while an import writes on its own thread', () => {
+  it("leaves them to the thread (the live commits make none), then gives them back to the store's connection", async () => {
+    const history = openTempHistory();
+    try {
+      const db = history.store.db;
+      const autoCheckpoint = () => db.pragma('wal_autocheckpoint', { simple: true }) as number;
+      const walFrames = () => (db.pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number }>)[0]?.log ?? 0;
+      const live = [...sampleEvents(400)].filter((event) => event.kind !== 'session.stopped');
+      const sessionId = 'live-beside-checkpoints';
+      let next = 0;
+      const seen: number[] = [];
+      const { failures, duringImport, stop } = await whileImporting(
+        history.store,
+        'checkpoints',
+        () => {
+          for (let i = 0; i < 3 && next < live.length; i++, next++)
+            history.store.append({ ...(live[next] as ImportedEvent), sessionId, seq: next + 1 } as never);
+          history.store.flush();
+          seen.push(autoCheckpoint());
+        },
+        2,
+      );
+      stop();
+      expect(failures).toEqual([]);
+      expect(duringImport).toBeGreaterThan(3);
+      // Automatic checkpoints were off for one stretch of commits (the thread's job, which begins
+      // after the file's first events are read) and on before and after it.
+      const zeros = seen.filter((value) => value === 0).length;
+      expect(zeros).toBeGreaterThan(3);
+      expect(seen.join(' ')).toMatch(/^(1000 )*(0 )*0( 1000)*$/);
+      // The thread is gone: the next write of the store's own connection checkpoints again.
+      await expect
+        .poll(() => {
+          history.store.append({ ...(live[next] as ImportedEvent), sessionId, seq: next + 1 } as never);
+          next += 1;
+          history.store.flush();
+          return autoCheckpoint();
+        })
+        .toBe(1000);
+      // What the thread wrote was copied into the database as it went: the WAL holds little.
+      expect(walFrames()).toBeLessThan(1000);
+    } finally {
+      history.cleanup();
+    }
+  });
+});
+
 describe("the store's other writes beside an import on its own thread", () => {
   it('renames, tags, saves fleets and deletes sessions throughout, none refused as busy', async () => {
     const history = openTempHistory();
