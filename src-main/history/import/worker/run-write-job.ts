@@ -23,6 +23,14 @@ export const TRANSACTION_MS = 200;
  */
 const CHUNK_EVENTS = 128;
 
+/**
+ * Events committed between the thread's checkpoints (some hundreds of pages with short messages,
+ * thousands with long ones: about SQLite's own automatic threshold of 1,000), and always after
+ * its last transaction. A checkpoint after every transaction would sync the database file as
+ * often, which small first batches make many.
+ */
+const CHECKPOINT_EVENTS = 16_384;
+
 /** A batch being written, and how many of its events are. */
 interface ParsedBatch {
   session: number;
@@ -114,6 +122,8 @@ class SessionsWriting {
   private readonly tallies: SessionTally[];
   private readonly seqs: number[];
   private readonly stopped: boolean[];
+  /** Events committed since the last checkpoint. */
+  private uncheckpointed = 0;
 
   constructor(private readonly job: WriteJob) {
     this.db = openRaw(job.store.file, { nativeBinding: job.store.nativeBinding });
@@ -173,7 +183,7 @@ class SessionsWriting {
         for (const session of touched) this.writer.commitBatch(this.tally(session));
       });
       this.turns.mine(() => transaction.immediate(), YIELD_MAX_MS);
-      this.checkpoint();
+      if (this.uncheckpointed >= CHECKPOINT_EVENTS) this.checkpoint();
     }
     return { batches, done, next };
   }
@@ -186,6 +196,7 @@ class SessionsWriting {
    */
   private checkpoint(): void {
     this.db.pragma('wal_checkpoint(PASSIVE)');
+    this.uncheckpointed = 0;
   }
 
   /**
@@ -219,6 +230,7 @@ class SessionsWriting {
       bulk: true,
     });
     batch.written += chunk.length;
+    this.uncheckpointed += chunk.length;
     this.seqs[batch.session] = applied.seq;
     if (applied.stopped) this.stopped[batch.session] = true;
     return batch.written >= batch.events.length;
