@@ -284,29 +284,43 @@ async function whileImporting(store: HistoryStore, name: string, write: () => vo
   }
 }
 
+/**
+ * A live run's log (a sample session, not stopped) appended to `store` a few events at a time,
+ * each time committed at once; `written()` says how many so far.
+ */
+function liveRun(store: HistoryStore, sessionId: string) {
+  const live = [...sampleEvents(400)].filter((event) => event.kind !== 'session.stopped');
+  let next = 0;
+  return {
+    total: live.length,
+    written: () => next,
+    /** Appends and commits the next `count` events (or what is left). */
+    write(count = 3): void {
+      for (let i = 0; i < count && next < live.length; i++, next++)
+        store.append({ ...(live[next] as ImportedEvent), sessionId, seq: next + 1 } as never);
+      store.flush();
+    },
+  };
+}
+
 describe('an import on its own thread beside a live run', () => {
   it('lets the live run commit throughout, and both logs are whole', async () => {
     const history = openTempHistory();
     try {
-      const live = [...sampleEvents(400)].filter((event) => event.kind !== 'session.stopped');
       const sessionId = 'live-beside-import';
-      let next = 0;
+      const live = liveRun(history.store, sessionId);
       const { failures, duringImport, stop } = await whileImporting(
         history.store,
         'beside-live',
-        () => {
-          for (let i = 0; i < 3 && next < live.length; i++, next++)
-            history.store.append({ ...(live[next] as ImportedEvent), sessionId, seq: next + 1 } as never);
-          history.store.flush();
-        },
+        () => live.write(),
         2,
       );
-      while (next < live.length && failures.length === 0)
+      while (live.written() < live.total && failures.length === 0)
         await new Promise((resolve) => setTimeout(resolve, 5));
       stop();
       expect(failures).toEqual([]);
       expect(duringImport).toBeGreaterThan(3);
-      expect(history.store.countEvents(sessionId)).toBe(live.length);
+      expect(history.store.countEvents(sessionId)).toBe(live.total);
       expect(history.store.getSession(sessionId)?.summary.status).toBe('running');
     } finally {
       history.cleanup();
@@ -321,17 +335,13 @@ describe('checkpoints while an import writes on its own thread', () => {
       const db = history.store.db;
       const autoCheckpoint = () => db.pragma('wal_autocheckpoint', { simple: true }) as number;
       const walFrames = () => (db.pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number }>)[0]?.log ?? 0;
-      const live = [...sampleEvents(400)].filter((event) => event.kind !== 'session.stopped');
-      const sessionId = 'live-beside-checkpoints';
-      let next = 0;
+      const live = liveRun(history.store, 'live-beside-checkpoints');
       const seen: number[] = [];
       const { failures, duringImport, stop } = await whileImporting(
         history.store,
         'checkpoints',
         () => {
-          for (let i = 0; i < 3 && next < live.length; i++, next++)
-            history.store.append({ ...(live[next] as ImportedEvent), sessionId, seq: next + 1 } as never);
-          history.store.flush();
+          live.write();
           seen.push(autoCheckpoint());
         },
         2,
@@ -347,9 +357,7 @@ describe('checkpoints while an import writes on its own thread', () => {
       // The thread is gone: the next write of the store's own connection checkpoints again.
       await expect
         .poll(() => {
-          history.store.append({ ...(live[next] as ImportedEvent), sessionId, seq: next + 1 } as never);
-          next += 1;
-          history.store.flush();
+          history.store.renameSession('live-beside-checkpoints', 'After the import');
           return autoCheckpoint();
         })
         .toBe(1000);
