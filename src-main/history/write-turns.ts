@@ -9,13 +9,6 @@ const IMPORTING = 2;
 /** SQLite's default WAL size, in pages, past which a commit checkpoints. */
 const AUTO_CHECKPOINT_PAGES = 1000;
 
-/** A connection whose automatic checkpoints can be switched (better-sqlite3's `pragma`). */
-interface Checkpointing {
-  pragma(source: string): unknown;
-}
-const canSwitchCheckpoints = (connection: object): connection is Checkpointing =>
-  typeof (connection as Partial<Checkpointing>).pragma === 'function';
-
 /** Whether this thread may block in Atomics.wait (some embedders' main threads may not). */
 const canBlock = ((): boolean => {
   try {
@@ -44,18 +37,18 @@ export class WriteTurns {
   private autoCheckpoint = true;
 
   /** `connection`: the store's own, whose automatic checkpoints pause while an import writes. */
-  constructor(private readonly connection?: object) {}
+  constructor(private readonly connection: SqliteDatabase) {}
 
   /**
    * Switches the connection's automatic checkpoints off while an import's writing thread has a
-   * job (importThreadStarted), on again after. The thread checkpoints after each of its
-   * transactions, outside its turn (run-write-job.ts); left on here, the first live commit after
-   * the thread's turn would copy the thread's whole transaction into the database, stalling the
-   * main thread for as long (hundreds of milliseconds in a store of a million messages).
+   * job (importThreadStarted), on again after. The thread checkpoints between its transactions,
+   * outside its turn (run-write-job.ts); left on here, the first live commit after the thread's
+   * turn would copy what the thread wrote into the database, stalling the main thread for as long
+   * (hundreds of milliseconds in a store of a million messages).
    */
   private followImports(): void {
     const wanted = Atomics.load(this.slots, IMPORTING) <= 0;
-    if (wanted === this.autoCheckpoint || !this.connection || !canSwitchCheckpoints(this.connection)) return;
+    if (wanted === this.autoCheckpoint) return;
     this.connection.pragma(`wal_autocheckpoint = ${wanted ? AUTO_CHECKPOINT_PAGES : 0}`);
     this.autoCheckpoint = wanted;
   }
@@ -83,10 +76,10 @@ export class WriteTurns {
 }
 
 /** The turns of each connection of this thread (one per store's own connection). */
-const turnsByConnection = new WeakMap<object, WriteTurns>();
+const turnsByConnection = new WeakMap<SqliteDatabase, WriteTurns>();
 
 /** The turns every write on `connection` takes (the same object for the connection's lifetime). */
-export function writeTurnsOf(connection: object): WriteTurns {
+export function writeTurnsOf(connection: SqliteDatabase): WriteTurns {
   let turns = turnsByConnection.get(connection);
   if (!turns) {
     turns = new WriteTurns(connection);
@@ -108,7 +101,7 @@ export function writeTransaction<T>(connection: SqliteDatabase, write: () => T):
 }
 
 /** One write statement on the store's own connection, in its turn (see writeTransaction). */
-export function inWriteTurn<T>(connection: object, write: () => T): T {
+export function inWriteTurn<T>(connection: SqliteDatabase, write: () => T): T {
   return writeTurnsOf(connection).mine(write);
 }
 

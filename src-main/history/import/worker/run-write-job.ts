@@ -128,7 +128,7 @@ class SessionsWriting {
   constructor(private readonly job: WriteJob) {
     this.db = openRaw(job.store.file, { nativeBinding: job.store.nativeBinding });
     try {
-      // Checkpoints come after each transaction, outside the turn (see checkpoint()).
+      // Checkpoints come between transactions, outside the turn (see checkpoint()).
       this.db.pragma('wal_autocheckpoint = 0');
       this.writer = new ImportWriter(
         this.db,
@@ -189,7 +189,7 @@ class SessionsWriting {
   }
 
   /**
-   * Copies the WAL into the database after a transaction, once the turn is over: a live write
+   * Copies the WAL into the database between transactions, once the turn is over: a live write
    * waiting for the turn goes ahead meanwhile (a PASSIVE checkpoint takes no write lock). The
    * store's own connection makes none while this thread writes (WriteTurns), so it never pays for
    * this thread's transactions; it checkpoints again once the thread has ended.
