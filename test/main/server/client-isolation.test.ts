@@ -174,10 +174,20 @@ describe('per-client run events over the web host', () => {
     const client = connect(running);
     cleanups.push(() => client.bridge.dispose());
     await until(() => client.bridge.connection === 'online');
+    // Both runs' last events have gone through the hub (the store says completed a little before
+    // the run service relays the commit that says so), so none of them reach the replay below.
+    const stopped = new Set<string>();
+    cleanups.push(
+      running.app.hub.onDidEmit((event) => {
+        if (event.channel !== 'run.events') return;
+        if (event.payload.events.some((runEvent) => runEvent.kind === 'session.stopped'))
+          stopped.add(event.payload.sessionId);
+      }),
+    );
     const a = await startRun(client.bridge, 'A');
     const b = await startRun(client.bridge, 'B');
     for (const id of [a, b]) {
-      await until(() => running.app.store.getSession(id)?.summary.status === 'completed');
+      await until(() => running.app.store.getSession(id)?.summary.status === 'completed' && stopped.has(id));
     }
     client.bridge.watchSession(a);
     await client.bridge.call('runs.active', {});
