@@ -6,27 +6,6 @@ import { MIGRATIONS } from './migrations';
 
 export type SqliteDatabase = Database.Database;
 
-/**
- * The page size of a new store: agent messages (often 1-4 KB each) fill 16 KB pages far better
- * than SQLite's default 4 KB ones, where a page holds one or two such rows and the rest stays
- * empty (a store of agent-length messages is 2.02x its text at 4 KB, 1.8x at 16 KB). A store
- * created with another size keeps it (SQLite changes it only in a VACUUM).
- */
-const PAGE_SIZE = 16_384;
-
-/**
- * The WAL's size past which a commit checkpoints it, in bytes: SQLite's default 1,000 pages of
- * 4 KB. Counted in pages of the store's own size (autoCheckpointPages), so a store of bigger
- * pages does not copy four times as much in one checkpoint.
- */
-const AUTO_CHECKPOINT_BYTES = 4_096_000;
-
-/** `wal_autocheckpoint` for `db`: AUTO_CHECKPOINT_BYTES in its pages. */
-export function autoCheckpointPages(db: SqliteDatabase): number {
-  const pageSize = Number(db.pragma('page_size', { simple: true })) || 4_096;
-  return Math.max(1, Math.round(AUTO_CHECKPOINT_BYTES / pageSize));
-}
-
 export interface OpenOptions {
   /** Path to a better-sqlite3 native binding built for this runtime (Electron has its own). */
   nativeBinding?: string;
@@ -47,12 +26,10 @@ export interface OpenedDatabase {
 export function openRaw(file: string, options: OpenOptions): SqliteDatabase {
   const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
-    db.pragma(`page_size = ${PAGE_SIZE}`);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
     db.pragma('foreign_keys = ON');
-    db.pragma(`wal_autocheckpoint = ${autoCheckpointPages(db)}`);
     return db;
   } catch (error) {
     db.close();

@@ -1,10 +1,13 @@
-import { autoCheckpointPages, type SqliteDatabase } from './database';
+import type { SqliteDatabase } from './database';
 
 /** Int32 slots of the shared memory. */
 const MAIN = 0;
 const THREAD = 1;
 /** Writing threads with a job (set and cleared by the main thread: ImportWriteThread). */
 const IMPORTING = 2;
+
+/** SQLite's default WAL size, in pages, past which a commit checkpoints. */
+const AUTO_CHECKPOINT_PAGES = 1000;
 
 /** Whether this thread may block in Atomics.wait (some embedders' main threads may not). */
 const canBlock = ((): boolean => {
@@ -33,13 +36,8 @@ export class WriteTurns {
   /** Whether the connection checkpoints the WAL after its own commits (SQLite's default). */
   private autoCheckpoint = true;
 
-  /** The connection's own `wal_autocheckpoint` (openRaw), restored after an import. */
-  private readonly autoCheckpointPages: number;
-
   /** `connection`: the store's own, whose automatic checkpoints pause while an import writes. */
-  constructor(private readonly connection: SqliteDatabase) {
-    this.autoCheckpointPages = autoCheckpointPages(connection);
-  }
+  constructor(private readonly connection: SqliteDatabase) {}
 
   /**
    * Switches the connection's automatic checkpoints off while an import's writing thread has a
@@ -51,7 +49,7 @@ export class WriteTurns {
   private followImports(): void {
     const wanted = Atomics.load(this.slots, IMPORTING) <= 0;
     if (wanted === this.autoCheckpoint) return;
-    this.connection.pragma(`wal_autocheckpoint = ${wanted ? this.autoCheckpointPages : 0}`);
+    this.connection.pragma(`wal_autocheckpoint = ${wanted ? AUTO_CHECKPOINT_PAGES : 0}`);
     this.autoCheckpoint = wanted;
   }
 

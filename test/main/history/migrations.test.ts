@@ -27,27 +27,6 @@ describe('history schema migrations', () => {
     db.close();
   });
 
-  it('creates a new store file with 16 KB pages, an existing one keeps its own; checkpoints come every ~4 MB of WAL', () => {
-    const temp = makeTempDir();
-    temps.push(temp);
-    const fresh = openDatabase(join(temp.dir, 'new.db')).db;
-    expect(fresh.pragma('page_size', { simple: true })).toBe(16_384);
-    expect(fresh.pragma('wal_autocheckpoint', { simple: true })).toBe(250);
-    fresh.close();
-
-    const file = join(temp.dir, 'old.db');
-    const old = new Database(file);
-    old.pragma('journal_mode = WAL');
-    migrate(old, MIGRATIONS.slice(0, 3));
-    expect(old.pragma('page_size', { simple: true })).toBe(4_096);
-    old.close();
-    const { db } = openDatabase(file);
-    expect(db.pragma('page_size', { simple: true })).toBe(4_096);
-    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1_000);
-    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
-    db.close();
-  });
-
   it.each(MIGRATIONS.slice(0, -1).map((migration) => migration.version))(
     'upgrades a store file left at version %i and keeps its settings',
     (version) => {

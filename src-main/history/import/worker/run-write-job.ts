@@ -24,10 +24,10 @@ export const TRANSACTION_MS = 200;
 const CHUNK_EVENTS = 128;
 
 /**
- * Events committed between the thread's checkpoints (a few MB of pages with short messages, more
- * with long ones: about the store's own automatic threshold of 4 MB, see database.ts), and always
- * after its last transaction. A checkpoint after every transaction would sync the database file
- * as often, which small first batches make many.
+ * Events committed between the thread's checkpoints (some hundreds of pages with short messages,
+ * thousands with long ones: about SQLite's own automatic threshold of 1,000), and always after
+ * its last transaction. A checkpoint after every transaction would sync the database file as
+ * often, which small first batches make many.
  */
 const CHECKPOINT_EVENTS = 16_384;
 
