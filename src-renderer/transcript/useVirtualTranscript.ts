@@ -185,8 +185,13 @@ export function useVirtualTranscript(options: VirtualTranscriptOptions): Virtual
       const end = endOffset(instance);
       // Input that scrolled nothing (a click, a key) leaves the pin as it was.
       if (scrolled?.moved) {
-        const stoppedShort = scrolled.intended > 0 && elementOffset < scrolled.from + scrolled.intended - 1;
+        const target = scrolled.from + scrolled.intended;
+        const stoppedShort = scrolled.intended > 0 && elementOffset < target - 1;
         pinned = end - elementOffset < PIN_SLACK || stoppedShort;
+        // An input that reached past the top (a long wheel, Home) ends at the top. The browser may
+        // have scrolled it from where it last drew the list, not from the pin written here just
+        // before, and then stops as far below the top as the list grew in between.
+        if (!pinned && scrolled.intended < 0 && target <= 0 && elementOffset >= 1) scrollTo(element, 0);
       }
       if (pinned && Math.abs(end - elementOffset) >= 1) scrollTo(element, end);
     };
@@ -194,11 +199,19 @@ export function useVirtualTranscript(options: VirtualTranscriptOptions): Virtual
       ownScrollAt = -Infinity;
       userInputAt = performance.now();
       gesture ??= { from: elementOffset, intended: 0, moved: false };
+      let delta = 0;
       if (event instanceof WheelEvent) {
         const unit = event.deltaMode === 1 ? LINE_PX : event.deltaMode === 2 ? (viewportHeight ?? 600) : 1;
-        gesture.intended += event.deltaY * unit;
-      } else if (event instanceof KeyboardEvent) gesture.intended += keyIntent(event);
+        delta = event.deltaY * unit;
+      } else if (event instanceof KeyboardEvent) delta = keyIntent(event);
       else if (event.type === 'pointerdown') pointerHeld = true;
+      // Turned back: the new direction is measured from where the list is now, not summed with the
+      // last (a wheel down that the end stopped, then one up as long, would add up to nowhere).
+      if (delta !== 0 && Math.sign(delta) === -Math.sign(gesture.intended)) {
+        gesture.from = elementOffset;
+        gesture.intended = 0;
+      }
+      gesture.intended += delta;
       settleLater();
     };
     const onRelease = () => {

@@ -19,7 +19,7 @@ function streamingFleet(): FleetInput {
     agents: [...workers, 'aggregator'].map((name) => ({
       name,
       type: 'scripted',
-      script: [{ content: paragraph.repeat(name === 'aggregator' ? 2 : 40), chunkSize: 10, delayMs: 20 }],
+      script: [{ content: paragraph.repeat(name === 'aggregator' ? 2 : 80), chunkSize: 10, delayMs: 20 }],
     })),
     team: { pattern: 'parallel', workers, aggregator: 'aggregator' },
     termination: { type: 'max-messages', max: 20 },
@@ -104,8 +104,37 @@ describe('the transcript while many messages stream (Chromium + `fleetscope serv
   it('stays where the user scrolled to while rows grow, and follows again back at the end', async () => {
     const box = (await page.getByTestId('transcript-scroller').boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.wheel(0, -100_000);
-    await expect.poll(async () => (await transcriptState(page)).scrollTop).toBe(0);
+    const atEnd = () =>
+      expect
+        .poll(async () => Math.abs((await transcriptState(page)).lastBelowBottom ?? Infinity), {
+          timeout: 5_000,
+        })
+        .toBeLessThan(48);
+    const atTop = () =>
+      expect.poll(async () => (await transcriptState(page)).scrollTop, { timeout: 5_000 }).toBe(0);
+    // Down to the end and all the way up, several times while rows grow, on a page slowed down 3x
+    // (frames take long enough that the browser scrolls from where it last drew the list, often
+    // before a pin the list has just written). At the end the list pins itself as rows grow (still
+    // there after they grew), and the wheel up must end at the top all the same.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 3 });
+    try {
+      for (let round = 0; round < 6; round++) {
+        await page.mouse.wheel(0, 1_000_000);
+        await atEnd();
+        await waitForGrowth(page, 60);
+        await atEnd();
+        await page.mouse.wheel(0, -1_000_000);
+        await atTop();
+      }
+      // Turning straight back: the last direction decides (down, then up at once: the top).
+      await page.mouse.wheel(0, 1_000_000);
+      await page.mouse.wheel(0, -1_000_000);
+      await atTop();
+    } finally {
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+      await cdp.detach();
+    }
     await waitForGrowth(page, 300);
     expect((await transcriptState(page)).scrollTop).toBe(0);
     await page.getByTestId('message').first().waitFor();
