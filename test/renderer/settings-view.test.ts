@@ -5,6 +5,7 @@ import type { Settings } from '@shared/contract';
 import SettingsView from '../../src-renderer/views/SettingsView.vue';
 import StatusBar from '../../src-renderer/components/StatusBar.vue';
 import { setBridge } from '../../src-renderer/bridge/current';
+import type { Bridge } from '../../src-renderer/bridge/types';
 import { createFakeBridge } from '../helpers/fake-bridge';
 
 const defaults: Settings = {
@@ -79,6 +80,64 @@ describe('the settings page', () => {
     fake.emit({ seq: 1, channel: 'store.changed', payload: { topic: 'settings' } });
     await flushPromises();
     expect(fake.calls.slice(before)).toEqual([{ channel: 'settings.get', input: {} }]);
+  });
+});
+
+describe('the settings store while the host is slow to answer', () => {
+  beforeEach(() => setActivePinia(createPinia()));
+
+  /** The fake backend answers at once; the answers reach the page only when released, in any order. */
+  function slowBackend(respond?: Parameters<typeof createFakeBridge>[0]) {
+    const fake = respond ? createFakeBridge(respond) : backend();
+    const held: Array<() => void> = [];
+    const bridge: Bridge = {
+      ...fake.bridge,
+      call: ((channel: never, input: never) => {
+        const answer = fake.bridge.call(channel, input);
+        return new Promise((resolve) => held.push(() => resolve(answer)));
+      }) as Bridge['call'],
+    };
+    setBridge(bridge);
+    return { fake, release: (index: number) => held[index]!() };
+  }
+
+  it('shows a picked theme at once, and a read answered after the save does not undo it', async () => {
+    const { release } = slowBackend();
+    const { useSettingsStore } = await import('../../src-renderer/stores/settings');
+    const store = useSettingsStore();
+    const first = store.load();
+    release(0);
+    await first;
+    expect(store.theme).toBe('system');
+
+    const reading = store.load(); // a resync's read, answered with the theme before the save
+    const saving = store.update({ theme: 'dark' });
+    expect(store.theme).toBe('dark');
+    release(2);
+    await expect(saving).resolves.toBe(true);
+    release(1);
+    await reading;
+    expect(store.theme).toBe('dark');
+    expect(store.settings?.theme).toBe('dark');
+  });
+
+  it('goes back to the stored theme and says why when the save is refused', async () => {
+    const { release } = slowBackend((channel) =>
+      channel === 'settings.get'
+        ? { ok: true, value: { ...defaults, theme: 'light' } }
+        : { ok: false, error: { code: 'internal', message: 'The store is read-only' } },
+    );
+    const { useSettingsStore } = await import('../../src-renderer/stores/settings');
+    const store = useSettingsStore();
+    const first = store.load();
+    release(0);
+    await first;
+    const saving = store.update({ theme: 'dark' });
+    expect(store.theme).toBe('dark');
+    release(1);
+    await expect(saving).resolves.toBe(false);
+    expect(store.theme).toBe('light');
+    expect(store.error).toBe('The store is read-only');
   });
 });
 
