@@ -58,7 +58,8 @@ const ORPHAN_MS = 10 * 60 * 1000;
  * Live OpenTelemetry ingest: spans go into a SpanIndex, which places each (agent, caller,
  * session) once its ancestors are known or it waited `holdMs`; placed spans are mapped by the
  * session's SessionMapper and appended to a read-only session the store keeps live (owned by
- * this process) until no span arrived for `quietMs`, when it is completed. Every append is
+ * this process) until a span says how the run ended (another Fleetscope's root span, with its
+ * status and stop reason), or no span arrived for `quietMs`, when it is completed. Every append is
  * passed on as `run.events`, so open views grow as spans arrive. Spans that carry no agent,
  * model or tool meaning start no session of their own; they join one when their conversation
  * gets one, and are counted otherwise.
@@ -168,6 +169,7 @@ export class IngestService {
       const session = this.sessions.get(key);
       if (session) {
         this.append(key, session, session.mapper.map(spans), now);
+        this.completeIfEnded(key, session);
         continue;
       }
       const orphan = this.orphans.get(key);
@@ -204,6 +206,13 @@ export class IngestService {
     this.counts.sessionsStarted++;
     this.logger.info('A traced conversation started a live session', { sessionId: session.id });
     this.append(key, session, events, now);
+    this.completeIfEnded(key, session);
+  }
+
+  /** A session whose spans said how the run ended (a Fleetscope export's root span) ends now. */
+  private completeIfEnded(key: string, session: LiveSession): void {
+    const ending = session.mapper.ending;
+    if (ending && this.sessions.get(key) === session) this.complete(key, ending.stopReason);
   }
 
   private append(key: string, session: LiveSession, mapped: ImportedEvent[], now: number): void {

@@ -177,9 +177,10 @@ export class OtlpLiveExport {
       parentSessionId: started?.parentSessionId ?? stored?.summary.parentSessionId ?? null,
       forkSeq: started?.forkSeq ?? stored?.summary.forkSeq ?? null,
     };
+    const redactor = new Redactor([fleet], this.options.env);
     const live: LiveSession = {
-      mapper: new OtlpSpanMapper(info, fleet),
-      redactor: new Redactor([fleet], this.options.env),
+      mapper: new OtlpSpanMapper(info, redactor.fleet(fleet)),
+      redactor,
       shipper: this.shipperFor(target),
       // A session whose first event here is not its start continues an earlier run (whose root
       // span went out then), unless it is a fork's first run: see forkOwnEvents.

@@ -5,6 +5,7 @@ import {
   type Message,
   type RunEvent,
   type SessionStatus,
+  LIVE_STATUSES,
 } from '@shared/domain';
 import {
   SPAN_KIND,
@@ -43,6 +44,15 @@ interface PendingTool {
   agent: string | null;
 }
 
+/** What the person said since the last agent turn, with the envelope GenAI messages lack. */
+interface UserInput {
+  id: string;
+  from: string;
+  to: string;
+  kind: string;
+  content: string;
+}
+
 /**
  * The session-to-spans mapping of the OTLP export (OpenTelemetry GenAI semantic conventions),
  * one event at a time, so the file export and the live export share it: one trace per session; a
@@ -51,6 +61,14 @@ interface PendingTool {
  * `execute_tool {name}` span per tool call, parented to the turn that asked for it. Handoffs and
  * errors are events on the root span. Ids are derived from the session id, so the
  * same session always maps to the same trace.
+ *
+ * What the GenAI conventions have no attribute for travels as `fleetscope.*`, so another
+ * Fleetscope rebuilds the session as it was: `fleetscope.agent.id` (the agent's id with its
+ * nested team path, `research/analyst`, where `gen_ai.agent.name` may be cut to a plain name by
+ * other tools) and `fleetscope.agent.team` (that team path); `fleetscope.message.*` (each turn's
+ * id, addressee and kind) and `fleetscope.input.messages` (the same for each input message);
+ * `fleetscope.fleet` (the fleet as JSON, on the first span only); on the root span the session's
+ * status, stop reason and `fleetscope.session.end` once the run ended.
  */
 export class OtlpSpanMapper {
   readonly traceId: string;
@@ -62,7 +80,10 @@ export class OtlpSpanMapper {
   private readonly turns = new Set<string>();
   private readonly tools = new Map<string, PendingTool>();
   /** What the person said (the task, follow-ups, answers) since the last agent turn. */
-  private userInputs: string[] = [];
+  private userInputs: UserInput[] = [];
+  private fleet: FleetInput | null;
+  /** Set once a span carried `fleetscope.fleet`. */
+  private fleetSent = false;
   private readonly rootEvents: Array<{ t: number; event: OtlpEvent }> = [];
   private endT = 0;
   private readonly session: OtlpSessionInfo;
@@ -72,6 +93,7 @@ export class OtlpSpanMapper {
     this.traceId = traceIdFor(session.id);
     this.rootSpanId = spanIdFor(session.id, 'session');
     this.models = modelsOf(fleet);
+    this.fleet = fleet;
   }
 
   /** The span this event completes, if any. */
@@ -80,6 +102,7 @@ export class OtlpSpanMapper {
     switch (event.kind) {
       case 'session.started':
         this.models = modelsOf(event.payload.fleet);
+        this.fleet = event.payload.fleet;
         return null;
       case 'message.started':
         this.startedAt.set(event.payload.messageId, event.t);
@@ -180,6 +203,8 @@ export class OtlpSpanMapper {
         'fleetscope.session.source': session.source,
         'fleetscope.session.parent_id': session.parentSessionId ?? undefined,
         'fleetscope.session.fork_seq': session.forkSeq ?? undefined,
+        'fleetscope.session.end': isLive(session.status) ? undefined : true,
+        ...this.fleetAttribute(),
       }),
       events: this.rootEvents.map((entry) => entry.event),
       status:
@@ -201,6 +226,13 @@ export class OtlpSpanMapper {
       startTimeUnixNano: this.at(startT),
       events: this.rootEvents.filter((entry) => entry.t >= startT).map((entry) => entry.event),
     };
+  }
+
+  /** `fleetscope.fleet` for the first span that asks; nothing after that. */
+  private fleetAttribute(): { 'fleetscope.fleet'?: string } {
+    if (this.fleetSent || this.fleet === null) return {};
+    this.fleetSent = true;
+    return { 'fleetscope.fleet': JSON.stringify(this.fleet) };
   }
 
   private at(t: number): string {
@@ -229,10 +261,15 @@ export class OtlpSpanMapper {
     this.startedAt.delete(message.id);
     const usage = message.usage ?? this.usageOf.get(message.id);
     this.usageOf.delete(message.id);
-    if (message.from === USER && message.content) this.userInputs.push(message.content);
+    if (message.from === USER && message.content) {
+      const { id, from, to, kind, content } = message;
+      this.userInputs.push({ id, from, to, kind, content });
+    }
     if (!isAgentTurn(message)) return null;
     // The next turn's model call is the first to see what the person said: it goes in as input.
-    const inputs = this.userInputs.map((content) => ({ role: 'user', parts: [{ type: 'text', content }] }));
+    const said = this.userInputs;
+    const inputs = said.map(({ content }) => ({ role: 'user', parts: [{ type: 'text', content }] }));
+    const envelopes = said.map(({ id, from, to, kind }) => ({ id, from, to, kind }));
     this.userInputs = [];
     this.turns.add(message.id);
     const model = this.models.get(message.from);
@@ -247,15 +284,18 @@ export class OtlpSpanMapper {
         'gen_ai.system': model?.provider ?? OTHER_PROVIDER,
         'gen_ai.request.model': model?.model,
         'gen_ai.agent.name': message.from,
+        ...agentIdentity(message.from),
         'gen_ai.conversation.id': this.session.id,
         'gen_ai.usage.input_tokens': usage?.prompt,
         'gen_ai.usage.output_tokens': usage?.completion,
         'gen_ai.input.messages': inputs.length > 0 ? JSON.stringify(inputs) : undefined,
+        'fleetscope.input.messages': envelopes.length > 0 ? JSON.stringify(envelopes) : undefined,
         'gen_ai.output.messages': JSON.stringify([outputMessage(message)]),
         'fleetscope.message.id': message.id,
         'fleetscope.message.to': message.to,
         'fleetscope.message.kind': message.kind,
         'fleetscope.thread.id': message.threadId,
+        ...this.fleetAttribute(),
       }),
       events: [],
       status: { code: message.kind === 'error' ? 2 : 0 },
@@ -296,15 +336,36 @@ export class OtlpSpanMapper {
       'gen_ai.tool.call.arguments': args,
       'gen_ai.tool.call.result': result,
       'gen_ai.agent.name': agent ?? undefined,
+      ...(agent ? agentIdentity(agent) : {}),
       'gen_ai.conversation.id': this.session.id,
+      ...this.fleetAttribute(),
     });
   }
 }
 
-function modelsOf(fleet: FleetInput | null): Map<string, { provider: string; model: string }> {
-  const models = new Map<string, { provider: string; model: string }>();
+/** A session still driven by a run (its root span is not its last word yet). */
+function isLive(status: SessionStatus): boolean {
+  return (LIVE_STATUSES as readonly string[]).includes(status);
+}
+
+/** `fleetscope.agent.id` (the full id, team path included) and `fleetscope.agent.team` (the path). */
+function agentIdentity(id: string): Record<string, string> {
+  const slash = id.lastIndexOf('/');
+  return slash < 0
+    ? { 'fleetscope.agent.id': id }
+    : { 'fleetscope.agent.id': id, 'fleetscope.agent.team': id.slice(0, slash) };
+}
+
+/** Each agent's model by its id, nested teams' agents under their path (`team/agent`). */
+function modelsOf(
+  fleet: FleetInput | null,
+  prefix = '',
+  models = new Map<string, { provider: string; model: string }>(),
+): Map<string, { provider: string; model: string }> {
   for (const agent of fleet?.agents ?? []) {
-    if (agent.provider) models.set(agent.name, { provider: agent.provider.id, model: agent.provider.model });
+    const id = `${prefix}${agent.name}`;
+    if (agent.provider) models.set(id, { provider: agent.provider.id, model: agent.provider.model });
+    if (agent.fleet) modelsOf(agent.fleet, `${id}/`, models);
   }
   return models;
 }

@@ -164,4 +164,92 @@ describe('Fleetscope to Fleetscope over OTLP', () => {
     // No key ever crosses over.
     expect(JSON.stringify(received.events)).not.toContain('sk-round-trip-secret');
   });
+
+  it('a nested scripted fleet arrives with its agent ids, team, message kinds and stop reason, ended with the run', async () => {
+    receiver = await startTestHost();
+    temp = makeTempDir('fleetscope-round-trip-nested-');
+    const env: NodeJS.ProcessEnv = {};
+    for (const text of otlpEnvLines(receiver.host.port, receiver.host.token)) {
+      const [name, value] = text.split(/=(.*)/s) as [string, string];
+      env[name] = value;
+    }
+    const fleetPath = join(temp.dir, 'nested.json');
+    writeFileSync(
+      fleetPath,
+      JSON.stringify({
+        version: 1,
+        name: 'nested research',
+        agents: [
+          { name: 'lead', type: 'scripted', script: [{ content: 'Please size the market.', kind: 'task' }] },
+          {
+            name: 'research',
+            type: 'team',
+            fleet: {
+              version: 1,
+              name: 'research team',
+              agents: [
+                { name: 'analyst', type: 'scripted', script: [{ content: 'About 40 teams, growing.' }] },
+                {
+                  name: 'critic',
+                  type: 'scripted',
+                  script: [{ content: 'Checked: 40 holds.', kind: 'feedback' }],
+                },
+              ],
+              team: { pattern: 'sequential' },
+            },
+          },
+          { name: 'editor', type: 'scripted', script: [{ content: 'Final: 40 teams.', kind: 'result' }] },
+        ],
+        team: { pattern: 'sequential' },
+      }),
+    );
+    const dataDir = join(temp.dir, 'sender');
+    const io = captureIo(env);
+    const code = await runCli(
+      [
+        'run',
+        fleetPath,
+        '--task',
+        'How big is the market?',
+        '--data-dir',
+        dataDir,
+        '--otlp-endpoint',
+        env.OTEL_EXPORTER_OTLP_ENDPOINT as string,
+      ],
+      io,
+    );
+    expect(code).toBe(0);
+    const history = openHistory(dataDir, { recover: false });
+    const sessionId = /^Session (ses_\S+) /.exec(io.stdout.at(-1) ?? '')?.[1] ?? '';
+    const sentSummary = history.store.getSession(sessionId)?.summary;
+    const sent = [...history.store.iterateEvents(sessionId)];
+    history.close();
+    expect(sentSummary?.status).toBe('completed');
+    const original = messagesOf(sent);
+    // The run went through the nested team.
+    expect(original.some((message) => message.from === 'research/analyst')).toBe(true);
+
+    // The receiver ends the session when the root span arrives, not after a quiet spell.
+    let item = receiver.app.store.listSessions({}).items.find((session) => session.source === 'otlp');
+    for (let attempt = 0; attempt < 400 && item?.status !== 'completed'; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      item = receiver.app.store.listSessions({}).items.find((session) => session.source === 'otlp');
+    }
+    expect(item?.status).toBe('completed');
+    expect(item?.stopReason).toBe(sentSummary?.stopReason);
+    const received = [...receiver.app.store.iterateEvents(item?.id ?? '')];
+
+    // The same fleet: the nested team and its agents, grouped as they were.
+    const fleet = fleetOf(received);
+    expect(fleet?.agents.map((agent) => agent.name)).toEqual(['lead', 'research', 'editor']);
+    expect(fleet?.agents[1]?.type).toBe('team');
+    expect(fleet?.agents[1]?.fleet?.agents.map((agent) => agent.name)).toEqual(['analyst', 'critic']);
+    // The same messages: senders (nested ids with their slash), addressees, kinds and words.
+    expect(messagesOf(received).map(line)).toEqual(original.map(line));
+    const stopped = received.at(-1);
+    expect(stopped?.kind === 'session.stopped' && stopped.payload).toMatchObject({
+      status: 'completed',
+      stopReason: sentSummary?.stopReason,
+    });
+  });
 });

@@ -70,6 +70,23 @@ export function classify(span: TraceSpan): SpanRole {
   return 'other';
 }
 
+/** One agent name (as `agentNameSchema` allows), or nested team path of them (`team/agent`). */
+const AGENT_ID = /^[A-Za-z][A-Za-z0-9_-]{0,63}(\/[A-Za-z][A-Za-z0-9_-]{0,63}){0,15}$/;
+
+/**
+ * The agent id a Fleetscope export gave the span (`fleetscope.agent.id`, nested team path
+ * included), when it is one; other tools' names go through `agentName` and lose their slashes.
+ */
+export function fleetscopeAgentId(span: TraceSpan): string | null {
+  const value = span.attributes['fleetscope.agent.id'];
+  return typeof value === 'string' && AGENT_ID.test(value) ? value : null;
+}
+
+/** An agent id as Fleetscope writes it (`a`, `team/a`): true for the ones it keeps as they are. */
+export function isAgentId(value: string): boolean {
+  return AGENT_ID.test(value);
+}
+
 /** The agent a span names itself, without looking at its ancestors. */
 export function ownAgentName(span: TraceSpan, role: SpanRole): string | null {
   for (const key of ['gen_ai.agent.name', 'agent.name', 'graph.node.name', 'graph.node.id']) {

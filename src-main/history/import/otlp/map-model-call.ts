@@ -6,13 +6,16 @@ import {
   readSystemInstructions,
   type ChatMessage,
 } from './chat-messages';
+import { readFleet, readInputEnvelopes, type InputEnvelope } from './fleetscope-attributes';
 import type { ResolvedSpan } from './span-index';
 import type { SpanEvent } from './span';
 import {
   AGENT_KEYS,
+  FLEETSCOPE_AGENT_KEYS,
   MESSAGE_KINDS_SET,
   MODEL_KEYS,
   PROVIDER_KEYS,
+  fleetscopeParticipant,
   participant,
   readUsage,
 } from './span-values';
@@ -34,7 +37,8 @@ export function mapModelCall(
 ): void {
   const { span, caller } = resolved;
   const agent = resolved.agent ?? 'assistant';
-  reader.use(...AGENT_KEYS);
+  reader.use(...AGENT_KEYS, ...FLEETSCOPE_AGENT_KEYS);
+  state.fleet ??= readFleet(reader);
   const info = state.agentInfo(agent);
   const model = reader.text(...MODEL_KEYS);
   for (const key of MODEL_KEYS) reader.use(key);
@@ -44,6 +48,7 @@ export function mapModelCall(
   info.provider ??= provider ?? null;
   const system = readSystemInstructions(reader);
   const inputs = readInputMessages(reader, span.events, used);
+  const envelopes = readInputEnvelopes(reader);
   const outputs = readOutputMessages(reader, span.events, used);
   const usage = readUsage(reader);
   const explicitTo = reader.text('fleetscope.message.to');
@@ -53,7 +58,9 @@ export function mapModelCall(
   const at = span.startMs;
   if (system && state.isNew(agent, `system:${system}`))
     state.say(out, at, 'system', agent, 'system', system, {}, span.spanId, 'sys');
-  inputs.forEach((input, index) => mapInput(state, resolved, agent, caller, input, index, out));
+  inputs.forEach((input, index) =>
+    mapInput(state, resolved, agent, caller, input, index, out, envelopes[index] ?? null),
+  );
   const answers = outputs.filter((message) => message.text !== '' || message.toolCalls.length > 0);
   if (answers.length === 0 && span.status.code === 2) {
     failIn(out, span.endMs, agent, span.status.message || `The model call "${span.name}" failed.`);
@@ -67,7 +74,7 @@ export function mapModelCall(
         : calls.length > 0
           ? 'function'
           : 'text';
-    const to = explicitTo ? participant(explicitTo) : calls.length > 0 ? agent : caller;
+    const to = explicitTo ? fleetscopeParticipant(explicitTo) : calls.length > 0 ? agent : caller;
     const meta: Record<string, unknown> = { otel: { traceId: span.traceId, spanId: span.spanId } };
     if (model) meta.model = model;
     if (answer.reasoning) meta.reasoning = answer.reasoning;
@@ -114,7 +121,10 @@ export function mapModelCall(
   });
 }
 
-/** One message of what a model was sent, added to the transcript when it is new. */
+/**
+ * One message of what a model was sent, added to the transcript when it is new; `envelope` (from
+ * a Fleetscope export) says who sent a user message, to whom and of what kind.
+ */
 export function mapInput(
   state: TranscriptState,
 
@@ -124,6 +134,7 @@ export function mapInput(
   input: ChatMessage,
   index: number,
   out: Timed[],
+  envelope: InputEnvelope | null = null,
 ): void {
   const { span } = resolved;
   const at = span.startMs;
@@ -139,6 +150,11 @@ export function mapInput(
     case 'human':
       if (input.text && state.isNew(agent, `user:${input.text}`)) {
         state.firstUserText ??= input.text;
+        if (envelope) {
+          const { from, to, kind } = envelope;
+          state.say(out, at, from, to, kind, input.text, {}, span.spanId, suffix);
+          return;
+        }
         const from = caller === USER && input.name ? participant(input.name) : caller;
         state.say(out, at, from, agent, 'text', input.text, {}, span.spanId, suffix);
       }

@@ -2,10 +2,17 @@ import { USER } from '@shared/domain';
 import { agentName } from '../build-events';
 import { stringify, type AttributeReader } from './attribute-reader';
 import { readInputMessages, readOutputMessages, readSystemInstructions } from './chat-messages';
+import { readEnding, readFleet } from './fleetscope-attributes';
 import { mapInput } from './map-model-call';
 import type { ResolvedSpan } from './span-index';
 import type { SpanEvent } from './span';
-import { AGENT_KEYS, MODEL_KEYS, PROVIDER_KEYS, participant } from './span-values';
+import {
+  AGENT_KEYS,
+  FLEETSCOPE_AGENT_KEYS,
+  MODEL_KEYS,
+  PROVIDER_KEYS,
+  fleetscopeParticipant,
+} from './span-values';
 import { failIn, type Timed, type TranscriptState } from './transcript-state';
 
 export function mapTool(
@@ -15,7 +22,8 @@ export function mapTool(
   out: Timed[],
 ): void {
   const { span } = resolved;
-  reader.use(...AGENT_KEYS);
+  reader.use(...AGENT_KEYS, ...FLEETSCOPE_AGENT_KEYS);
+  state.fleet ??= readFleet(reader);
   const name =
     reader.text('gen_ai.tool.name', 'tool.name') ?? (span.name.replace(/^execute_tool\s*/, '') || 'tool');
   reader.use('tool.name');
@@ -91,7 +99,9 @@ export function mapAgent(
 ): void {
   const { span, caller } = resolved;
   const agent = resolved.agent ?? 'assistant';
-  reader.use(...AGENT_KEYS, 'gen_ai.agent.id', 'gen_ai.agent.version');
+  reader.use(...AGENT_KEYS, ...FLEETSCOPE_AGENT_KEYS, 'gen_ai.agent.id', 'gen_ai.agent.version');
+  state.fleet ??= readFleet(reader);
+  state.ending ??= readEnding(reader);
   // What the span says about the agent; it becomes a node only once it says or does something.
   const info = state.declared.get(agent) ?? { name: agent, model: null, provider: null, description: '' };
   state.declared.set(agent, info);
@@ -208,9 +218,9 @@ export function mapSpanEvents(
           ms: event.timeMs,
           event: {
             t: 0,
-            agent: participant(from),
+            agent: fleetscopeParticipant(from),
             kind: 'handoff',
-            payload: { from: participant(from), to: participant(to), messageId: null },
+            payload: { from: fleetscopeParticipant(from), to: fleetscopeParticipant(to), messageId: null },
           },
         });
       }

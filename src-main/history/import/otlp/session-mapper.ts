@@ -3,6 +3,7 @@ import type { ImportedEvent } from '../../ports';
 import { titleFrom } from '../validate';
 import { AttributeReader } from './attribute-reader';
 import { CLASSIFYING_KEYS, SESSION_KEY_ATTRIBUTES, ownAgentName } from './classify';
+import type { SessionEnding } from './fleetscope-attributes';
 import { mapModelCall } from './map-model-call';
 import { mapAgent, mapHandoff, mapSpanEvents, mapTool } from './map-other-spans';
 import type { ResolvedSpan } from './span-index';
@@ -90,17 +91,31 @@ export class SessionMapper {
     return events;
   }
 
-  /** The closing event: completed, or failed when the outermost agent span reported an error. */
+  /** How the traced run ended, once a span said so (a Fleetscope export's root span). */
+  get ending(): SessionEnding | null {
+    return this.state.ending;
+  }
+
+  /**
+   * The closing event: as the traced run ended when a span said how; otherwise completed, or
+   * failed when the outermost agent span reported an error, with `stopReason`.
+   */
   finish(stopReason: string): ImportedEvent {
+    const ending = this.state.ending;
     return {
       t: this.lastT,
       agent: null,
       kind: 'session.stopped',
-      payload: { status: this.state.failed ? 'failed' : 'completed', stopReason },
+      payload: ending ?? { status: this.state.failed ? 'failed' : 'completed', stopReason },
     };
   }
 
   private makeHeader(spans: readonly ResolvedSpan[], fleetName?: string): MappedHeader {
+    const sent = this.state.fleet;
+    if (sent) {
+      const task = this.state.firstUserText ?? '';
+      return { title: titleFrom(task, sent.name), task, fleetName: sent.name, fleet: sent };
+    }
     const agents = [...this.state.agents.values()];
     // The outermost agent span names the team (a workflow's name, or the agent run alone).
     const root = spans.find((span) => span.role === 'agent' && span.caller === USER);

@@ -1,6 +1,13 @@
 import { USER } from '@shared/domain';
 import { agentName } from '../build-events';
-import { classify, defaultAgentName, ownAgentName, ownSessionKey, type SpanRole } from './classify';
+import {
+  classify,
+  defaultAgentName,
+  fleetscopeAgentId,
+  ownAgentName,
+  ownSessionKey,
+  type SpanRole,
+} from './classify';
 import type { TraceSpan } from './span';
 
 /** A span with what its ancestors say about it: whose it is and which session it joins. */
@@ -139,6 +146,8 @@ export class SpanIndex {
   /** The agent's name: own, else the nearest agent ancestor's, else the default. */
   private agentOf(entry: Entry, expired: boolean): Maybe<string | null> {
     if (entry.role === 'other') return null;
+    const id = fleetscopeAgentId(entry.span);
+    if (id) return id;
     const own = ownAgentName(entry.span, entry.role);
     if (own) return agentName(own);
     let parent = this.entry(entry.span.traceId, entry.span.parentSpanId);

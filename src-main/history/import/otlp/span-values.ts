@@ -1,6 +1,7 @@
 import { BROADCAST, MESSAGE_KINDS, USER, type TokenUsage } from '@shared/domain';
 import { agentName } from '../build-events';
 import type { AttributeReader } from './attribute-reader';
+import { isAgentId } from './classify';
 import type { Attributes } from './span';
 
 /** Attributes that name an agent; read where the span's agent was decided (SpanIndex). */
@@ -14,6 +15,8 @@ export const AGENT_KEYS = [
 export const MODEL_KEYS = ['gen_ai.request.model', 'gen_ai.response.model', 'llm.model_name'];
 export const PROVIDER_KEYS = ['gen_ai.provider.name', 'gen_ai.system', 'llm.provider', 'llm.system'];
 export const MESSAGE_KINDS_SET: ReadonlySet<string> = new Set(MESSAGE_KINDS);
+/** Attributes a Fleetscope export adds to say who an agent is (read where the agent is decided). */
+export const FLEETSCOPE_AGENT_KEYS = ['fleetscope.agent.id', 'fleetscope.agent.team'];
 /** Events of a span that map to something of their own (the message events are read with it). */
 export const HANDLED_EVENTS = new Set(['exception', 'fleetscope.handoff']);
 
@@ -21,6 +24,14 @@ export const HANDLED_EVENTS = new Set(['exception', 'fleetscope.handoff']);
 export function participant(name: string): string {
   if (name === USER || name === BROADCAST || name === 'system') return name;
   return agentName(name);
+}
+
+/**
+ * A participant named by a Fleetscope export's own attributes (`fleetscope.message.to`, its
+ * handoff events): agent ids keep their nested team path (`team/agent`).
+ */
+export function fleetscopeParticipant(name: string): string {
+  return isAgentId(name) ? name : participant(name);
 }
 
 /** Token usage from the GenAI, OpenLLMetry and OpenInference attributes, when a count is there. */

@@ -1,6 +1,7 @@
 import {
   BROADCAST,
   USER,
+  type Fleet,
   type Message,
   type MessageKind,
   type TokenUsage,
@@ -8,6 +9,7 @@ import {
 } from '@shared/domain';
 import type { ImportedEvent } from '../../ports';
 import type { ChatMessage } from './chat-messages';
+import type { SessionEnding } from './fleetscope-attributes';
 
 /** An event with the span time it belongs at (epoch ms); `t` is set when the batch is sorted. */
 export interface Timed {
@@ -49,6 +51,10 @@ export class TranscriptState {
   failed = false;
   firstUserText: string | null = null;
   messageCount = 0;
+  /** The fleet a Fleetscope export sent (`fleetscope.fleet`): used as it is instead of inferred. */
+  fleet: Fleet | null = null;
+  /** How the sending run ended, once its root span said so. */
+  ending: SessionEnding | null = null;
 
   agentInfo(name: string): AgentInfo {
     let info = this.agents.get(name);
