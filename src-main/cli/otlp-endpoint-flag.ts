@@ -15,6 +15,8 @@ export const OTLP_ENDPOINT_USAGE = '[--otlp-endpoint URL]';
 
 /** The longest a command waits after its run for the last spans to reach the collector. */
 const FINAL_FLUSH_MAX_MS = 5_000;
+/** Past an export's own deadline, the time its result takes to come back. */
+const RESULT_MARGIN_MS = 500;
 
 /**
  * Points the app's live export at the flag's endpoint (before the run starts). Throws a
@@ -24,7 +26,7 @@ export function useOtlpEndpoint(app: FleetscopeApp, endpoint: string | undefined
   if (endpoint === undefined) return;
   try {
     const { problems } = app.liveExport.useEndpoint(endpoint);
-    for (const problem of problems) io.err(`warning: ${problem}; that header is not sent.`);
+    for (const problem of problems) io.err(`warning: ${problem}.`);
   } catch (error) {
     if (error instanceof OtlpTargetError) throw new UsageError(`--otlp-endpoint: ${error.message}`);
     throw error;
@@ -45,12 +47,13 @@ export function checkOtlpEndpoint(endpoint: string | undefined): string | undefi
 
 /**
  * After the run: gives queued spans a bounded last chance to go out (never longer than the
- * request timeout or 5 s), then says on stderr what reached each collector and what did not.
+ * export timeout, so that an export in flight ends and is counted, or 5 s), then says on stderr
+ * what reached each collector and what did not.
  */
 export async function finishLiveExport(app: FleetscopeApp, io: CliIO): Promise<void> {
   const used = app.liveExport.report();
   if (used.length === 0) return;
-  const timeout = Math.min(FINAL_FLUSH_MAX_MS, ...used.map((line) => line.timeoutMs));
+  const timeout = Math.min(FINAL_FLUSH_MAX_MS, ...used.map((line) => line.timeoutMs + RESULT_MARGIN_MS));
   await app.liveExport.flush(timeout);
   for (const line of app.liveExport.report()) {
     const parts = [`${line.sent} spans sent to ${line.url}`];

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { gunzipSync } from 'node:zlib';
+import { decodeTraceRequest } from '../../src-main/ingest/otlp-codec';
 
 /** An OTLP/JSON span as the collector received it. */
 export interface ReceivedSpan {
@@ -79,13 +81,7 @@ export async function startOtlpCollector(): Promise<OtlpCollector> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const parts: Buffer[] = [];
     for await (const part of req) parts.push(part as Buffer);
-    const text = Buffer.concat(parts).toString('utf8');
-    let body: CollectorRequest['body'] = null;
-    try {
-      body = JSON.parse(text) as CollectorRequest['body'];
-    } catch {
-      body = null;
-    }
+    const body = decodeBody(req, Buffer.concat(parts));
     const record: CollectorRequest = {
       method: req.method ?? '',
       path: req.url ?? '',
@@ -150,4 +146,36 @@ export async function startOtlpCollector(): Promise<OtlpCollector> {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * The request body as OTLP/JSON: gzip undone, protobuf decoded (ids as hex, as OTLP/JSON writes
+ * them); null when it is neither.
+ */
+function decodeBody(req: IncomingMessage, raw: Buffer): CollectorRequest['body'] {
+  try {
+    const bytes = req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
+    if (req.headers['content-type'] === 'application/x-protobuf') {
+      const decoded = decodeTraceRequest(bytes) as NonNullable<CollectorRequest['body']>;
+      for (const resource of decoded.resourceSpans ?? []) {
+        for (const scope of resource.scopeSpans ?? []) {
+          for (const span of scope.spans ?? []) {
+            span.traceId = hex(span.traceId);
+            span.spanId = hex(span.spanId);
+            if (span.parentSpanId) span.parentSpanId = hex(span.parentSpanId);
+            span.attributes ??= [];
+            span.events ??= [];
+          }
+        }
+      }
+      return decoded;
+    }
+    return JSON.parse(bytes.toString('utf8')) as CollectorRequest['body'];
+  } catch {
+    return null;
+  }
+}
+
+function hex(base64: string): string {
+  return Buffer.from(base64, 'base64').toString('hex');
 }

@@ -1,3 +1,3 @@
 export { OtlpLiveExport, type LiveExportOptions, type LiveExportReport } from './live-export';
 export { OtlpTargetError, otlpTarget, parseOtlpHeaders, tracesUrl, type OtlpTarget } from './otlp-target';
-export { DEFAULT_LIMITS, type ShipperLimits, type ShipperStats } from './span-shipper';
+export { DEFAULT_LIMITS, type ExportLimits, type ExportStats } from './collector-export';

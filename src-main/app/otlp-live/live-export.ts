@@ -2,9 +2,13 @@ import type { RunEvent } from '@shared/domain';
 import type { Logger } from '@shared/logger';
 import type { SessionReader } from '../../history/ports';
 import { OtlpSpanMapper, type OtlpSessionInfo } from '../../history/export/otlp-mapper';
+import type { OtlpSpan } from '../../history/export/otlp-span';
 import { Redactor } from '../../history/export/redact';
 import { otlpTarget, OtlpTargetError, type OtlpTarget } from './otlp-target';
-import { SpanShipper, displayUrl, type ShipperLimits, type ShipperStats } from './span-shipper';
+import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
+import { otlpResourceAttributes } from '../../history/export/otlp';
+import { CollectorExport, displayUrl, type ExportLimits, type ExportStats } from './collector-export';
+import { toReadableSpan } from './readable-span';
 
 export interface LiveExportOptions {
   /** Where a session's summary, fleet and earlier events are read when its first event is not its start. */
@@ -17,14 +21,14 @@ export interface LiveExportOptions {
   /** Where OTEL_EXPORTER_OTLP_HEADERS / _TIMEOUT are read, and key variables for masking. */
   env: NodeJS.ProcessEnv;
   logger: Logger;
-  limits?: Partial<ShipperLimits>;
+  limits?: Partial<ExportLimits>;
 }
 
 /** How one collector is doing, for a person. */
-export interface LiveExportReport extends ShipperStats {
+export interface LiveExportReport extends ExportStats {
   /** The traces URL without query (never a header). */
   url: string;
-  /** Milliseconds one request may take. */
+  /** Milliseconds one export may take, its retries included. */
   timeoutMs: number;
 }
 
@@ -32,7 +36,9 @@ export interface LiveExportReport extends ShipperStats {
 interface LiveSession {
   mapper: OtlpSpanMapper;
   redactor: Redactor;
-  shipper: SpanShipper;
+  collector: CollectorExport;
+  /** The session's resource (`service.name`, `fleetscope.session.id`), shared by its spans. */
+  resource: Resource;
   /** null while the session's first run goes on; a continuation's key and start otherwise. */
   segment: { key: string; startT: number } | null;
 }
@@ -55,7 +61,7 @@ export class OtlpLiveExport {
   private override: OtlpTarget | null | undefined = undefined;
   private readonly sessions = new Map<string, LiveSession>();
   private readonly skipped = new Set<string>();
-  private readonly shippers = new Map<string, SpanShipper>();
+  private readonly collectors = new Map<string, CollectorExport>();
   private settingsProblem: string | null = null;
   private closed = false;
 
@@ -92,30 +98,30 @@ export class OtlpLiveExport {
 
   /** One line per collector used so far. */
   report(): LiveExportReport[] {
-    return [...this.shippers.values()].map((shipper) => ({
-      url: displayUrl(shipper.target.url),
-      timeoutMs: shipper.target.timeoutMs,
-      ...shipper.stats(),
+    return [...this.collectors.values()].map((collector) => ({
+      url: displayUrl(collector.target.url),
+      timeoutMs: collector.target.timeoutMs,
+      ...collector.stats(),
     }));
   }
 
   /** Sends what is queued now; resolves when all is delivered or given up, or after `timeoutMs`. */
   async flush(timeoutMs: number): Promise<void> {
-    await Promise.all([...this.shippers.values()].map((shipper) => shipper.flush(timeoutMs)));
+    await Promise.all([...this.collectors.values()].map((collector) => collector.flush(timeoutMs)));
   }
 
-  /** Flushes for at most `timeoutMs` (and one request timeout), then stops every request. */
+  /** Flushes for at most `timeoutMs` (and one export timeout), then stops every request. */
   async close(timeoutMs = 0): Promise<void> {
     if (this.closed) return;
     if (timeoutMs > 0) {
       await Promise.all(
-        [...this.shippers.values()].map((shipper) =>
-          shipper.flush(Math.min(timeoutMs, shipper.target.timeoutMs)),
+        [...this.collectors.values()].map((collector) =>
+          collector.flush(Math.min(timeoutMs, collector.target.timeoutMs)),
         ),
       );
     }
     this.closed = true;
-    for (const shipper of this.shippers.values()) shipper.close();
+    for (const collector of this.collectors.values()) collector.close();
     this.sessions.clear();
     this.skipped.clear();
   }
@@ -138,14 +144,13 @@ export class OtlpLiveExport {
     }
     const clean = live.redactor.event(event);
     const span = live.mapper.push(clean);
-    if (span) live.shipper.enqueue({ sessionId: id, json: JSON.stringify(span) });
+    if (span) send(live, span);
     if (event.kind === 'session.stopped') {
-      for (const tool of live.mapper.unfinishedTools())
-        live.shipper.enqueue({ sessionId: id, json: JSON.stringify(tool) });
+      for (const tool of live.mapper.unfinishedTools()) send(live, tool);
       const last = live.segment
         ? live.mapper.segmentSpan(live.segment.key, live.segment.startT)
         : live.mapper.rootSpan();
-      live.shipper.enqueue({ sessionId: id, json: JSON.stringify(last) });
+      send(live, last);
       // A continuation in this process starts a new segment with fresh state.
       this.sessions.delete(id);
     }
@@ -181,7 +186,8 @@ export class OtlpLiveExport {
     const live: LiveSession = {
       mapper: new OtlpSpanMapper(info, redactor.fleet(fleet)),
       redactor,
-      shipper: this.shipperFor(target),
+      collector: this.collectorFor(target),
+      resource: resourceFromAttributes(otlpResourceAttributes(event.sessionId)),
       // A session whose first event here is not its start continues an earlier run (whose root
       // span went out then), unless it is a fork's first run: see forkOwnEvents.
       segment: started ? null : { key: `continuation:${event.seq}`, startT: event.t },
@@ -191,7 +197,7 @@ export class OtlpLiveExport {
       live.segment = null;
       for (const earlier of forkStart) {
         const span = live.mapper.push(live.redactor.event(earlier));
-        if (span) live.shipper.enqueue({ sessionId: event.sessionId, json: JSON.stringify(span) });
+        if (span) send(live, span);
       }
     }
     return live;
@@ -233,13 +239,17 @@ export class OtlpLiveExport {
     }
   }
 
-  private shipperFor(target: OtlpTarget): SpanShipper {
-    const key = `${target.url}\n${JSON.stringify(target.headers)}`;
-    let shipper = this.shippers.get(key);
-    if (!shipper) {
-      shipper = new SpanShipper(target, this.options.logger, this.options.limits);
-      this.shippers.set(key, shipper);
+  private collectorFor(target: OtlpTarget): CollectorExport {
+    const key = JSON.stringify(target);
+    let collector = this.collectors.get(key);
+    if (!collector) {
+      collector = new CollectorExport(target, this.options.logger, this.options.limits);
+      this.collectors.set(key, collector);
     }
-    return shipper;
+    return collector;
   }
+}
+
+function send(live: LiveSession, span: OtlpSpan): void {
+  live.collector.enqueue(toReadableSpan(span, live.resource));
 }

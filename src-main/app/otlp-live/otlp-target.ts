@@ -6,9 +6,18 @@ export interface OtlpTarget {
   url: string;
   /** Sent with every request (authentication for a hosted collector, Fleetscope's token). */
   headers: Record<string, string>;
-  /** Milliseconds one request may take (OTEL_EXPORTER_OTLP_TIMEOUT, default 10 000). */
+  /**
+   * Milliseconds one export may take, its retries included (OTEL_EXPORTER_OTLP_TIMEOUT, default
+   * 10 000).
+   */
   timeoutMs: number;
+  /** The body's encoding (OTEL_EXPORTER_OTLP_PROTOCOL; default protobuf, as the specification says). */
+  protocol: OtlpProtocol;
+  /** gzip bodies when OTEL_EXPORTER_OTLP_COMPRESSION says so. */
+  gzip: boolean;
 }
+
+export type OtlpProtocol = 'http/protobuf' | 'http/json';
 
 /** The OTLP exporter specification's default request timeout. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -95,10 +104,37 @@ function timeoutFrom(env: NodeJS.ProcessEnv): number {
   return DEFAULT_TIMEOUT_MS;
 }
 
+/** A standard OTLP exporter variable, the traces-specific one first; undefined when unset. */
+function otlpSetting(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  for (const key of [`OTEL_EXPORTER_OTLP_TRACES_${name}`, `OTEL_EXPORTER_OTLP_${name}`]) {
+    const value = env[key]?.trim().toLowerCase();
+    if (value) return value;
+  }
+  return undefined;
+}
+
+/** The protocol and compression the environment asks for, and what of it cannot be done. */
+function encodingFrom(env: NodeJS.ProcessEnv): { protocol: OtlpProtocol; gzip: boolean; problems: string[] } {
+  const problems: string[] = [];
+  const asked = otlpSetting(env, 'PROTOCOL');
+  let protocol: OtlpProtocol = 'http/protobuf';
+  if (asked === 'http/json') protocol = 'http/json';
+  else if (asked !== undefined && asked !== 'http/protobuf')
+    problems.push(
+      `OTEL_EXPORTER_OTLP_PROTOCOL "${asked.slice(0, 40)}" is not sent over HTTP; http/protobuf is used`,
+    );
+  const compression = otlpSetting(env, 'COMPRESSION');
+  if (compression !== undefined && compression !== 'gzip' && compression !== 'none')
+    problems.push(
+      `OTEL_EXPORTER_OTLP_COMPRESSION "${compression.slice(0, 40)}" is unknown; bodies are not compressed`,
+    );
+  return { protocol, gzip: compression === 'gzip', problems };
+}
+
 /**
- * The target for an endpoint, with headers and timeout from the standard OpenTelemetry
- * environment variables (the traces-specific ones win), so the lines `fleetscope serve` prints,
- * or a hosted collector's documented settings, work unchanged.
+ * The target for an endpoint, with headers, timeout, protocol and compression from the standard
+ * OpenTelemetry environment variables (the traces-specific ones win), so the lines `fleetscope
+ * serve` prints, or a hosted collector's documented settings, work unchanged.
  */
 export function otlpTarget(
   endpoint: string,
@@ -107,11 +143,21 @@ export function otlpTarget(
   const url = tracesUrl(endpoint);
   const general = parseOtlpHeaders(env.OTEL_EXPORTER_OTLP_HEADERS);
   const traces = parseOtlpHeaders(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS);
+  const { protocol, gzip, problems } = encodingFrom(env);
   return {
-    target: { url, headers: { ...general.headers, ...traces.headers }, timeoutMs: timeoutFrom(env) },
+    target: {
+      url,
+      headers: { ...general.headers, ...traces.headers },
+      timeoutMs: timeoutFrom(env),
+      protocol,
+      gzip,
+    },
     problems: [
-      ...general.problems.map((problem) => `OTEL_EXPORTER_OTLP_HEADERS: ${problem}`),
-      ...traces.problems.map((problem) => `OTEL_EXPORTER_OTLP_TRACES_HEADERS: ${problem}`),
+      ...general.problems.map((problem) => `OTEL_EXPORTER_OTLP_HEADERS: ${problem}; that header is not sent`),
+      ...traces.problems.map(
+        (problem) => `OTEL_EXPORTER_OTLP_TRACES_HEADERS: ${problem}; that header is not sent`,
+      ),
+      ...problems,
     ],
   };
 }

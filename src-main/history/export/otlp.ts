@@ -5,8 +5,13 @@ import { attributes, type OtlpSpan } from './otlp-span';
 export const OTLP_SCOPE = { name: 'fleetscope.history.export', version: '1' } as const;
 
 /** The resource every exported span carries: Fleetscope as the service, the session it is from. */
+export function otlpResourceAttributes(sessionId: string): Record<string, string> {
+  return { 'service.name': 'fleetscope', 'fleetscope.session.id': sessionId };
+}
+
+/** `otlpResourceAttributes` in OTLP/JSON. */
 export function otlpResource(sessionId: string) {
-  return attributes({ 'service.name': 'fleetscope', 'fleetscope.session.id': sessionId });
+  return attributes(otlpResourceAttributes(sessionId));
 }
 
 /**

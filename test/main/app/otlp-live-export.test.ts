@@ -110,7 +110,8 @@ describe('live OTLP export to a collector', () => {
     const request = collector.requests[0];
     expect(request?.method).toBe('POST');
     expect(request?.path).toBe('/v1/traces');
-    expect(request?.headers['content-type']).toBe('application/json');
+    // OTLP/HTTP's default encoding: protobuf.
+    expect(request?.headers['content-type']).toBe('application/x-protobuf');
     expect(request?.headers.authorization).toBe('Bearer abc123');
     expect(request?.headers['x-team']).toBe('blue');
 
@@ -130,14 +131,19 @@ describe('live OTLP export to a collector', () => {
     ]);
   });
 
-  it('uses the endpoint in Settings for every run the app starts', async () => {
-    const app = await openApp();
+  it('uses the endpoint in Settings for every run the app starts, in the protocol the environment names', async () => {
+    const app = await openApp({
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_COMPRESSION: 'gzip',
+    });
     await expect(app.call('settings.set', { otlpExportEndpoint: 'ftp://example.com' })).rejects.toThrow();
     await app.call('settings.set', { otlpExportEndpoint: `${collector.endpoint}/` });
     const { handle, events } = launch(app, pair);
     await handle.done;
     await app.liveExport.flush(5_000);
     expect(collector.requests.every((request) => request.path === '/v1/traces')).toBe(true);
+    expect(collector.requests[0]?.headers['content-type']).toBe('application/json');
+    expect(collector.requests[0]?.headers['content-encoding']).toBe('gzip');
     const agentMessages = completed(events).filter((message) => message.from !== 'user');
     expect(spokenLines(collector.spans())).toEqual(
       agentMessages.map((message) => `${message.from}: ${message.content}`),
@@ -243,7 +249,7 @@ describe('a collector that fails never slows or stops the run', () => {
     );
   });
 
-  it('a partial success counts the rejected spans and keeps the collector message', async () => {
+  it('a partial success: the spans count as sent (the SDK exporter takes a 200 as delivered)', async () => {
     const app = await openApp();
     collector.setFallback({
       type: 'ok',
@@ -254,14 +260,32 @@ describe('a collector that fails never slows or stops the run', () => {
     await handle.done;
     await app.liveExport.flush(5_000);
     const report = app.liveExport.report()[0];
-    expect(report?.failed).toBe(collector.requests.length);
-    expect(report?.sent).toBe(collector.spans().length - collector.requests.length);
-    expect(report?.lastError).toContain('one span was too old');
+    expect(report).toEqual(
+      expect.objectContaining({ sent: collector.spans().length, failed: 0, pending: 0 }),
+    );
+  });
+
+  it('an export that outlasts OTEL_EXPORTER_OTLP_TIMEOUT is given up, counted and said why', async () => {
+    const app = await openApp({ OTEL_EXPORTER_OTLP_TIMEOUT: '300' });
+    collector.setFallback({ type: 'hang' });
+    app.liveExport.useEndpoint(collector.endpoint);
+    const { handle, events } = launch(app, pair);
+    expect((await handle.done).status).toBe('completed');
+    // Each export gives up at its deadline; wait (without a time bound) until all did.
+    let report = app.liveExport.report()[0];
+    while ((report?.pending ?? 0) > 0) {
+      await app.liveExport.flush(1_000);
+      report = app.liveExport.report()[0];
+    }
+    expect(report?.sent).toBe(0);
+    // Every agent turn's span and the root span.
+    expect(report?.failed).toBe(completed(events).filter((message) => message.from !== 'user').length + 1);
+    expect(report?.lastError).toContain('timed out');
   });
 });
 
 describe('the queue is bounded', () => {
-  it('holds at most maxQueueSpans: the oldest are dropped and counted, and the run is unaffected', async () => {
+  it('holds at most maxQueueSpans: the newest are dropped and counted, and the run is unaffected', async () => {
     const app = await openApp();
     collector.setFallback({ type: 'hang' });
     const exporter = new OtlpLiveExport({
@@ -273,17 +297,26 @@ describe('the queue is bounded', () => {
     });
     const stop = app.runs.onDidEvent((event) => exporter.observe(event));
     cleanups.push(stop, () => exporter.close());
-    const { handle } = launch(app, { ...pair, termination: { type: 'max-messages', max: 60 } });
+    const { handle, events } = launch(app, { ...pair, termination: { type: 'max-messages', max: 60 } });
     const summary = await handle.done;
     expect(summary.status).toBe('completed');
     expect(summary.messageCount).toBe(60);
+    await collector.waitForRequests(1);
     const report = exporter.report()[0];
-    // 59 agent turns and the root span: 4 in the hung request, 8 queued, the rest dropped.
-    expect(report?.pending).toBe(12);
-    expect(report?.dropped).toBe(60 - 12);
+    // 59 agent turns and the root span: one hung request of at most 4, 8 queued, the rest dropped.
     expect(report?.sent).toBe(0);
+    expect(report?.pending).toBeGreaterThan(8);
+    expect(report?.pending).toBeLessThanOrEqual(12);
+    expect((report?.dropped ?? 0) + (report?.pending ?? 0)).toBe(60);
+    // What reached the collector is the oldest: the run's first turns.
+    const first = completed(events)
+      .filter((message) => message.from !== 'user')
+      .map((message) => `${message.from}: ${message.content}`);
+    const arrived = spokenLines(collector.spans());
+    expect(arrived).toEqual(first.slice(0, arrived.length));
     // Closing gives up what is queued and in flight, and says so.
+    const pending = report?.pending;
     await exporter.close();
-    expect(exporter.report()[0]?.failed).toBe(12);
+    expect(exporter.report()[0]).toEqual(expect.objectContaining({ failed: pending, pending: 0 }));
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { OtlpTargetError, otlpTarget, parseOtlpHeaders, tracesUrl } from '../../../src-main/app/otlp-live';
-import { retryAfterMs } from '../../../src-main/app/otlp-live/post-outcome';
 
 describe('the live export target', () => {
   it.each([
@@ -49,6 +48,8 @@ describe('the live export target', () => {
       url: 'http://127.0.0.1:9/v1/traces',
       headers: { a: '1', b: '3' },
       timeoutMs: 2500,
+      protocol: 'http/protobuf',
+      gzip: false,
     });
     expect(problems).toEqual([]);
     expect(otlpTarget('http://127.0.0.1:9', { OTEL_EXPORTER_OTLP_TIMEOUT: 'soon' }).target.timeoutMs).toBe(
@@ -56,12 +57,26 @@ describe('the live export target', () => {
     );
   });
 
-  it('reads Retry-After as seconds or as an HTTP date', () => {
-    const now = Date.parse('2025-01-01T00:00:00Z');
-    expect(retryAfterMs('3', now)).toBe(3000);
-    expect(retryAfterMs('Wed, 01 Jan 2025 00:00:05 GMT', now)).toBe(5000);
-    expect(retryAfterMs('Tue, 31 Dec 2024 23:00:00 GMT', now)).toBe(0);
-    expect(retryAfterMs('later', now)).toBeNull();
-    expect(retryAfterMs(undefined, now)).toBeNull();
+  it('reads the protocol and compression as every OpenTelemetry exporter does', () => {
+    expect(otlpTarget('http://127.0.0.1:9', {}).target).toMatchObject({
+      protocol: 'http/protobuf',
+      gzip: false,
+    });
+    const json = otlpTarget('http://127.0.0.1:9', {
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_COMPRESSION: 'gzip',
+    });
+    expect(json.target).toMatchObject({ protocol: 'http/json', gzip: true });
+    expect(json.problems).toEqual([]);
+    const grpc = otlpTarget('http://127.0.0.1:9', {
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+      OTEL_EXPORTER_OTLP_COMPRESSION: 'zstd',
+    });
+    expect(grpc.target).toMatchObject({ protocol: 'http/protobuf', gzip: false });
+    expect(grpc.problems).toEqual([
+      expect.stringContaining('"grpc" is not sent over HTTP'),
+      expect.stringContaining('"zstd" is unknown'),
+    ]);
   });
 });
