@@ -217,4 +217,72 @@ describe('secrets in traces', () => {
     expect(session?.task).toBe('use [masked secret] please');
     ingest.close();
   });
+
+  it('ends a session when a Fleetscope root span says how its run ended, with that status and reason', () => {
+    const { ingest, sessions, messages, history } = setup();
+    const conversation = { 'gen_ai.conversation.id': 'ses_sent' };
+    ingest.receive({
+      spans: [
+        chat(2, 1, 10, 'the numbers', {
+          ...conversation,
+          'gen_ai.agent.name': 'research/analyst',
+          'fleetscope.agent.id': 'research/analyst',
+          'fleetscope.message.to': 'research/critic',
+          'fleetscope.message.kind': 'result',
+        }),
+        // An id that is not an agent path is made a plain agent name, as any other tool's.
+        chat(3, 1, 20, 'odd', {
+          ...conversation,
+          'fleetscope.agent.id': '../etc',
+          'gen_ai.agent.name': 'x y',
+        }),
+      ],
+      rejected: [],
+    });
+    expect(sessions()).toHaveLength(0);
+    ingest.receive({
+      spans: [
+        span(1, null, 'invoke_agent crew', 0, 500, {
+          ...conversation,
+          'gen_ai.operation.name': 'invoke_agent',
+          'gen_ai.agent.name': 'crew',
+          'fleetscope.session.status': 'stopped',
+          'fleetscope.session.stop_reason': 'Stopped by the person.',
+          'fleetscope.session.end': true,
+        }),
+      ],
+      rejected: [],
+    });
+    const [session] = sessions();
+    // No quiet spell was waited for: the clock never moved.
+    expect(session).toMatchObject({ status: 'stopped', stopReason: 'Stopped by the person.' });
+    expect(messages(session?.id ?? '').map((m) => `${m.from}>${m.to} [${m.kind}]`)).toEqual([
+      'research/analyst>research/critic [result]',
+      'x_y>user [text]',
+    ]);
+    const events = [...history.store.iterateEvents(session?.id ?? '')];
+    expect(events.filter((e) => e.kind === 'session.stopped')).toHaveLength(1);
+    // No fleet was sent: the one inferred keeps the team path as a team agent with its members.
+    const started = events[0]?.kind === 'session.started' ? events[0].payload.fleet : null;
+    expect(started?.agents.map((agent) => agent.name)).toEqual(['research', 'x_y']);
+    expect(started?.agents[0]).toMatchObject({ type: 'team', fleet: { agents: [{ name: 'analyst' }] } });
+  });
+
+  it('a root span that reports a run still going does not end the session', () => {
+    const { ingest, sessions } = setup();
+    ingest.receive({
+      spans: [
+        chat(2, 1, 10, 'hello', { 'gen_ai.conversation.id': 'ses_live', 'gen_ai.agent.name': 'ann' }),
+        span(1, null, 'invoke_agent crew', 0, 500, {
+          'gen_ai.conversation.id': 'ses_live',
+          'gen_ai.operation.name': 'invoke_agent',
+          'gen_ai.agent.name': 'crew',
+          'fleetscope.session.status': 'running',
+          'fleetscope.session.end': true,
+        }),
+      ],
+      rejected: [],
+    });
+    expect(sessions()[0]?.status).toBe('running');
+  });
 });

@@ -4,6 +4,7 @@ import { titleFrom } from '../validate';
 import { AttributeReader } from './attribute-reader';
 import { CLASSIFYING_KEYS, SESSION_KEY_ATTRIBUTES, ownAgentName } from './classify';
 import type { SessionEnding } from './fleetscope-attributes';
+import { inferredAgents } from './inferred-fleet';
 import { mapModelCall } from './map-model-call';
 import { mapAgent, mapHandoff, mapSpanEvents, mapTool } from './map-other-spans';
 import type { ResolvedSpan } from './span-index';
@@ -122,20 +123,15 @@ export class SessionMapper {
     const rootName = root ? ownAgentName(root.span, 'agent') : null;
     const name = fleetName ?? rootName ?? agents[0]?.name ?? 'OpenTelemetry trace';
     const task = this.state.firstUserText ?? '';
+    const members = inferredAgents(
+      agents.length > 0 ? agents : [{ name: 'assistant', model: null, provider: null, description: '' }],
+    );
     const fleet = fleetSchema.parse({
       version: 1,
       name,
       description: 'Agents seen in an OpenTelemetry trace.',
-      agents: (agents.length > 0
-        ? agents
-        : [{ name: 'assistant', model: null, provider: null, description: '' }]
-      ).map((agent) => ({
-        name: agent.name,
-        type: 'llm',
-        description: agent.description,
-        ...(agent.model ? { provider: { id: agent.provider ?? 'custom', model: agent.model } } : {}),
-      })),
-      team: { pattern: 'sequential', order: agents.map((agent) => agent.name) },
+      agents: members,
+      team: { pattern: 'sequential', order: members.map((agent) => agent.name) },
     });
     return { title: titleFrom(task, name), task, fleetName: name, fleet };
   }
