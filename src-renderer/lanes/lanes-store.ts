@@ -1,6 +1,6 @@
 import { defineStore, storeToRefs } from 'pinia';
 import { markRaw, onScopeDispose, ref, shallowRef, watch } from 'vue';
-import { useSessionStore } from '../stores/session';
+import { useSessionStore } from '../session/session-store';
 import type { FirstError, Wait } from './activity';
 import { LanesModel } from './lanes-model';
 
