@@ -74,7 +74,6 @@ export function provideForkAction(): ForkAction {
   }
 
   const playheadBlocker = computed(() => {
-    void session.version;
     const seq = session.display?.seq;
     if (!session.summary || seq === undefined) return 'The session is still loading.';
     if (session.isActive) return RUNNING;

@@ -28,7 +28,7 @@ export interface TurnPicker {
 export function useTurnPicker(agent: Ref<string>): TurnPicker {
   const store = useSessionStore();
   const bridge = useBridge();
-  const { version, windowed, sessionId } = storeToRefs(store);
+  const { windowed, sessionId } = storeToRefs(store);
   const stored = shallowRef<TurnIndex | null>(null);
   let asked = 0;
 
@@ -53,7 +53,6 @@ export function useTurnPicker(agent: Ref<string>): TurnPicker {
   );
 
   const agents = computed(() => {
-    void version.value;
     if (windowed.value) return (stored.value?.agents ?? []).filter((entry) => entry.count > 1);
     return [...store.getTimeline().turns.entries()]
       .filter(([, seqs]) => seqs.length > 1)
@@ -61,7 +60,6 @@ export function useTurnPicker(agent: Ref<string>): TurnPicker {
   });
 
   const turns = computed((): TurnChoice[] => {
-    void version.value;
     if (!agent.value) return [];
     if (windowed.value) {
       const index = stored.value;

@@ -1,6 +1,7 @@
 import type { Bridge } from '../bridge';
 import type { FailureReporter } from '../ui/failure';
-import type { OpenSessionState } from './session-state';
+import { useSessionDisplayStore } from './session-display-store';
+import { useSessionInfoStore } from './session-info-store';
 
 export type RunAction = 'pause' | 'resume' | 'step' | 'stop';
 
@@ -13,14 +14,15 @@ export interface RunControls {
   continueRun(task: string, context: Record<string, string>): Promise<boolean>;
 }
 
-/** `fail` shows what went wrong (the store's error line and a toast). */
-export function createRunControls(
-  state: OpenSessionState,
-  bridge: Bridge,
-  fail: FailureReporter,
-): RunControls {
+/**
+ * `fail` shows what went wrong (the store's error line and a toast). Acts on the session the
+ * session stores hold (info, display), which must be active.
+ */
+export function createRunControls(bridge: Bridge, fail: FailureReporter): RunControls {
+  const info = useSessionInfoStore();
+  const playback = useSessionDisplayStore();
   async function control(action: RunAction): Promise<boolean> {
-    const sessionId = state.sessionId.value;
+    const sessionId = info.sessionId;
     if (!sessionId) return false;
     const result = await bridge.call('runs.control', { sessionId, action });
     if (!result.ok) return fail(result.error, false, `Could not ${action} the run`);
@@ -28,7 +30,7 @@ export function createRunControls(
   }
 
   async function answer(requestId: string, text: string): Promise<boolean> {
-    const sessionId = state.sessionId.value;
+    const sessionId = info.sessionId;
     if (!sessionId) return false;
     const result = await bridge.call('runs.answer', { sessionId, requestId, text });
     if (!result.ok) return fail(result.error, false, 'Could not send the answer');
@@ -36,11 +38,11 @@ export function createRunControls(
   }
 
   async function continueRun(task: string, context: Record<string, string>): Promise<boolean> {
-    const sessionId = state.sessionId.value;
+    const sessionId = info.sessionId;
     if (!sessionId) return false;
     const result = await bridge.call('runs.continue', { sessionId, task, context });
     if (!result.ok) return fail(result.error, false, 'Could not continue the session');
-    state.following.value = true;
+    playback.following = true;
     return true;
   }
 

@@ -1,6 +1,8 @@
 import type { RunEvent } from '@shared/domain';
 import type { SessionLoader } from './session-loading';
-import { computeDisplay, type OpenSessionState } from './session-state';
+import { useSessionDisplayStore } from './session-display-store';
+import { useSessionInfoStore } from './session-info-store';
+import { useSessionLogStore } from './session-log-store';
 
 /** Milliseconds before a heal asks again when the store has not written the missing events yet. */
 const HEAL_RETRY_MS = 150;
@@ -18,7 +20,11 @@ export interface LiveEvents {
   clear(): void;
 }
 
-export function createLiveEvents(state: OpenSessionState, loader: SessionLoader): LiveEvents {
+/** Applies events to the session stores (info, log, display), which must be active. */
+export function createLiveEvents(loader: SessionLoader): LiveEvents {
+  const info = useSessionInfoStore();
+  const log = useSessionLogStore();
+  const playback = useSessionDisplayStore();
   let pending: RunEvent[] = [];
   let frameRequested = false;
   let healing = false;
@@ -31,7 +37,7 @@ export function createLiveEvents(state: OpenSessionState, loader: SessionLoader)
     requestAnimationFrame(() => {
       frameRequested = false;
       flush();
-      computeDisplay(state);
+      playback.computeDisplay();
     });
   }
 
@@ -39,35 +45,34 @@ export function createLiveEvents(state: OpenSessionState, loader: SessionLoader)
     if (healing || pending.length === 0) return;
     const batch = pending;
     pending = [];
-    if (state.windowed.value) {
+    if (log.windowed) {
       loader.receiveWindowed(batch);
-      state.version.value += 1;
       return;
     }
     for (let i = 0; i < batch.length; i++) {
-      const result = state.timeline.append(batch[i] as RunEvent);
+      const result = log.timeline.append(batch[i] as RunEvent);
       if (result === 'gap') {
         pending = batch.slice(i);
         void heal();
         break;
       }
     }
-    state.version.value += 1;
+    log.timelineGrew();
   }
 
   /** Re-reads the events after the last one held from the store (a gap or reorder was seen). */
   async function heal(): Promise<void> {
-    if (healing || !state.sessionId.value) return;
+    if (healing || !info.sessionId) return;
     healing = true;
-    const id = state.sessionId.value;
+    const id = info.sessionId;
     try {
-      await loader.loadEvents(id, state.openGeneration);
+      await loader.loadEvents(id, info.currentGeneration());
     } finally {
       healing = false;
     }
-    pending = pending.filter((event) => event.seq > state.timeline.lastSeq);
+    pending = pending.filter((event) => event.seq > log.timeline.lastSeq);
     const first = pending[0];
-    if (first && first.seq !== state.timeline.lastSeq + 1 && !healRetry) {
+    if (first && first.seq !== log.timeline.lastSeq + 1 && !healRetry) {
       // The store has not written the missing events yet: try again shortly.
       healRetry = setTimeout(() => {
         healRetry = null;
@@ -78,15 +83,14 @@ export function createLiveEvents(state: OpenSessionState, loader: SessionLoader)
   }
 
   function receive(events: readonly RunEvent[]): void {
-    if (state.windowed.value && !state.loading.value) {
+    if (log.windowed && !info.loading) {
       // A long session is never held whole: its head (and a window at the end) takes them.
       loader.receiveWindowed(events);
-      state.version.value += 1;
       requestFrame();
       return;
     }
     for (const event of events) pending.push(event);
-    if (!state.loading.value) requestFrame();
+    if (!info.loading) requestFrame();
   }
 
   function clear(): void {

@@ -1,4 +1,4 @@
-import { markRaw } from 'vue';
+import { markRaw, toRef } from 'vue';
 import type { Result, SessionEdgeStats, StoredMessage } from '@shared/contract';
 import { applyEvent, compactInPlace, type RunEvent, type ViewState } from '@shared/domain';
 import type { Bridge } from '../bridge';
@@ -8,7 +8,9 @@ import { MessageLog } from './message-log';
 import { windowAt } from './preview';
 import { Timeline } from './timeline';
 import { createFailureReporter } from '../ui/failure';
-import { computeDisplay, FULL_LOG_LIMIT, type OpenSessionState } from './session-state';
+import { useSessionDisplayStore } from './session-display-store';
+import { useSessionInfoStore } from './session-info-store';
+import { FULL_LOG_LIMIT, useSessionLogStore } from './session-log-store';
 
 /** Events per `sessions.events` call while the whole log loads in the background. */
 const SLICE = 10_000;
@@ -64,37 +66,41 @@ export interface SessionLoader {
   receiveWindowed(events: readonly RunEvent[]): void;
 }
 
-export function createSessionLoader(state: OpenSessionState, bridge: Bridge): SessionLoader {
+/** Reads into the session stores (info, log, display), which must be active. */
+export function createSessionLoader(bridge: Bridge): SessionLoader {
+  const info = useSessionInfoStore();
+  const log = useSessionLogStore();
+  const playback = useSessionDisplayStore();
   let chasing: Promise<void> | null = null;
   let extending: Promise<void> | null = null;
-  const fail = createFailureReporter(state.error);
+  const fail = createFailureReporter(toRef(info, 'error'));
 
   async function loadSummary(id: string): Promise<boolean> {
     const result = await bridge.call('sessions.get', { id });
-    if (id !== state.sessionId.value) return false;
+    if (id !== info.sessionId) return false;
     if (!result.ok) {
       const missing = result.error.code === 'not-found';
       return fail(missing ? 'This session does not exist (it may have been deleted).' : result.error, false);
     }
-    state.summary.value = result.value.summary;
-    state.fleetName.value = result.value.summary.fleetName;
+    info.summary = result.value.summary;
+    info.fleetName = result.value.summary.fleetName;
     const fromSnapshot = agentsOfFleet(result.value.fleet);
-    if (fromSnapshot.length > 0 || state.agents.value.length === 0) state.agents.value = fromSnapshot;
+    if (fromSnapshot.length > 0 || info.agents.length === 0) info.agents = fromSnapshot;
     return true;
   }
 
   async function loadEvents(id: string, generation: number, yieldBetween = false): Promise<boolean> {
     for (;;) {
-      const afterSeq = state.timeline.lastSeq;
+      const afterSeq = log.timeline.lastSeq;
       const result = await bridge.call('sessions.events', { id, afterSeq, limit: SLICE });
-      if (generation !== state.openGeneration) return false;
+      if (generation !== info.currentGeneration()) return false;
       if (!result.ok) return fail(result.error, false);
       const events = result.value.events;
-      if (state.timeline.appendAll(events) === 'gap')
+      if (log.timeline.appendAll(events) === 'gap')
         return fail('The stored event log has a gap; showing what could be read.', false);
-      state.loadedEvents.value = state.timeline.lastSeq;
-      if (!state.window) state.version.value += 1;
-      if (events.length < SLICE || state.timeline.lastSeq >= result.value.lastSeq) return true;
+      log.loadedEvents = log.timeline.lastSeq;
+      log.timelineGrew();
+      if (events.length < SLICE || log.timeline.lastSeq >= result.value.lastSeq) return true;
       if (yieldBetween) await new Promise((resolve) => setTimeout(resolve, 0));
     }
   }
@@ -104,23 +110,21 @@ export function createSessionLoader(state: OpenSessionState, bridge: Bridge): Se
       bridge.call('sessions.seek', { id, seq: END_SEQ }),
       bridge.call('sessions.messages', { id, from: 'end', limit: PAGE }),
     ]);
-    if (generation !== state.openGeneration || !head.ok || !page.ok) return false;
-    state.head = head.value;
-    state.window = markRaw(windowAt(head.value, page.value.items));
-    state.windowed.value = head.value.seq > FULL_LOG_LIMIT;
-    state.version.value += 1;
+    if (generation !== info.currentGeneration() || !head.ok || !page.ok) return false;
+    log.head = head.value;
+    log.window = markRaw(windowAt(head.value, page.value.items));
+    log.windowed = head.value.seq > FULL_LOG_LIMIT;
     // A long session: a window just before the end, asked before the totals at the end so the
     // backend answers it first.
-    if (state.windowed.value) void primeWindow();
+    if (log.windowed) void primeWindow();
     // Asked after the view and the page so the first draw does not wait for the graph totals;
     // they replace the window's (still empty) start when they come.
     void bridge.call('sessions.edges', { id }).then((edges) => {
-      const window = state.window;
-      if (generation !== state.openGeneration || !window || !edges.ok) return;
+      const window = log.window;
+      if (generation !== info.currentGeneration() || !window || !edges.ok) return;
       if (window.baseSeq !== head.value.seq || window.events.length > 0) return;
-      state.window = markRaw(windowAt(head.value, page.value.items, edges.value));
-      state.version.value += 1;
-      computeDisplay(state);
+      log.window = markRaw(windowAt(head.value, page.value.items, edges.value));
+      playback.computeDisplay();
     });
     return true;
   }
@@ -138,43 +142,42 @@ export function createSessionLoader(state: OpenSessionState, bridge: Bridge): Se
   }
 
   async function chase(): Promise<void> {
-    const opened = state.openGeneration;
+    const opened = info.currentGeneration();
     for (;;) {
-      const target = state.playhead.value;
-      const window = state.window;
-      if (opened !== state.openGeneration || !window) return;
+      const target = playback.playhead;
+      const window = log.window;
+      if (opened !== info.currentGeneration() || !window) return;
       if (window.covers(target)) {
-        computeDisplay(state);
+        playback.computeDisplay();
         return;
       }
       if (!(await readWindowAt(target, opened))) return;
       // Its first events, unless the playhead has already moved on (then it is chased first).
       // The store reads them while this thread draws the window; they redraw nothing.
-      if (state.playhead.value === target) await extendWindow(FIRST_EVENTS);
+      if (playback.playhead === target) await extendWindow(FIRST_EVENTS);
     }
   }
 
   /** Replaces the window by one starting at `seq`; false when the session changed or a read failed. */
   async function readWindowAt(seq: number, opened: number): Promise<boolean> {
-    const id = state.sessionId.value;
+    const id = info.sessionId;
     if (!id) return false;
     if (seq === 0) {
       // Before the first event: nothing to ask the store.
-      state.window = markRaw(new Timeline());
+      log.window = markRaw(new Timeline());
     } else {
       const totals = bridge.call('sessions.edges', { id, seq });
       const [view, page] = await Promise.all([
         bridge.call('sessions.seek', { id, seq }),
         bridge.call('sessions.messages', { id, before: { seq: seq + 1 }, limit: PAGE }),
       ]);
-      if (opened !== state.openGeneration || !state.window || !view.ok || !page.ok) return false;
+      if (opened !== info.currentGeneration() || !log.window || !view.ok || !page.ok) return false;
       const edges = await within(totals, EDGES_WAIT_MS);
       const window = markRaw(windowAt(view.value, page.value.items, edges?.ok ? edges.value : null));
-      state.window = window;
+      log.window = window;
       if (!edges) void totals.then((late) => patchTotals(window, view.value, page.value.items, late));
     }
-    state.version.value += 1;
-    computeDisplay(state);
+    playback.computeDisplay();
     return true;
   }
 
@@ -183,10 +186,10 @@ export function createSessionLoader(state: OpenSessionState, bridge: Bridge): Se
    * behind the first draw, so stepping and playing back from the end need no round trip.
    */
   async function primeWindow(): Promise<void> {
-    const { head, window } = state;
-    const id = state.sessionId.value;
+    const { head, window } = log;
+    const id = info.sessionId;
     if (!head || !window || !id || head.seq <= PRIME_EVENTS) return;
-    const opened = state.openGeneration;
+    const opened = info.currentGeneration();
     const base = head.seq - PRIME_EVENTS;
     const totals = bridge.call('sessions.edges', { id, seq: base });
     const [view, page, events] = await Promise.all([
@@ -196,16 +199,20 @@ export function createSessionLoader(state: OpenSessionState, bridge: Bridge): Se
     ]);
     const edges = await within(totals, EDGES_WAIT_MS);
     // Only while the view still shows an untouched window at the end (the first draw's).
-    const shown = state.window;
-    if (opened !== state.openGeneration || !shown || shown.baseSeq !== head.seq || shown.events.length > 0)
+    const shown = log.window;
+    if (
+      opened !== info.currentGeneration() ||
+      !shown ||
+      shown.baseSeq !== head.seq ||
+      shown.events.length > 0
+    )
       return;
     if (!view.ok || !page.ok || !events.ok) return;
     const primed = markRaw(windowAt(view.value, page.value.items, edges?.ok ? edges.value : null));
-    if (primed.appendAll(events.value.events) === 'gap' || primed.lastSeq < state.playhead.value) return;
-    state.window = primed;
+    if (primed.appendAll(events.value.events) === 'gap' || primed.lastSeq < playback.playhead) return;
+    log.window = primed;
     if (!edges) void totals.then((late) => patchTotals(primed, view.value, page.value.items, late));
-    state.version.value += 1;
-    computeDisplay(state);
+    playback.computeDisplay();
   }
 
   /**
@@ -219,12 +226,11 @@ export function createSessionLoader(state: OpenSessionState, bridge: Bridge): Se
     page: readonly StoredMessage[],
     edges: Result<SessionEdgeStats>,
   ): void {
-    if (state.window !== shown || !edges.ok) return;
+    if (log.window !== shown || !edges.ok) return;
     const next = windowAt(view, page, edges.value);
     if (next.appendAll(shown.events) === 'gap') return;
-    state.window = markRaw(next);
-    state.version.value += 1;
-    computeDisplay(state);
+    log.window = markRaw(next);
+    playback.computeDisplay();
   }
 
   function extendWindow(limit = WINDOW_EVENTS): Promise<void> {
@@ -235,42 +241,42 @@ export function createSessionLoader(state: OpenSessionState, bridge: Bridge): Se
   }
 
   async function readMore(limit: number): Promise<void> {
-    const window = state.window;
-    const id = state.sessionId.value;
-    if (!window || !id || !state.head || window.lastSeq >= state.head.seq) return;
+    const window = log.window;
+    const id = info.sessionId;
+    if (!window || !id || !log.head || window.lastSeq >= log.head.seq) return;
     const result = await bridge.call('sessions.events', {
       id,
       afterSeq: window.lastSeq,
       limit,
     });
-    if (state.window !== window || !result.ok) return;
+    if (log.window !== window || !result.ok) return;
     window.appendAll(result.value.events);
-    if (window.events.length > MAX_WINDOW_EVENTS)
-      state.window = markRaw(restart(window, state.playhead.value));
-    state.version.value += 1;
+    if (window.events.length > MAX_WINDOW_EVENTS) log.window = markRaw(restart(window, playback.playhead));
+    else log.windowGrew();
     // While a window is read for a playhead outside this one, that read draws it (drawing this
     // window's nearest frame meanwhile would cost a render in the middle of the seek).
-    if (!chasing) computeDisplay(state);
+    if (!chasing) playback.computeDisplay();
   }
 
   async function messageBoundary(seq: number, direction: 1 | -1): Promise<number | null> {
-    const id = state.sessionId.value;
+    const id = info.sessionId;
     if (!id) return null;
     const page = await bridge.call(
       'sessions.messages',
       direction === 1 ? { id, after: { seq }, limit: 1 } : { id, before: { seq }, limit: 1 },
     );
-    if (!page.ok || id !== state.sessionId.value) return null;
+    if (!page.ok || id !== info.sessionId) return null;
     return page.value.items[0]?.seq ?? null;
   }
 
   function receiveWindowed(events: readonly RunEvent[]): void {
-    const { head, window } = state;
+    const { head, window } = log;
     if (!head || !window) return;
     for (const event of events) {
       if (event.seq <= head.seq) continue;
       if (event.seq !== head.seq + 1) {
         // Missed events: read the head again; the window catches up when the playhead nears it.
+        log.windowGrew();
         void refreshHead();
         return;
       }
@@ -278,18 +284,19 @@ export function createSessionLoader(state: OpenSessionState, bridge: Bridge): Se
       if (window.lastSeq === event.seq - 1) window.append(event);
     }
     compactInPlace(head);
+    log.windowGrew();
   }
 
   async function refreshHead(): Promise<void> {
-    const id = state.sessionId.value;
+    const id = info.sessionId;
     if (!id) return;
     const head = await bridge.call('sessions.seek', { id, seq: END_SEQ });
-    if (!head.ok || id !== state.sessionId.value || !state.window) return;
-    state.head = head.value;
-    if (state.following.value) state.playhead.value = head.value.seq;
+    if (!head.ok || id !== info.sessionId || !log.window) return;
+    log.head = head.value;
+    if (playback.following) playback.playhead = head.value.seq;
     // Following the end: the window moves there (seekWindow draws once it has).
-    if (state.following.value && !state.window.covers(head.value.seq)) void seekWindow();
-    else computeDisplay(state);
+    if (playback.following && !log.window.covers(head.value.seq)) void seekWindow();
+    else playback.computeDisplay();
   }
 
   return {

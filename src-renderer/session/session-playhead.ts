@@ -1,5 +1,6 @@
 import type { SessionLoader } from './session-loading';
-import { computeDisplay, endSeq, type OpenSessionState } from './session-state';
+import { useSessionDisplayStore } from './session-display-store';
+import { useSessionLogStore } from './session-log-store';
 
 /** Within this many events of a window's end, the events after it are read. */
 const READ_AHEAD = 2_000;
@@ -17,43 +18,46 @@ export interface Playhead {
   messageStep(direction: 1 | -1): Promise<number>;
 }
 
-export function createPlayhead(state: OpenSessionState, loader: SessionLoader): Playhead {
+/** Moves the playhead of the session stores (log, display), which must be active. */
+export function createPlayhead(loader: SessionLoader): Playhead {
+  const log = useSessionLogStore();
+  const playback = useSessionDisplayStore();
   function seek(seq: number): void {
-    const window = state.window;
-    const last = endSeq(state);
+    const window = log.window;
+    const last = log.endSeq();
     const target = clamp(seq, last);
-    state.following.value = target >= last && state.isActive.value;
-    state.playhead.value = target;
+    playback.following = target >= last && playback.isActive;
+    playback.playhead = target;
     if (!window) {
-      computeDisplay(state);
+      playback.computeDisplay();
       return;
     }
     if (!window.covers(target)) {
       void loader.seekWindow();
       return;
     }
-    computeDisplay(state);
+    playback.computeDisplay();
     if (window.lastSeq - target < READ_AHEAD) void loader.extendWindow();
   }
 
   function goLive(): void {
-    state.following.value = true;
-    const window = state.window;
-    if (window && !window.covers(endSeq(state))) {
+    playback.following = true;
+    const window = log.window;
+    if (window && !window.covers(log.endSeq())) {
       // The end is outside the window held: read one there (the display follows it).
-      state.playhead.value = endSeq(state);
+      playback.playhead = log.endSeq();
       void loader.seekWindow();
       return;
     }
-    computeDisplay(state);
+    playback.computeDisplay();
   }
 
   async function messageStep(direction: 1 | -1): Promise<number> {
-    const from = state.playhead.value;
-    const window = state.window;
-    const held = (window ?? state.timeline).messageBoundary(from, direction);
+    const from = playback.playhead;
+    const window = log.window;
+    const held = (window ?? log.timeline).messageBoundary(from, direction);
     if (held !== null) return held;
-    const fallback = direction === 1 ? endSeq(state) : 0;
+    const fallback = direction === 1 ? log.endSeq() : 0;
     if (!window) return fallback;
     return (await loader.messageBoundary(from, direction)) ?? fallback;
   }

@@ -1,50 +1,50 @@
 import { defineStore } from 'pinia';
-import { markRaw } from 'vue';
+import { computed, toRef } from 'vue';
 import { useBridge } from '../bridge';
 import { agentsOfFleet } from './graph-mapper';
-import { Timeline } from './timeline';
+import type { Timeline } from './timeline';
 import type { MessageLog } from './message-log';
 import { createRunControls } from './session-controls';
+import { useSessionDisplayStore } from './session-display-store';
+import { useSessionInfoStore } from './session-info-store';
 import { createLiveEvents } from './session-live';
 import { createSessionLoader, fleetFromEvents } from './session-loading';
+import { useSessionLogStore } from './session-log-store';
 import { createPlayhead } from './session-playhead';
-import {
-  clearDisplay,
-  computeDisplay,
-  createOpenSessionState,
-  currentLog,
-  currentReplay,
-  endSeq,
-} from './session-state';
 import { createFailureReporter } from '../ui/failure';
 import { useToastStore } from '../ui/toasts-store';
 
 export type { SessionDisplay } from './display';
 
 /**
- * The open session: its event log, the playhead, live events and the run commands. The parts live
- * in `session-*.ts` and share one `OpenSessionState`; this store opens and closes sessions and
- * routes backend events to them.
+ * The open session's life: opens and closes sessions, routes backend events to them and sends
+ * run commands. Its state is owned by three stores, one concern each: `useSessionInfoStore`
+ * (which session, its summary and agents, loading, errors), `useSessionLogStore` (what is held of
+ * the event log) and `useSessionDisplayStore` (the playhead and what is shown there); this store
+ * shows them to the views read-only, as one place to read the open session from.
  */
 export const useSessionStore = defineStore('session', () => {
   const bridge = useBridge();
   const toasts = useToastStore();
-  const state = createOpenSessionState();
-  const loader = createSessionLoader(state, bridge);
-  const live = createLiveEvents(state, loader);
-  const playhead = createPlayhead(state, loader);
+  const info = useSessionInfoStore();
+  const log = useSessionLogStore();
+  const playback = useSessionDisplayStore();
+  const loader = createSessionLoader(bridge);
+  const live = createLiveEvents(loader);
+  const playhead = createPlayhead(loader);
   const controls = createRunControls(
-    state,
     bridge,
-    createFailureReporter(state.error, (message) => toasts.push(message)),
+    createFailureReporter(toRef(info, 'error'), (message) => toasts.push(message)),
   );
 
+  /** The whole log (empty while a window stands in for it, and always for a long session). */
   function getTimeline(): Timeline {
-    return state.timeline;
+    return log.timeline;
   }
 
+  /** The messages the transcript reads: the window's, else the whole log's. */
   function getLog(): MessageLog {
-    return currentLog(state);
+    return log.currentLog();
   }
 
   /**
@@ -52,54 +52,46 @@ export const useSessionStore = defineStore('session', () => {
    * the playhead while there is one (always for a long session), else the whole log.
    */
   function getReplay(): Timeline {
-    return currentReplay(state);
+    return log.currentReplay();
   }
 
   /** Live run events reach this window only for the session it shows (see sessions.watch). */
   let unwatch: (() => void) | null = null;
 
   async function open(id: string): Promise<void> {
-    const generation = ++state.openGeneration;
+    const generation = info.nextGeneration();
     const previous = unwatch;
     unwatch = bridge.watchSession(id);
     previous?.();
-    state.sessionId.value = id;
-    state.timeline = markRaw(new Timeline());
+    info.sessionId = id;
+    log.reset();
     live.clear();
-    state.window = null;
-    state.head = null;
-    state.windowed.value = false;
-    state.summary.value = null;
-    state.agents.value = [];
-    state.error.value = null;
-    state.display.value = null;
-    state.following.value = true;
-    state.playhead.value = 0;
-    state.loadedEvents.value = 0;
-    state.loading.value = true;
+    info.summary = null;
+    info.agents = [];
+    info.error = null;
+    playback.reset();
+    info.loading = true;
     try {
       const [found, headed] = await Promise.all([loader.loadSummary(id), loader.loadHead(id, generation)]);
-      if (!found || generation !== state.openGeneration) return;
+      if (!found || generation !== info.currentGeneration()) return;
       if (headed) {
-        computeDisplay(state);
+        playback.computeDisplay();
         // A long session stays in windows (one just before the end is on its way).
-        if (state.windowed.value) return;
+        if (log.windowed) return;
         // Let the first draw reach the screen before the log starts loading.
         await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-        if (generation !== state.openGeneration) return;
+        if (generation !== info.currentGeneration()) return;
       }
       await loader.loadEvents(id, generation, headed);
-      if (generation !== state.openGeneration) return;
-      if (state.agents.value.length === 0)
-        state.agents.value = agentsOfFleet(fleetFromEvents(state.timeline.events));
-      state.window = null;
-      state.head = null;
+      if (generation !== info.currentGeneration()) return;
+      if (info.agents.length === 0) info.agents = agentsOfFleet(fleetFromEvents(log.timeline.events));
+      log.window = null;
+      log.head = null;
     } finally {
-      if (generation === state.openGeneration) {
-        state.version.value += 1;
-        state.loading.value = false;
+      if (generation === info.currentGeneration()) {
+        info.loading = false;
         live.flush();
-        computeDisplay(state);
+        playback.computeDisplay();
       }
     }
   }
@@ -108,57 +100,52 @@ export const useSessionStore = defineStore('session', () => {
   function close(): void {
     unwatch?.();
     unwatch = null;
-    state.openGeneration += 1;
-    state.sessionId.value = null;
-    clearDisplay(state);
+    info.nextGeneration();
+    info.sessionId = null;
+    playback.clearDisplay();
     live.clear();
-    state.timeline = markRaw(new Timeline());
-    state.window = null;
-    state.head = null;
-    state.windowed.value = false;
-    state.loadedEvents.value = 0;
-    state.version.value += 1;
+    log.reset();
   }
 
   bridge.onDidReceiveEvent((event) => {
     if (event.channel === 'run.events') {
-      if (event.payload.sessionId !== state.sessionId.value) return;
+      if (event.payload.sessionId !== info.sessionId) return;
       live.receive(event.payload.events);
       const failure = event.payload.events.find((runEvent) => runEvent.kind === 'error');
       if (failure?.kind === 'error') toasts.push(`${failure.agent ?? 'Run'}: ${failure.payload.message}`);
     } else if (
       event.channel === 'store.changed' &&
       event.payload.topic === 'session' &&
-      event.payload.id === state.sessionId.value &&
-      state.sessionId.value
+      event.payload.id === info.sessionId &&
+      info.sessionId
     ) {
-      void loader.loadSummary(state.sessionId.value);
+      void loader.loadSummary(info.sessionId);
     }
   });
   bridge.onDidRequireResync(() => {
-    if (state.sessionId.value) void open(state.sessionId.value);
+    if (info.sessionId) void open(info.sessionId);
   });
 
   return {
-    sessionId: state.sessionId,
-    summary: state.summary,
-    agents: state.agents,
-    fleetName: state.fleetName,
-    loading: state.loading,
-    loadedEvents: state.loadedEvents,
-    error: state.error,
-    display: state.display,
-    following: state.following,
-    playhead: state.playhead,
-    version: state.version,
-    isActive: state.isActive,
+    sessionId: computed(() => info.sessionId),
+    summary: computed(() => info.summary),
+    agents: computed(() => info.agents),
+    fleetName: computed(() => info.fleetName),
+    loading: computed(() => info.loading),
+    error: computed(() => info.error),
+    /** Events loaded so far while opening, for the progress line. */
+    loadedEvents: computed(() => log.loadedEvents),
     /** True when the open session is read in windows (too long to hold whole). */
-    windowed: state.windowed,
+    windowed: computed(() => log.windowed),
+    display: computed(() => playback.display),
+    following: computed(() => playback.following),
+    playhead: computed(() => playback.playhead),
+    isActive: computed(() => playback.isActive),
     getTimeline,
     getLog,
     getReplay,
     /** Seq of the last event of the open session. */
-    endSeq: () => endSeq(state),
+    endSeq: () => log.endSeq(),
     messageStep: playhead.messageStep,
     open,
     close,
@@ -167,6 +154,6 @@ export const useSessionStore = defineStore('session', () => {
     control: controls.control,
     answer: controls.answer,
     continueRun: controls.continueRun,
-    computeDisplay: () => computeDisplay(state),
+    computeDisplay: () => playback.computeDisplay(),
   };
 });

@@ -9,7 +9,7 @@ import { setBridge } from '../../src-renderer/bridge/current';
 import { usePlayer } from '../../src-renderer/session/usePlayer';
 import { useTurnPicker } from '../../src-renderer/session-view/useTurnPicker';
 import { useSessionStore } from '../../src-renderer/session/session-store';
-import { FULL_LOG_LIMIT } from '../../src-renderer/session/session-state';
+import { FULL_LOG_LIMIT } from '../../src-renderer/session/session-log-store';
 import { createFakeBridge } from '../helpers/fake-bridge';
 import { EventLog, threeAgents } from './session-fixture';
 
