@@ -1,7 +1,7 @@
 /**
  * Every keyboard shortcut the app has, for the shortcut sheet ("?"). The handlers live where the
- * keys are handled (App.vue, composables/useSessionKeys.ts, builder/useBuilderKeys.ts,
- * components/branches/fork-action.ts, views/CompareView.vue, the text fields listed under "While
+ * keys are handled (App.vue, session-view/useSessionKeys.ts, builder/useBuilderKeys.ts,
+ * branches/fork-action.ts, compare/CompareView.vue, the text fields listed under "While
  * typing"); a shortcut added there belongs here too, and test/renderer/first-hour/shell-edges.test.ts
  * checks that the keys those handlers react to are all listed.
  */
