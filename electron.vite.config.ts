@@ -45,7 +45,7 @@ export default defineConfig({
       emptyOutDir: true,
       // electron-vite leaves the renderer unminified; the browser surface loads it over the network
       // and the first route's JavaScript has a budget (test/e2e/bundle-size.test.ts). The heavy
-      // views are split off with dynamic import() in src-renderer/views/lazy-views.ts.
+      // views are split off with dynamic import() in src-renderer/lazy-views.ts.
       minify: true,
       rolldownOptions: {
         input: { index: here('./src-renderer/index.html') },

@@ -105,6 +105,67 @@ const sharedFences = Array.from({ length: SHARED_MAX_DEPTH + 1 }, (_, depth) => 
   ),
 }));
 
+/** The renderer's own fence: it reaches the backend only through src-renderer/bridge. */
+const RENDERER_FENCE = fence(
+  {
+    packages: [...ELECTRON, 'better-sqlite3', 'openai', 'ws'],
+    regexes: ['(?:^|/)src-main(?:/|$)', NODE_BUILTIN_IMPORT],
+  },
+  'The renderer reaches the backend only through src-renderer/bridge: no src-main, electron, sqlite, openai, ws or Node builtins (docs/ARCHITECTURE.md section 2).',
+);
+
+/**
+ * The renderer's folders (one per feature, plus the shared ui/ and bridge/) and the folders each
+ * may import, so the arrows between features run one way. Files at the top of src-renderer
+ * (App.vue, main.ts, lazy-views.ts) put the features together and may import any.
+ */
+const RENDERER_FOLDERS = {
+  bridge: [],
+  ui: [],
+  session: ['bridge', 'ui'],
+  graph: ['session', 'ui'],
+  transcript: ['session', 'graph', 'branches', 'ui'],
+  lanes: ['session', 'transcript', 'ui'],
+  builder: ['bridge', 'ui'],
+  compare: ['bridge', 'session', 'ui'],
+  branches: ['bridge', 'session', 'builder', 'compare', 'ui'],
+  sessions: ['bridge', 'branches', 'builder', 'compare', 'ui'],
+  shell: ['bridge', 'compare', 'ui'],
+  settings: ['bridge', 'builder', 'shell', 'ui'],
+  'session-view': ['bridge', 'session', 'graph', 'lanes', 'transcript', 'branches', 'builder', 'shell', 'ui'],
+};
+
+/** Rules of several fences together (each keeps its own message), without repeats. */
+function combineFences(...fences) {
+  const unique = (items) => [...new Map(items.map((item) => [JSON.stringify(item), item])).values()];
+  return {
+    'no-restricted-imports': [
+      'error',
+      { patterns: unique(fences.flatMap((rules) => rules['no-restricted-imports'][1].patterns)) },
+    ],
+    'no-restricted-syntax': [
+      'error',
+      ...unique(fences.flatMap((rules) => rules['no-restricted-syntax'].slice(1))),
+    ],
+  };
+}
+
+const rendererFolderFences = Object.entries(RENDERER_FOLDERS).map(([folder, allowed]) => {
+  const forbidden = Object.keys(RENDERER_FOLDERS).filter(
+    (other) => other !== folder && !allowed.includes(other),
+  );
+  return {
+    files: [`src-renderer/${folder}/**`],
+    rules: combineFences(
+      RENDERER_FENCE,
+      fence(
+        { layers: forbidden },
+        `src-renderer/${folder} may import only ${allowed.length ? allowed.join(', ') : 'itself'} among the renderer's folders, so features import each other one way (docs/ARCHITECTURE.md section 2).`,
+      ),
+    ),
+  };
+});
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'test-artifacts/**', 'coverage/**'] },
   js.configs.recommended,
@@ -127,16 +188,8 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   ...sharedFences,
-  {
-    files: ['src-renderer/**'],
-    rules: fence(
-      {
-        packages: [...ELECTRON, 'better-sqlite3', 'openai', 'ws'],
-        regexes: ['(?:^|/)src-main(?:/|$)', NODE_BUILTIN_IMPORT],
-      },
-      'The renderer reaches the backend only through src-renderer/bridge: no src-main, electron, sqlite, openai, ws or Node builtins (docs/ARCHITECTURE.md section 2).',
-    ),
-  },
+  { files: ['src-renderer/**'], rules: RENDERER_FENCE },
+  ...rendererFolderFences,
   {
     // Any src-main folder without a fence of its own below (and files directly in src-main).
     files: ['src-main/**'],

@@ -2,7 +2,7 @@ import { createApp } from 'vue';
 import { createPinia } from 'pinia';
 import App from './App.vue';
 import { createBridge, setBridge } from './bridge';
-import './styles/base.css';
+import './ui/base.css';
 
 setBridge(createBridge());
 createApp(App).use(createPinia()).mount('#app');

@@ -1,4 +1,4 @@
-import { layeredLayout } from '../layout/layered-layout';
+import { layeredLayout } from '../ui/layered-layout';
 import type { Position } from './canvas-types';
 
 /** Left-to-right layered positions (top-left corners) for builder nodes, ranked along the edges. */

@@ -1,5 +1,5 @@
 import { onBeforeUnmount, onMounted } from 'vue';
-import { useBuilderStore } from '../stores/builder';
+import { useBuilderStore } from './builder-store';
 
 function typing(target: EventTarget | null): boolean {
   const element = target as HTMLElement | null;

@@ -1,5 +1,5 @@
 import type { Edge, EdgeProps, Node, NodeProps } from '@vue-flow/core';
-import type { AgentNodeData, MessageEdgeData } from './graph-mapper';
+import type { AgentNodeData, MessageEdgeData } from '../session/graph-mapper';
 
 /** Session graph elements raise no custom events. */
 type NoCustomEvents = Record<string, never>;

@@ -1,6 +1,6 @@
 import { nextTick, onBeforeUnmount, reactive, ref, watch, type Ref } from 'vue';
 import { useVueFlow, type GraphNode } from '@vue-flow/core';
-import type { AgentNodeData, GraphModel, GraphNodeModel, MessageEdgeData } from './graph-mapper';
+import type { AgentNodeData, GraphModel, GraphNodeModel, MessageEdgeData } from '../session/graph-mapper';
 import type { AgentFlowNode, GraphNodeType, MessageFlowEdge } from './flow-types';
 import { STREAM_INTERVAL_MS, StreamThrottle } from './stream-throttle';
 import {
@@ -10,7 +10,7 @@ import {
   type Point,
   type Rect,
   type Size,
-} from '../layout/pattern-layout';
+} from './pattern-layout';
 import { loadLayout } from './layout';
 
 /** The graph's life: nothing yet, laid out but hidden while measured, shown. */

@@ -1,6 +1,6 @@
-import type { Point } from '../layout/shapes';
+import type { Point } from './shapes';
 
-export type { Point } from '../layout/shapes';
+export type { Point } from './shapes';
 
 /**
  * Arrangements the user dragged, per fleet. The version in the key leaves behind arrangements

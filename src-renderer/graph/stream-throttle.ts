@@ -1,4 +1,4 @@
-import type { AgentNodeData } from './graph-mapper';
+import type { AgentNodeData } from '../session/graph-mapper';
 
 /**
  * Streaming text reaches a node at most this often. Agents stream a few characters per event,

@@ -1,4 +1,4 @@
-import { formatDuration } from '../format';
+import { formatDuration } from '../ui/format';
 import type { BusyKind, BusySpan } from './activity';
 import type { Tail } from './lane-geometry';
 import type { LanesModel } from './lanes-model';

@@ -1,6 +1,6 @@
 import { defineStore, storeToRefs } from 'pinia';
 import { markRaw, onScopeDispose, ref, shallowRef, watch } from 'vue';
-import { useSessionStore } from '../stores/session';
+import { useSessionStore } from '../session/session-store';
 import type { FirstError, Wait } from './activity';
 import { LanesModel } from './lanes-model';
 
@@ -19,7 +19,7 @@ const INSIGHT_INTERVAL_MS = 1000;
  */
 export const useLanesStore = defineStore('lanes', () => {
   const session = useSessionStore();
-  const { version, loadedEvents, sessionId, windowed } = storeToRefs(session);
+  const { loadedEvents, sessionId, windowed } = storeToRefs(session);
   /** The model the lens draws now. */
   const model = shallowRef<LanesModel | null>(null);
   /** Bumped whenever the drawn model changed or grew. */
@@ -86,7 +86,10 @@ export const useLanesStore = defineStore('lanes', () => {
     }, wait);
   }
 
-  watch([version, loadedEvents, sessionId, viewers], sync, { immediate: true });
+  /** What the lens follows: the replay, and how far it reaches (it grows in place). */
+  const replay = () => session.getReplay();
+  const reach = () => session.getReplay().lastSeq;
+  watch([replay, reach, loadedEvents, sessionId, viewers], sync, { immediate: true });
   onScopeDispose(() => {
     if (insightTimer !== null) clearTimeout(insightTimer);
   });

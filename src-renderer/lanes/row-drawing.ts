@@ -1,6 +1,6 @@
 import { BROADCAST, USER, type Message, type MessageState } from '@shared/domain';
 import type { LogEntry } from '../session/message-log';
-import { formatClock, formatDuration } from '../format';
+import { formatClock, formatDuration } from '../ui/format';
 import { ARROW_INSET, GUTTER, gapHeight } from './lane-geometry';
 import type { LaneRowKind } from './lane-rows';
 import type { LanesModel } from './lanes-model';

@@ -1,6 +1,6 @@
 import { computed, type ComputedRef, type Ref, type ShallowRef } from 'vue';
 import { USER, type AgentStatus } from '@shared/domain';
-import type { AgentInfo } from '../graph/graph-mapper';
+import type { AgentInfo } from '../session/graph-mapper';
 import type { SessionDisplay } from '../session/display';
 import { agentColor } from '../session/agent-colors';
 import { GUTTER, laneWidth } from './lane-geometry';

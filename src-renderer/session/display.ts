@@ -1,6 +1,6 @@
 import type { SessionListItem } from '@shared/contract';
 import type { Message, SessionStatus, ViewCounters, ViewState } from '@shared/domain';
-import { mapGraph, type AgentInfo, type GraphModel } from '../graph/graph-mapper';
+import { mapGraph, type AgentInfo, type GraphModel } from './graph-mapper';
 import type { SessionFrame } from './frame';
 
 /** What the session view draws, computed once per animation frame from the timeline. */

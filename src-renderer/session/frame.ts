@@ -1,5 +1,5 @@
 import { applyEvent, cloneView, emptyView, type RunEvent, type ViewState } from '@shared/domain';
-import { applyStatsEvent, emptyStats, type GraphStats } from '../graph/stats';
+import { applyStatsEvent, emptyStats, type GraphStats } from './stats';
 
 /**
  * What the session view draws at one point of the event log: the shared ViewState (compacted:

@@ -1,6 +1,6 @@
 import type { SessionEdgeStats, StoredMessage } from '@shared/contract';
 import type { ViewState } from '@shared/domain';
-import { edgeKey, emptyStats, type GraphStats } from '../graph/stats';
+import { edgeKey, emptyStats, type GraphStats } from './stats';
 import type { SessionFrame } from './frame';
 import { MessageLog } from './message-log';
 import { Timeline } from './timeline';

@@ -1,4 +1,4 @@
-import type { EdgeKind } from '../graph/stats';
+import type { EdgeKind } from './stats';
 
 /** What the user picked on the graph; the transcript narrows to it. */
 export type GraphSelection =

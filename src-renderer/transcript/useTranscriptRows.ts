@@ -10,8 +10,7 @@ import type { ThreadRow } from './threading';
 /** What the transcript rows are cut from: the open session's log and what it shows now. */
 export interface TranscriptRowsSource {
   display: Ref<SessionDisplay | null>;
-  /** Bumped when the log grows or is replaced. */
-  version: Ref<number>;
+  /** The log now; reactive: effects reading it re-run when the log grows or is replaced. */
   getLog(): MessageLog;
   selection: () => GraphSelection;
 }
@@ -42,13 +41,13 @@ export interface TranscriptRows {
  * objects are made per drawn row).
  */
 export function useTranscriptRows(source: TranscriptRowsSource): TranscriptRows {
-  const { display, version } = source;
+  const { display } = source;
   const collapsed = shallowRef<ReadonlySet<string>>(new Set());
   const visibleCount = computed(() => display.value?.visibleCount ?? 0);
 
   /**
    * Threading of the whole log, rebuilt only when the log grows (a new message appears), never on
-   * a seek or a streaming delta. Not reactive: `rows` re-reads it when `version` bumps.
+   * a seek or a streaming delta. Not reactive: `rows` re-reads it when the log changes.
    */
   let threadCache: { log: MessageLog; index: ThreadIndex } | null = null;
   function threadIndexOf(log: MessageLog): ThreadIndex {
@@ -57,10 +56,7 @@ export function useTranscriptRows(source: TranscriptRowsSource): TranscriptRows 
     return threadCache.index;
   }
 
-  const log = computed<MessageLog>(() => {
-    void version.value;
-    return source.getLog();
-  });
+  const log = computed<MessageLog>(() => source.getLog());
 
   /**
    * The last cut and what it was cut from. The rows at a playhead are the log's first `count`
@@ -77,8 +73,9 @@ export function useTranscriptRows(source: TranscriptRowsSource): TranscriptRows 
   } | null = null;
 
   const rows = computed<RowSource>(() => {
-    void version.value;
-    const current = log.value;
+    // Read from the source, not `log`: a log that grew in place is the same object, which
+    // `log` does not report as a change.
+    const current = source.getLog();
     const entries = current.entries;
     const count = Math.min(visibleCount.value, entries.length);
     const selection = source.selection();

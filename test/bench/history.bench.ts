@@ -129,7 +129,7 @@ async function agentTextStore(count: number): Promise<{ bytes: number; text: num
   return { bytes: storeBytes(dataDir), text };
 }
 
-/** The calls the session view makes for its first draw (stores/session-loading.ts). */
+/** The calls the session view makes for its first draw (session/session-loading.ts). */
 async function openSession(app: FleetscopeApp, id: string): Promise<void> {
   const summary = await app.call('sessions.get', { id });
   const [head, page] = await Promise.all([
@@ -141,12 +141,12 @@ async function openSession(app: FleetscopeApp, id: string): Promise<void> {
 
 /**
  * Events read right after a seek outside the window: the session view reads 100 (FIRST_EVENTS in
- * stores/session-loading.ts); this reads 200, so the figure is an upper bound.
+ * session/session-loading.ts); this reads 200, so the figure is an upper bound.
  */
 const WINDOW_FIRST_EVENTS = 200;
 
 /**
- * The calls a seek outside the renderer's window makes (stores/session-loading.ts, seekWindow):
+ * The calls a seek outside the renderer's window makes (session/session-loading.ts, seekWindow):
  * the view, the page and the edges at the seq, then the first events after it.
  */
 async function seekSession(app: FleetscopeApp, id: string, seq: number): Promise<void> {

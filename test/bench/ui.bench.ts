@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import type { RunEvent } from '@shared/domain';
 import { Timeline } from '../../src-renderer/session/timeline';
-import { mapGraph, type AgentInfo } from '../../src-renderer/graph/graph-mapper';
+import { mapGraph, type AgentInfo } from '../../src-renderer/session/graph-mapper';
 import { threadMessages } from '../../src-renderer/transcript/threading';
 import { EventLog } from '../renderer/session-fixture';
 import { BenchReport, benchReps, benchSize, interleave, percentile } from './harness';

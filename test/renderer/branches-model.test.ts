@@ -9,18 +9,9 @@ import {
   describeDraft,
   forkInputOf,
   runBlocker,
-} from '../../src-renderer/components/branches/fork-draft';
-import {
-  forkPointAt,
-  forkPointBlocker,
-  messageNumberOf,
-} from '../../src-renderer/components/branches/message-number';
-import {
-  familyRows,
-  forkLabel,
-  groupFamilies,
-  lineageOf,
-} from '../../src-renderer/components/branches/family-tree';
+} from '../../src-renderer/branches/fork-draft';
+import { forkPointAt, forkPointBlocker, messageNumberOf } from '../../src-renderer/branches/message-number';
+import { familyRows, forkLabel, groupFamilies, lineageOf } from '../../src-renderer/branches/family-tree';
 import { EventLog } from './session-fixture';
 
 const fleet: FleetInput = {

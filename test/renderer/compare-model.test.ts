@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { CompareEdge, CompareSide } from '@shared/contract';
-import { compareRows, pageOf, sideSegments } from '../../src-renderer/components/compare/compare-rows';
-import { compareGraph, GRAPH_NODE } from '../../src-renderer/components/compare/compare-graph';
-import { relationOf } from '../../src-renderer/components/compare/compare-text';
-import { compareFromHash, compareHash } from '../../src-renderer/components/compare/compare-route';
-import type { CompareSummary } from '../../src-renderer/stores/compare';
+import { compareRows, pageOf, sideSegments } from '../../src-renderer/compare/compare-rows';
+import { compareGraph, GRAPH_NODE } from '../../src-renderer/compare/compare-graph';
+import { relationOf } from '../../src-renderer/compare/compare-text';
+import { compareFromHash, compareHash } from '../../src-renderer/compare/compare-route';
+import type { CompareSummary } from '../../src-renderer/compare/compare-store';
 
 /** Every row of a model, by walking `at`. */
 function walk(shape: Parameters<typeof compareRows>[0], open: boolean) {

@@ -3,7 +3,7 @@ import { flushPromises, mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import type { Compare, ComparePair, CompareSide, StoredMessage } from '@shared/contract';
 import { setBridge } from '../../src-renderer/bridge/current';
-import CompareView from '../../src-renderer/views/CompareView.vue';
+import CompareView from '../../src-renderer/compare/CompareView.vue';
 import { createFakeBridge } from '../helpers/fake-bridge';
 
 const TOTAL = 260;

@@ -7,7 +7,7 @@ import { Timeline } from '../../src-renderer/session/timeline';
 import { windowAt } from '../../src-renderer/session/preview';
 import { compactInPlace, foldEvents } from '@shared/domain';
 import type { StoredMessage } from '@shared/contract';
-import { pillState } from '../../src-renderer/components/status-pill';
+import { pillState } from '../../src-renderer/ui/status-pill';
 import { EventLog, threeAgents } from './session-fixture';
 
 /** An event log whose events happen at the times given (ms), not 10 ms apart. */

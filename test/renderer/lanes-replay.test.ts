@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyEvent, emptyView, type Message, type RunEvent, type ViewState } from '@shared/domain';
 import { Timeline, SNAPSHOT_EVERY } from '../../src-renderer/session/timeline';
 import { displayOf } from '../../src-renderer/session/display';
-import { agentsOfFleet } from '../../src-renderer/graph/graph-mapper';
+import { agentsOfFleet } from '../../src-renderer/session/graph-mapper';
 import { messageAtPlayhead } from '../../src-renderer/transcript/message-at';
 import { LanesModel } from '../../src-renderer/lanes/lanes-model';
 import { EventLog, threeAgents } from './session-fixture';

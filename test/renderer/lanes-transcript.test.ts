@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mount } from '@vue/test-utils';
 import { BROADCAST, type Message } from '@shared/domain';
-import MessageItem from '../../src-renderer/components/transcript/MessageItem.vue';
+import MessageItem from '../../src-renderer/transcript/MessageItem.vue';
 import { bodyMode, renderBody } from '../../src-renderer/transcript/markdown';
 
 /** The text a browser shows for sanitized HTML (entities decoded, tags dropped). */

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { foldEvents } from '@shared/domain';
 import { Timeline, SNAPSHOT_EVERY } from '../../src-renderer/session/timeline';
 import { foldFrame } from '../../src-renderer/session/frame';
-import { agentsOfFleet, mapGraph } from '../../src-renderer/graph/graph-mapper';
-import { edgeKey } from '../../src-renderer/graph/stats';
+import { agentsOfFleet, mapGraph } from '../../src-renderer/session/graph-mapper';
+import { edgeKey } from '../../src-renderer/session/stats';
 import { threadMessages } from '../../src-renderer/transcript/threading';
 import { EventLog, threeAgents } from './session-fixture';
 

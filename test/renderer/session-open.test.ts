@@ -5,7 +5,7 @@ import { watch } from 'vue';
 import type { ChannelName, SessionListItem, StoredMessage } from '@shared/contract';
 import { compactInPlace, foldEvents, type RunEvent } from '@shared/domain';
 import { setBridge } from '../../src-renderer/bridge/current';
-import { useSessionStore } from '../../src-renderer/stores/session';
+import { useSessionStore } from '../../src-renderer/session/session-store';
 import { createFakeBridge } from '../helpers/fake-bridge';
 import { EventLog, threeAgents } from './session-fixture';
 

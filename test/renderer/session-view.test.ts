@@ -4,9 +4,9 @@ import { createPinia, setActivePinia } from 'pinia';
 import type { ChannelName, SessionListItem } from '@shared/contract';
 import type { RunEvent } from '@shared/domain';
 import { setBridge } from '../../src-renderer/bridge/current';
-import { useSessionStore } from '../../src-renderer/stores/session';
-import MessageItem from '../../src-renderer/components/transcript/MessageItem.vue';
-import SessionsView from '../../src-renderer/views/SessionsView.vue';
+import { useSessionStore } from '../../src-renderer/session/session-store';
+import MessageItem from '../../src-renderer/transcript/MessageItem.vue';
+import SessionsView from '../../src-renderer/sessions/SessionsView.vue';
 import { createFakeBridge } from '../helpers/fake-bridge';
 import { EventLog, threeAgents } from './session-fixture';
 import { renderMarkdown } from '../../src-renderer/transcript/markdown';
@@ -208,7 +208,7 @@ describe('the sessions page', () => {
 
   it('shows an import error plainly', async () => {
     backend([]);
-    const { useSessionListStore } = await import('../../src-renderer/stores/session-list');
+    const { useSessionListStore } = await import('../../src-renderer/sessions/session-list-store');
     const list = useSessionListStore();
     const view = mount(SessionsView);
     await flushPromises();

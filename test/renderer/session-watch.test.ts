@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import type { ChannelName, SessionListItem } from '@shared/contract';
 import { setBridge } from '../../src-renderer/bridge/current';
-import { useSessionStore } from '../../src-renderer/stores/session';
+import { useSessionStore } from '../../src-renderer/session/session-store';
 import { createFakeBridge } from '../helpers/fake-bridge';
 import { EventLog, threeAgents } from './session-fixture';
 

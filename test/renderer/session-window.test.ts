@@ -6,10 +6,10 @@ import type { ChannelName, SessionListItem, StoredMessage } from '@shared/contra
 import { compactInPlace, foldEvents, type RunEvent } from '@shared/domain';
 import type { Bridge } from '../../src-renderer/bridge';
 import { setBridge } from '../../src-renderer/bridge/current';
-import { usePlayer } from '../../src-renderer/composables/usePlayer';
-import { useTurnPicker } from '../../src-renderer/composables/useTurnPicker';
-import { useSessionStore } from '../../src-renderer/stores/session';
-import { FULL_LOG_LIMIT } from '../../src-renderer/stores/session-state';
+import { usePlayer } from '../../src-renderer/session/usePlayer';
+import { useTurnPicker } from '../../src-renderer/session-view/useTurnPicker';
+import { useSessionStore } from '../../src-renderer/session/session-store';
+import { FULL_LOG_LIMIT } from '../../src-renderer/session/session-log-store';
 import { createFakeBridge } from '../helpers/fake-bridge';
 import { EventLog, threeAgents } from './session-fixture';
 

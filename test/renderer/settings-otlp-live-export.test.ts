@@ -2,9 +2,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { flushPromises, mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { settingsPatchSchema, settingsSchema, type Settings } from '@shared/contract';
-import SettingsView from '../../src-renderer/views/SettingsView.vue';
+import SettingsView from '../../src-renderer/settings/SettingsView.vue';
 import { setBridge } from '../../src-renderer/bridge/current';
-import { useSettingsStore } from '../../src-renderer/stores/settings';
+import { useSettingsStore } from '../../src-renderer/settings/settings-store';
 import { createFakeBridge } from '../helpers/fake-bridge';
 
 /** A settings backend that validates patches with the contract's own schema, like the app does. */

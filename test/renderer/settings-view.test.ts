@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises, mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import type { Settings } from '@shared/contract';
-import SettingsView from '../../src-renderer/views/SettingsView.vue';
-import StatusBar from '../../src-renderer/components/StatusBar.vue';
+import SettingsView from '../../src-renderer/settings/SettingsView.vue';
+import StatusBar from '../../src-renderer/shell/StatusBar.vue';
 import { setBridge } from '../../src-renderer/bridge/current';
 import type { Bridge } from '../../src-renderer/bridge/types';
 import { createFakeBridge } from '../helpers/fake-bridge';
@@ -48,7 +48,7 @@ describe('the settings page', () => {
   it('shows the stored theme and saves a new one through the bridge', async () => {
     const fake = backend();
     const view = mount(SettingsView);
-    const { useSettingsStore } = await import('../../src-renderer/stores/settings');
+    const { useSettingsStore } = await import('../../src-renderer/settings/settings-store');
     await useSettingsStore().load();
     await flushPromises();
     const select = view.get('[data-testid="theme-select"]');
@@ -62,7 +62,7 @@ describe('the settings page', () => {
   it('refuses a retention that is not a whole number above zero, without saving', async () => {
     const fake = backend();
     const view = mount(SettingsView);
-    const { useSettingsStore } = await import('../../src-renderer/stores/settings');
+    const { useSettingsStore } = await import('../../src-renderer/settings/settings-store');
     await useSettingsStore().load();
     await flushPromises();
     await view.get('[data-testid="retention-days"]').setValue('-3');
@@ -73,7 +73,7 @@ describe('the settings page', () => {
 
   it('reloads when another surface changed the settings', async () => {
     const fake = backend();
-    const { useSettingsStore } = await import('../../src-renderer/stores/settings');
+    const { useSettingsStore } = await import('../../src-renderer/settings/settings-store');
     const store = useSettingsStore();
     await store.load();
     const before = fake.calls.length;
@@ -103,7 +103,7 @@ describe('the settings store while the host is slow to answer', () => {
 
   it('shows a picked theme at once, and a read answered after the save does not undo it', async () => {
     const { release } = slowBackend();
-    const { useSettingsStore } = await import('../../src-renderer/stores/settings');
+    const { useSettingsStore } = await import('../../src-renderer/settings/settings-store');
     const store = useSettingsStore();
     const first = store.load();
     release(0);
@@ -127,7 +127,7 @@ describe('the settings store while the host is slow to answer', () => {
         ? { ok: true, value: { ...defaults, theme: 'light' } }
         : { ok: false, error: { code: 'internal', message: 'The store is read-only' } },
     );
-    const { useSettingsStore } = await import('../../src-renderer/stores/settings');
+    const { useSettingsStore } = await import('../../src-renderer/settings/settings-store');
     const store = useSettingsStore();
     const first = store.load();
     release(0);
@@ -165,7 +165,7 @@ describe('the status bar, offline for a while', () => {
     vi.useFakeTimers();
     try {
       const fake = backend();
-      const { useConnectionStore } = await import('../../src-renderer/stores/connection');
+      const { useConnectionStore } = await import('../../src-renderer/shell/connection-store');
       await useConnectionStore().loadInfo();
       const bar = mount(StatusBar);
       fake.setConnection('offline');

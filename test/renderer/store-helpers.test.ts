@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ref } from 'vue';
-import { createFailureReporter } from '../../src-renderer/stores/failure';
-import { layeredLayout } from '../../src-renderer/layout/layered-layout';
+import { createFailureReporter } from '../../src-renderer/ui/failure';
+import { layeredLayout } from '../../src-renderer/ui/layered-layout';
 
 describe('a store reporting a failed call', () => {
   it('shows the call error after its context, toasts it and returns the fallback', () => {

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises, mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import type { TraceReceiverPatch, TraceReceiverStatus } from '@shared/contract';
-import TraceReceiverSettings from '../../src-renderer/components/settings/TraceReceiverSettings.vue';
+import TraceReceiverSettings from '../../src-renderer/settings/TraceReceiverSettings.vue';
 import { setBridge } from '../../src-renderer/bridge/current';
 import { createFakeBridge } from '../helpers/fake-bridge';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { effectScope, ref, shallowRef } from 'vue';
+import { effectScope, shallowRef, triggerRef } from 'vue';
 import { Timeline } from '../../src-renderer/session/timeline';
 import { useTranscriptRows } from '../../src-renderer/transcript/useTranscriptRows';
 import type { SessionDisplay } from '../../src-renderer/session/display';
@@ -26,12 +26,13 @@ describe('transcript rows', () => {
     const log = chain(6);
     const timeline = new Timeline();
     timeline.appendAll(log.events);
-    const version = ref(0);
+    // Held the way the session log store holds it: a shallow ref, triggered when it grows.
+    const held = shallowRef(timeline);
     const display = shallowRef<SessionDisplay | null>(displayAt(timeline.lastSeq, 4));
     const selection = shallowRef<GraphSelection>(null);
     const scope = effectScope();
     const rows = scope.run(() =>
-      useTranscriptRows({ display, version, getLog: () => timeline.log, selection: () => selection.value }),
+      useTranscriptRows({ display, getLog: () => held.value.log, selection: () => selection.value }),
     )!;
     const first = rows.rows.value;
     expect(first.length).toBe(4);
@@ -40,7 +41,7 @@ describe('transcript rows', () => {
     const more = chain(9);
     timeline.appendAll(more.events.slice(log.events.length));
     expect(timeline.log.size).toBe(9);
-    version.value += 1;
+    triggerRef(held);
     expect(rows.rows.value).toBe(first);
 
     // A new count, a fold and a selection each cut the rows again.

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChannelName, Input, Output, Result } from '@shared/contract';
 import type { FleetInput } from '@shared/domain';
 import { createApp, type FleetscopeApp } from '../../../src-main/app';
-import { applyStatsEvent, edgeKey, emptyStats, type GraphStats } from '../../../src-renderer/graph/stats';
+import { applyStatsEvent, edgeKey, emptyStats, type GraphStats } from '../../../src-renderer/session/stats';
 import { dispatchChecked } from '../../helpers/checked-dispatch';
 import { makeTempDir } from '../../helpers/temp-dir';
 

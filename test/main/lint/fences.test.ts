@@ -270,3 +270,45 @@ describe('the src-renderer fence', () => {
     expect(await fenceMessages(file, staticImport(specifier))).toEqual([]);
   });
 });
+
+describe('the src-renderer feature fences', () => {
+  it.each([
+    ['src-renderer/ui/x.ts', '../session/session-store'],
+    ['src-renderer/session/x.ts', '../graph/AgentGraph.vue'],
+    ['src-renderer/session/x.ts', '../session-view/useTurnPicker'],
+    ['src-renderer/graph/x.ts', '../lanes/lanes-store'],
+    ['src-renderer/transcript/x.ts', '../lanes'],
+    ['src-renderer/compare/x.ts', '../branches/family-tree'],
+    ['src-renderer/builder/x.ts', '../sessions/SessionRow.vue'],
+    ['src-renderer/shell/x.ts', '../session-view/SessionView.vue'],
+    ['src-renderer/bridge/x.ts', '../ui/format'],
+  ])('refuses in %s: %s', async (file, specifier) => {
+    expect(await fenceMessages(file, staticImport(specifier))).not.toEqual([]);
+  });
+
+  it('refuses it in a lazy import() too, and keeps the renderer fence in a feature folder', async () => {
+    expect(
+      await fenceMessages(
+        'src-renderer/session/x.ts',
+        "export const view = () => import('../graph/AgentGraph.vue');\n",
+      ),
+    ).not.toEqual([]);
+    expect(await fenceMessages('src-renderer/graph/x.ts', staticImport('electron'))).not.toEqual([]);
+    expect(await fenceMessages('src-renderer/session/x.ts', staticImport('../../src-main/app'))).not.toEqual(
+      [],
+    );
+  });
+
+  it.each([
+    ['src-renderer/graph/x.ts', '../session/session-store'],
+    ['src-renderer/session-view/x.ts', '../graph/AgentGraph.vue'],
+    ['src-renderer/session-view/x.ts', '../session/usePlayer'],
+    ['src-renderer/lanes/x.ts', '../transcript/message-at'],
+    ['src-renderer/sessions/x.ts', '../branches/FamilyTree.vue'],
+    ['src-renderer/session/x.ts', '../bridge'],
+    ['src-renderer/session/x.ts', './timeline'],
+    ['src-renderer/lazy-views.ts', './session-view/SessionView.vue'],
+  ])('allows in %s: %s', async (file, specifier) => {
+    expect(await fenceMessages(file, staticImport(specifier))).toEqual([]);
+  });
+});

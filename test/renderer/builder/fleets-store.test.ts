@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import type { SessionListItem } from '@shared/contract';
 import { setBridge } from '../../../src-renderer/bridge/current';
-import { useFleetsStore } from '../../../src-renderer/stores/fleets';
+import { useFleetsStore } from '../../../src-renderer/builder/fleets-store';
 import { createFakeBridge } from '../../helpers/fake-bridge';
 
 const snapshot = {

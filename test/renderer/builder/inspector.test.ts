@@ -3,9 +3,9 @@ import { flushPromises, mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { defineComponent, h } from 'vue';
 import type { FleetInput } from '@shared/domain';
-import AgentInspector from '../../../src-renderer/components/builder/AgentInspector.vue';
-import { useBuilderStore } from '../../../src-renderer/stores/builder';
-import { useProvidersStore } from '../../../src-renderer/stores/providers';
+import AgentInspector from '../../../src-renderer/builder/AgentInspector.vue';
+import { useBuilderStore } from '../../../src-renderer/builder/builder-store';
+import { useProvidersStore } from '../../../src-renderer/builder/providers-store';
 import { builderBackend } from './backend';
 
 const fleet: FleetInput = {

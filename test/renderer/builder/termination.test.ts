@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mount } from '@vue/test-utils';
 import { defineComponent, h, ref } from 'vue';
 import type { TerminationSpec } from '@shared/domain';
-import TerminationEditor from '../../../src-renderer/components/builder/TerminationEditor.vue';
+import TerminationEditor from '../../../src-renderer/builder/TerminationEditor.vue';
 import { describeCondition } from '../../../src-renderer/builder/termination';
 
 function host(initial: TerminationSpec | undefined) {

@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises, mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import type { FleetInput } from '@shared/domain';
-import IssueList from '../../../src-renderer/components/builder/IssueList.vue';
-import BuilderToolbar from '../../../src-renderer/components/builder/BuilderToolbar.vue';
-import { useBuilderStore } from '../../../src-renderer/stores/builder';
-import { useProvidersStore } from '../../../src-renderer/stores/providers';
+import IssueList from '../../../src-renderer/builder/IssueList.vue';
+import BuilderToolbar from '../../../src-renderer/builder/BuilderToolbar.vue';
+import { useBuilderStore } from '../../../src-renderer/builder/builder-store';
+import { useProvidersStore } from '../../../src-renderer/builder/providers-store';
 import { builderBackend } from './backend';
 
 const valid: FleetInput = {

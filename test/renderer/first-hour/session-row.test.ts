@@ -3,7 +3,7 @@ import { flushPromises, mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import type { ChannelName, SessionListItem } from '@shared/contract';
 import { setBridge } from '../../../src-renderer/bridge/current';
-import SessionRow from '../../../src-renderer/components/sessions/SessionRow.vue';
+import SessionRow from '../../../src-renderer/sessions/SessionRow.vue';
 import { createFakeBridge } from '../../helpers/fake-bridge';
 
 const item: SessionListItem = {

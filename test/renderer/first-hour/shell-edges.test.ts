@@ -4,13 +4,13 @@ import { createPinia, setActivePinia } from 'pinia';
 import type { ChannelName, Result } from '@shared/contract';
 import { setBridge } from '../../../src-renderer/bridge/current';
 import App from '../../../src-renderer/App.vue';
-import { modifierName, shortcutGroups } from '../../../src-renderer/shortcuts/shortcut-list';
+import { modifierName, shortcutGroups } from '../../../src-renderer/shell/shortcut-list';
 import { createFakeBridge } from '../../helpers/fake-bridge';
 import appSource from '../../../src-renderer/App.vue?raw';
-import sessionKeysSource from '../../../src-renderer/composables/useSessionKeys.ts?raw';
+import sessionKeysSource from '../../../src-renderer/session-view/useSessionKeys.ts?raw';
 import builderKeysSource from '../../../src-renderer/builder/useBuilderKeys.ts?raw';
-import forkKeysSource from '../../../src-renderer/components/branches/fork-action.ts?raw';
-import compareKeysSource from '../../../src-renderer/views/CompareView.vue?raw';
+import forkKeysSource from '../../../src-renderer/branches/fork-action.ts?raw';
+import compareKeysSource from '../../../src-renderer/compare/CompareView.vue?raw';
 
 /** A backend with no sessions and no fleets; `sessions.get` knows only `known`. */
 function backend() {

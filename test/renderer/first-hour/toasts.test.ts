@@ -3,9 +3,9 @@ import { flushPromises, mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import type { ChannelName, Result } from '@shared/contract';
 import { setBridge } from '../../../src-renderer/bridge/current';
-import ToastHost from '../../../src-renderer/components/ToastHost.vue';
-import { useToastStore } from '../../../src-renderer/stores/toasts';
-import { useExportStore } from '../../../src-renderer/stores/exports';
+import ToastHost from '../../../src-renderer/ui/ToastHost.vue';
+import { useToastStore } from '../../../src-renderer/ui/toasts-store';
+import { useExportStore } from '../../../src-renderer/sessions/exports-store';
 import { createFakeBridge } from '../../helpers/fake-bridge';
 
 function bridgeAnswering(answer: (channel: ChannelName, input: unknown) => Result<unknown>) {

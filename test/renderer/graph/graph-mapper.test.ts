@@ -6,7 +6,7 @@ import {
   edgeWidth,
   mapGraph,
   type GraphModel,
-} from '../../../src-renderer/graph/graph-mapper';
+} from '../../../src-renderer/session/graph-mapper';
 import { agentColor } from '../../../src-renderer/session/agent-colors';
 import { EventLog } from '../session-fixture';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Fleet } from '@shared/domain';
 import { foldFrame } from '../../../src-renderer/session/frame';
-import { agentsOfFleet, mapGraph } from '../../../src-renderer/graph/graph-mapper';
+import { agentsOfFleet, mapGraph } from '../../../src-renderer/session/graph-mapper';
 import { awaitsEdges } from '../../../src-renderer/graph/graph-sync';
 import { EventLog } from '../session-fixture';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LayoutPattern, TeamPart, TeamSlot } from '../../../src-renderer/graph/team-shape';
+import type { LayoutPattern, TeamPart, TeamSlot } from '../../../src-renderer/session/team-shape';
 import {
   DEFAULT_GAP,
   GROUP_HEADER,
@@ -7,8 +7,8 @@ import {
   placeNewcomers,
   type LayoutNode,
   type Rect,
-} from '../../../src-renderer/layout/pattern-layout';
-import { tooClose } from '../../../src-renderer/layout/shapes';
+} from '../../../src-renderer/graph/pattern-layout';
+import { tooClose } from '../../../src-renderer/graph/shapes';
 
 function slot(
   pattern: LayoutPattern,

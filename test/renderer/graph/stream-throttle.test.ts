@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STREAM_INTERVAL_MS, StreamThrottle } from '../../../src-renderer/graph/stream-throttle';
-import type { AgentNodeData } from '../../../src-renderer/graph/graph-mapper';
+import type { AgentNodeData } from '../../../src-renderer/session/graph-mapper';
 
 const data = (streaming: string, status: AgentNodeData['status'] = 'streaming'): AgentNodeData => ({
   name: 'a',

@@ -1,0 +1,225 @@
+import { defineStore } from 'pinia';
+import { markRaw, ref, shallowRef } from 'vue';
+import type { Compare, CompareExportFormat, ComparePair, SessionListItem } from '@shared/contract';
+import { isLiveStatus } from '@shared/domain';
+import { useBridge } from '../bridge';
+import { createFailureReporter } from '../ui/failure';
+import { useToastStore } from '../ui/toasts-store';
+import { pageOf } from './compare-rows';
+
+const sizeOf = (bytes: number): string =>
+  bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 * 1024
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${(bytes / 1048576).toFixed(1)} MB`;
+
+/** Pairs per `branches.compare` page. */
+export const COMPARE_PAGE = 100;
+
+/** Everything a comparison says about the two sessions besides its pairs. */
+export type CompareSummary = Omit<Compare, 'pairs' | 'offset' | 'hasMore'>;
+
+/**
+ * The open comparison (`branches.compare`): its summary at once, its aligned pairs a page at a
+ * time as the view scrolls to them, and its export. Also the two sessions picked on the list.
+ */
+export const useCompareStore = defineStore('compare', () => {
+  const bridge = useBridge();
+  const toasts = useToastStore();
+  const pair = ref<{ a: string; b: string } | null>(null);
+  const summary = shallowRef<CompareSummary | null>(null);
+  const loading = ref(false);
+  const error = ref<string | null>(null);
+  const exporting = ref<CompareExportFormat | null>(null);
+  const fail = createFailureReporter(error);
+  const failLoudly = createFailureReporter(error, (message) => toasts.push(message));
+  /** Loaded pages by page number; `pagesVersion` changes when one arrives. */
+  let pages = markRaw(new Map<number, ComparePair[]>());
+  const pagesVersion = ref(0);
+  const pending = new Set<number>();
+  let generation = 0;
+
+  function keep(result: Compare): void {
+    const { pairs, offset: _offset, hasMore: _hasMore, ...rest } = result;
+    summary.value = rest;
+    pages.set(pageOf(result.offset + 1, COMPARE_PAGE), pairs);
+  }
+
+  async function fetchPage(page: number, mine: number): Promise<void> {
+    const current = pair.value;
+    if (!current || pending.has(page) || pages.has(page)) return;
+    pending.add(page);
+    const result = await bridge.call('branches.compare', {
+      a: current.a,
+      b: current.b,
+      offset: page * COMPARE_PAGE,
+      limit: COMPARE_PAGE,
+    });
+    if (mine !== generation) return;
+    pending.delete(page);
+    if (!result.ok) return fail(result.error, undefined, 'Could not load the comparison');
+    keep(result.value);
+    pagesVersion.value += 1;
+  }
+
+  /** Opens the comparison of `a` and `b`: the summary and the first page, then the page where they part. */
+  async function open(a: string, b: string): Promise<void> {
+    const mine = ++generation;
+    pair.value = { a, b };
+    summary.value = null;
+    error.value = null;
+    pages = markRaw(new Map());
+    pending.clear();
+    pagesVersion.value += 1;
+    loading.value = true;
+    // Every answer carries the summary: the first asks for the page where the two probably part,
+    // so a long common prefix (folded in the view) costs no page of its own.
+    const hint = await forkPointOf(a, b);
+    if (mine !== generation) return;
+    await fetchPage(hint === null ? 0 : pageOf(hint, COMPARE_PAGE), mine);
+    if (mine !== generation) return;
+    loading.value = false;
+    const shape = summary.value as CompareSummary | null;
+    if (!shape) return;
+    if (shape.divergeAt) void fetchPage(pageOf(shape.divergeAt, COMPARE_PAGE), mine);
+    else if (shape.totalPairs > 0) void fetchPage(0, mine);
+  }
+
+  /**
+   * Where two sessions of one family likely part, from their fork points (one forked from the
+   * other, or both from one parent); null when neither says. Only a hint: the answer decides.
+   */
+  async function forkPointOf(a: string, b: string): Promise<number | null> {
+    const [first, second] = await Promise.all([
+      bridge.call('sessions.get', { id: a }),
+      bridge.call('sessions.get', { id: b }),
+    ]);
+    if (!first.ok || !second.ok) return null;
+    const forkA = first.value.summary.forkOf ?? null;
+    const forkB = second.value.summary.forkOf ?? null;
+    if (forkB?.sessionId === a) return forkB.atMessage;
+    if (forkA?.sessionId === b) return forkA.atMessage;
+    if (forkA && forkB && forkA.sessionId === forkB.sessionId)
+      return Math.min(forkA.atMessage, forkB.atMessage);
+    return null;
+  }
+
+  function close(): void {
+    generation += 1;
+    pair.value = null;
+    summary.value = null;
+    pages = markRaw(new Map());
+    pending.clear();
+  }
+
+  /** Pair `position` (1 = the task) once its page has arrived. Read `pagesVersion` to react to arrivals. */
+  function pairAt(position: number): ComparePair | null {
+    return pages.get(pageOf(position, COMPARE_PAGE))?.[(position - 1) % COMPARE_PAGE] ?? null;
+  }
+
+  /** Loads the pages holding pairs `from`..`to` that have not arrived yet. */
+  function ensure(from: number, to: number): void {
+    const total = summary.value?.totalPairs ?? 0;
+    if (total === 0) return;
+    const first = pageOf(Math.max(1, from), COMPARE_PAGE);
+    const last = pageOf(Math.min(total, Math.max(from, to)), COMPARE_PAGE);
+    for (let page = first; page <= last; page++) void fetchPage(page, generation);
+  }
+
+  /** Reloads the summary and the pages in view (a compared session is still running). */
+  async function refresh(): Promise<void> {
+    const current = pair.value;
+    if (!current) return;
+    const mine = generation;
+    const loaded = [...pages.keys()];
+    const fresh = await Promise.all(
+      loaded.map((page) =>
+        bridge.call('branches.compare', {
+          a: current.a,
+          b: current.b,
+          offset: page * COMPARE_PAGE,
+          limit: COMPARE_PAGE,
+        }),
+      ),
+    );
+    if (mine !== generation) return;
+    pages = markRaw(new Map());
+    for (const result of fresh) if (result.ok) keep(result.value);
+    pagesVersion.value += 1;
+  }
+
+  async function exportAs(format: CompareExportFormat): Promise<string | null> {
+    const current = pair.value;
+    if (!current || exporting.value) return null;
+    exporting.value = format;
+    try {
+      const result = await bridge.call('branches.exportCompare', { a: current.a, b: current.b, format });
+      if (!result.ok) return failLoudly(result.error, null, 'Export failed');
+      const { fileName, bytes, path } = result.value;
+      if (bridge.surface === 'browser') {
+        const href = `/exports/${encodeURIComponent(fileName)}`;
+        const link = document.createElement('a');
+        link.href = href;
+        link.download = fileName;
+        link.style.display = 'none';
+        document.body.append(link);
+        link.click();
+        link.remove();
+        toasts.push(`Downloaded ${fileName} (${sizeOf(bytes)}).`, 'info', 8000);
+      } else toasts.push(`Saved ${fileName} (${sizeOf(bytes)}) to ${path}.`, 'info', 15_000);
+      return path;
+    } finally {
+      exporting.value = null;
+    }
+  }
+
+  let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  bridge.onDidReceiveEvent((event) => {
+    if (event.channel !== 'store.changed' || event.payload.topic !== 'sessions') return;
+    const current = summary.value;
+    if (!current || !(isLiveStatus(current.a.status) || isLiveStatus(current.b.status))) return;
+    if (refreshTimer) return;
+    refreshTimer = setTimeout(() => {
+      refreshTimer = null;
+      void refresh();
+    }, 1000);
+  });
+
+  /** Sessions to compare with (the "Compare with…" picker): newest first, matching `search`. */
+  async function findSessions(search: string): Promise<SessionListItem[] | string> {
+    const text = search.trim();
+    const result = await bridge.call('sessions.list', { limit: 30, ...(text ? { search: text } : {}) });
+    return result.ok ? result.value.items : result.error.message;
+  }
+
+  /** Sessions picked on the list for a comparison, oldest pick first (at most two). */
+  const picked = ref<Array<{ id: string; title: string }>>([]);
+  function togglePick(id: string, title: string): void {
+    picked.value = picked.value.some((entry) => entry.id === id)
+      ? picked.value.filter((entry) => entry.id !== id)
+      : [...picked.value, { id, title }].slice(-2);
+  }
+  function clearPicks(): void {
+    picked.value = [];
+  }
+
+  return {
+    pair,
+    summary,
+    loading,
+    error,
+    exporting,
+    pagesVersion,
+    open,
+    close,
+    pairAt,
+    ensure,
+    refresh,
+    exportAs,
+    picked,
+    togglePick,
+    clearPicks,
+    findSessions,
+  };
+});
