@@ -111,7 +111,11 @@ export async function askOwner(
     let outcome = requests.outcome(id);
     if (outcome === null && Date.now() >= deadline) {
       if (requests.withdraw(id)) {
+        const status = store.getSession(sessionId)?.summary.status;
+        if (status === undefined || !isLiveStatus(status))
+          throw new AppError('not-found', `No run in progress for session "${sessionId}".`);
         const gone = !(requests.owner(sessionId)?.alive ?? false);
+        if (gone) store.recoverInterrupted();
         throw new AppError(
           'unavailable',
           gone

@@ -245,9 +245,9 @@ export class RunService {
   /** A request another process left for a run held here; null when the run is not held here. */
   private takeRequest(request: OpenRunRequest): RunRequestOutcome | null {
     const handle = this.manager.get(request.sessionId);
-    if (!handle) return null;
+    // A run held here that has ended may have gone on in another process since: left to its owner.
+    if (!handle || !isLiveStatus(handle.status)) return null;
     return outcomeOf(() => {
-      if (!isLiveStatus(handle.status)) throw new AppError('conflict', 'The run has ended.');
       if (request.kind !== 'answer') return this.controlHeld(handle, request.kind);
       const { requestId, text } = request.answer ?? { requestId: '', text: '' };
       return this.answerHeld(handle, requestId, text);
