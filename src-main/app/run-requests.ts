@@ -5,8 +5,11 @@ import { AppError, toAppError } from './errors';
 
 /** How often a process that drives runs reads the store for requests to them, in ms. */
 export const REQUEST_POLL_MS = 100;
-/** How long a requester waits for the owning process to handle its request, in ms. */
-export const REQUEST_TIMEOUT_MS = 3_000;
+/**
+ * How long a requester waits for the owning process to handle its request, in ms: one heartbeat
+ * interval, so a busy machine's owner that polls late is still heard.
+ */
+export const REQUEST_TIMEOUT_MS = 5_000;
 /** How often a requester reads whether its request was handled, in ms. */
 const OUTCOME_POLL_MS = 20;
 /** Handled requests whose requester never read them are deleted after this many ms. */

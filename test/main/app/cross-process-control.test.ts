@@ -64,6 +64,17 @@ class ChildRun {
   get sessionId(): string | undefined {
     return this.printed[0]?.sessionId;
   }
+
+  /** `pending`, failing with what the child printed to stderr and whether it exited. */
+  async said<T>(pending: Promise<T>): Promise<T> {
+    try {
+      return await pending;
+    } catch (error) {
+      if (error instanceof AppError)
+        error.message += ` [child exit ${this.child.exitCode}; stderr: ${this.stderr.slice(-1500)}]`;
+      throw error;
+    }
+  }
 }
 
 /** Waits until `check` holds, polling; fails with `what` after `ms` (a bound, not a speed goal). */
@@ -108,7 +119,7 @@ describe('controls in the app for a run that `fleetscope run` drives in another 
     const sessionId = run.sessionId!;
     await until('a first reply', () => stored(sessionId).some((event) => event.kind === 'message.completed'));
 
-    expect(await app.call('runs.control', { sessionId, action: 'pause' })).toEqual({
+    expect(await run.said(app.call('runs.control', { sessionId, action: 'pause' }))).toEqual({
       sessionId,
       status: 'paused',
     });
@@ -131,7 +142,7 @@ describe('controls in the app for a run that `fleetscope run` drives in another 
     const settled = stored(sessionId).at(-1)!.seq;
 
     // Step: one more round (one reply), then paused again.
-    const stepped = await app.call('runs.control', { sessionId, action: 'step' });
+    const stepped = await run.said(app.call('runs.control', { sessionId, action: 'step' }));
     expect(stepped.sessionId).toBe(sessionId);
     await until('the stepped reply', () =>
       after(stored(sessionId), settled).some((event) => event.kind === 'message.completed'),
@@ -146,7 +157,7 @@ describe('controls in the app for a run that `fleetscope run` drives in another 
 
     // Resume: it runs on by itself.
     const resumedFrom = stored(sessionId).at(-1)!.seq;
-    expect(await app.call('runs.control', { sessionId, action: 'resume' })).toMatchObject({
+    expect(await run.said(app.call('runs.control', { sessionId, action: 'resume' }))).toMatchObject({
       status: 'running',
     });
     await until(
@@ -168,12 +179,12 @@ describe('controls in the app for a run that `fleetscope run` drives in another 
     run.child.kill('SIGCONT');
     expect(frozen).toBeInstanceOf(AppError);
     expect((frozen as AppError).code).toBe('unavailable');
-    expect((frozen as AppError).message).toMatch(/did not take the request within 3 s/);
+    expect((frozen as AppError).message).toMatch(/did not take the request within 5 s/);
     expect(app.store.runRequests.open()).toEqual([]);
 
     // Stop: the child's run ends as cancelled, as if stopped in its own terminal.
     const stopFrom = stored(sessionId).at(-1)!.seq;
-    await app.call('runs.control', { sessionId, action: 'stop' });
+    await run.said(app.call('runs.control', { sessionId, action: 'stop' }));
     expect(await run.exited).toBe(1);
     const ending = after(stored(sessionId), stopFrom);
     expect(ending.some((event) => event.kind === 'session.status' && event.payload.status === 'paused')).toBe(
