@@ -197,7 +197,7 @@ export class RunService {
     sessionId: string,
     action: 'pause' | 'resume' | 'step' | 'stop',
   ): Promise<{ sessionId: string; status: SessionStatus }> {
-    const handle = this.manager.get(sessionId);
+    const handle = this.liveHere(sessionId);
     if (!handle) return { sessionId, status: await askOwner(this.options.store, sessionId, action) };
     return { sessionId, status: this.controlHeld(handle, action) };
   }
@@ -208,7 +208,7 @@ export class RunService {
     requestId: string,
     text: string,
   ): Promise<{ sessionId: string; status: SessionStatus }> {
-    const handle = this.manager.get(sessionId);
+    const handle = this.liveHere(sessionId);
     if (!handle)
       return {
         sessionId,
@@ -242,11 +242,19 @@ export class RunService {
     return handle.status;
   }
 
-  /** A request another process left for a run held here; null when the run is not held here. */
+  /**
+   * The run of `sessionId` while it is live here. A run held here that has ended may have gone on
+   * in another process since: controls and requests go to that process.
+   */
+  private liveHere(sessionId: string): RunHandle | undefined {
+    const handle = this.manager.get(sessionId);
+    return handle && isLiveStatus(handle.status) ? handle : undefined;
+  }
+
+  /** A request another process left for a run live here; null when it is not (left to its owner). */
   private takeRequest(request: OpenRunRequest): RunRequestOutcome | null {
-    const handle = this.manager.get(request.sessionId);
-    // A run held here that has ended may have gone on in another process since: left to its owner.
-    if (!handle || !isLiveStatus(handle.status)) return null;
+    const handle = this.liveHere(request.sessionId);
+    if (!handle) return null;
     return outcomeOf(() => {
       if (request.kind !== 'answer') return this.controlHeld(handle, request.kind);
       const { requestId, text } = request.answer ?? { requestId: '', text: '' };
