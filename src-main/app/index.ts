@@ -206,6 +206,8 @@ export function createApp(options: AppOptions): FleetscopeApp {
     checkProvider: (provider) => providers.keyDestinationProblem(provider),
     secrets: () => secretValues(),
     providerPreset: (id) => providers.info(id),
+    onRequestError: (error) =>
+      logger.warn("Reading requests to this process's runs failed; retried", { err: error }),
   });
   const liveExport = new OtlpLiveExport({
     store,

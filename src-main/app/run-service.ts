@@ -8,7 +8,7 @@ import {
   type SessionStatus,
   type TerminationSpec,
 } from '@shared/domain';
-import type { HistoryStore } from '../history';
+import type { HistoryStore, OpenRunRequest, RunRequestOutcome } from '../history';
 import type { SettingsStore } from '../history/settings-store';
 import {
   FleetInvalidError,
@@ -22,6 +22,7 @@ import type { EventHub } from './event-hub';
 import type { FleetCatalog } from './fleet-catalog';
 import type { ProviderPreset } from './fleet-changes';
 import { checkResume, planResume } from './resume-plan';
+import { askOwner, outcomeOf, RunRequestDesk } from './run-requests';
 
 /** Run events for the renderer are packed per session at most once per this many ms (a frame). */
 const FLUSH_MS = 16;
@@ -38,6 +39,8 @@ export interface RunServiceOptions {
   secrets?: () => string[];
   /** A provider preset from Settings (agents given a provider by id: imports, forks). */
   providerPreset?: (id: ProviderId) => ProviderPreset;
+  /** A poll for requests from other processes failed (the store was busy). */
+  onRequestError?: (error: unknown) => void;
 }
 
 /** A stored session to go on with (see RunService.resume). */
@@ -107,10 +110,18 @@ export class RunService {
   /** The last seq this service's runs recorded, per session (to notice appends by others). */
   private readonly lastSeqs = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
+  /** Takes the requests other processes leave in the store for the runs this service drives. */
+  private readonly desk: RunRequestDesk;
 
   constructor(private readonly options: RunServiceOptions) {
     this.manager = new RunManager({ sink: options.store, env: options.env ?? process.env, fileRoot: null });
     this.manager.onDidEvent((event) => this.enqueue(event));
+    this.desk = new RunRequestDesk(
+      options.store,
+      (request) => this.takeRequest(request),
+      () => this.active().length > 0,
+      options.onRequestError,
+    );
   }
 
   /** Every event of the runs this service drives (not of runs relayed from other processes). */
@@ -160,27 +171,53 @@ export class RunService {
   /** Starts a run and returns its handle (events also reach the hub as `run.events`). */
   launch(request: LaunchRequest, prepared: PreparedLaunch = this.prepare(request)): RunHandle {
     try {
-      return this.manager.start({
-        fleet: prepared.fleet,
-        task: request.task,
-        ...(this.options.secrets ? { secrets: this.options.secrets() } : {}),
-        ...(request.title ? { title: request.title } : {}),
-        ...(request.overrides ? { providerOverrides: request.overrides } : {}),
-        ...(request.fileRoot !== undefined ? { fileRoot: request.fileRoot } : {}),
-        ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
-        ...(request.signal ? { signal: request.signal } : {}),
-      });
+      return this.driven(
+        this.manager.start({
+          fleet: prepared.fleet,
+          task: request.task,
+          ...(this.options.secrets ? { secrets: this.options.secrets() } : {}),
+          ...(request.title ? { title: request.title } : {}),
+          ...(request.overrides ? { providerOverrides: request.overrides } : {}),
+          ...(request.fileRoot !== undefined ? { fileRoot: request.fileRoot } : {}),
+          ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
+          ...(request.signal ? { signal: request.signal } : {}),
+        }),
+      );
     } catch (error) {
       if (error instanceof FleetInvalidError) throw new AppError('invalid-input', error.message);
       throw error;
     }
   }
 
-  control(
+  /**
+   * Pauses, resumes, steps or stops a live run: one this service drives at once, one another
+   * process drives (a `fleetscope run` in a terminal) through a request in the shared store.
+   */
+  async control(
     sessionId: string,
     action: 'pause' | 'resume' | 'step' | 'stop',
-  ): { sessionId: string; status: SessionStatus } {
-    const handle = this.live(sessionId);
+  ): Promise<{ sessionId: string; status: SessionStatus }> {
+    const handle = this.liveHere(sessionId);
+    if (!handle) return { sessionId, status: await askOwner(this.options.store, sessionId, action) };
+    return { sessionId, status: this.controlHeld(handle, action) };
+  }
+
+  /** Answers a person's question to a live run, here or in the process that drives it. */
+  async answer(
+    sessionId: string,
+    requestId: string,
+    text: string,
+  ): Promise<{ sessionId: string; status: SessionStatus }> {
+    const handle = this.liveHere(sessionId);
+    if (!handle)
+      return {
+        sessionId,
+        status: await askOwner(this.options.store, sessionId, 'answer', { requestId, text }),
+      };
+    return { sessionId, status: this.answerHeld(handle, requestId, text) };
+  }
+
+  private controlHeld(handle: RunHandle, action: 'pause' | 'resume' | 'step' | 'stop'): SessionStatus {
     switch (action) {
       case 'pause':
         handle.pause();
@@ -195,15 +232,40 @@ export class RunService {
         handle.stop();
         break;
     }
-    return { sessionId, status: handle.status };
+    return handle.status;
   }
 
-  answer(sessionId: string, requestId: string, text: string): { sessionId: string; status: SessionStatus } {
-    const handle = this.live(sessionId);
+  private answerHeld(handle: RunHandle, requestId: string, text: string): SessionStatus {
     if (!handle.answer(requestId, text)) {
       throw new AppError('conflict', 'That question was already answered or the run has moved on.');
     }
-    return { sessionId, status: handle.status };
+    return handle.status;
+  }
+
+  /**
+   * The run of `sessionId` while it is live here. A run held here that has ended may have gone on
+   * in another process since: controls and requests go to that process.
+   */
+  private liveHere(sessionId: string): RunHandle | undefined {
+    const handle = this.manager.get(sessionId);
+    return handle && isLiveStatus(handle.status) ? handle : undefined;
+  }
+
+  /** A request another process left for a run live here; null when it is not (left to its owner). */
+  private takeRequest(request: OpenRunRequest): RunRequestOutcome | null {
+    const handle = this.liveHere(request.sessionId);
+    if (!handle) return null;
+    return outcomeOf(() => {
+      if (request.kind !== 'answer') return this.controlHeld(handle, request.kind);
+      const { requestId, text } = request.answer ?? { requestId: '', text: '' };
+      return this.answerHeld(handle, requestId, text);
+    });
+  }
+
+  /** A run started here: other processes' requests to it are taken from now on. */
+  private driven(handle: RunHandle): RunHandle {
+    this.desk.wake();
+    return handle;
   }
 
   /** Sends a follow-up (or, with an empty task, resumes) a stored session that is not running. */
@@ -238,7 +300,7 @@ export class RunService {
       const undo = store.claimForContinuation(sessionId);
       if (undo === null) throw new AppError('conflict', 'The session is running; wait for it to end first.');
       held.continueWith(task, context).catch(() => undo());
-      return held;
+      return this.driven(held);
     }
     if (held) this.manager.forget(sessionId);
     if (isLiveStatus(stored.summary.status)) {
@@ -271,16 +333,18 @@ export class RunService {
     if (undo === null) throw new AppError('conflict', 'The session is running; wait for it to end first.');
     if (plan.fleetChanged || fleet !== plan.fleet) store.setRunFleet(sessionId, fleet);
     try {
-      return this.manager.start({
-        fleet,
-        task,
-        sessionId,
-        resume: { snapshot: plan.snapshot, context, startT: plan.startT },
-        ...(this.options.secrets ? { secrets: this.options.secrets() } : {}),
-        ...(request.fileRoot !== undefined ? { fileRoot: request.fileRoot } : {}),
-        ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
-        ...(request.signal ? { signal: request.signal } : {}),
-      });
+      return this.driven(
+        this.manager.start({
+          fleet,
+          task,
+          sessionId,
+          resume: { snapshot: plan.snapshot, context, startT: plan.startT },
+          ...(this.options.secrets ? { secrets: this.options.secrets() } : {}),
+          ...(request.fileRoot !== undefined ? { fileRoot: request.fileRoot } : {}),
+          ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
+          ...(request.signal ? { signal: request.signal } : {}),
+        }),
+      );
     } catch (error) {
       undo();
       if (error instanceof FleetInvalidError) throw new AppError('invalid-input', error.message);
@@ -325,14 +389,9 @@ export class RunService {
 
   /** Cancels every run and delivers what is still queued. */
   async dispose(): Promise<void> {
+    this.desk.dispose();
     await this.manager.stopAll();
     this.flush();
-  }
-
-  private live(sessionId: string): RunHandle {
-    const handle = this.manager.get(sessionId);
-    if (!handle) throw new AppError('not-found', `No run in progress for session "${sessionId}".`);
-    return handle;
   }
 
   private resolveFleet(source: FleetSource): Fleet {

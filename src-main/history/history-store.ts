@@ -26,6 +26,7 @@ export type { ForkCreated, ForkRequest } from './fork-writer';
 import { SessionQueries, type SessionListQuery, type SessionPage } from './session-queries';
 import { deleteOlderThan, deleteSessionRows, messageCapCheck, type MessageCapCheck } from './maintenance';
 import { inWriteTurn } from './write-turns';
+import { RunRequests } from './run-requests';
 
 export interface HistoryStoreOptions {
   /** Events between checkpoints of the folded view; default 500. */
@@ -64,6 +65,8 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
   private readonly forks: ForkWriter;
   /** Reads for comparing two sessions (figures, stops, slices, shared history); flush first. */
   readonly comparing: CompareQueries;
+  /** Requests to runs another process drives, and who drives each live session. */
+  readonly runRequests: RunRequests;
   private readonly listeners = new Set<(change: HistoryChange) => void>();
   private readonly now: () => number;
   private readonly heartbeat: NodeJS.Timeout | null;
@@ -92,6 +95,7 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
       this.now,
     );
     this.comparing = new CompareQueries(db, this.messages.lineage);
+    this.runRequests = new RunRequests(db, this.now);
     const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
     this.heartbeat = heartbeatMs > 0 ? setInterval(() => this.beat(), heartbeatMs) : null;
     this.heartbeat?.unref?.();

@@ -20,5 +20,6 @@ export type { SessionListItem, StoredMessage } from './rows';
 export { toMessage } from './rows';
 export type { SavedFleet, SavedFleetSummary } from './fleet-store';
 export type { MessageCapCheck } from './maintenance';
+export type { OpenRunRequest, RunRequestKind, RunRequestOutcome, SessionOwner } from './run-requests';
 export type { SessionReader, SessionWriter, ImportedEvent, ImportedSessionMeta } from './ports';
 export { MIGRATIONS, migrate, type Migration } from './migrations';

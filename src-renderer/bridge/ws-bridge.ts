@@ -58,6 +58,8 @@ export function createWsBridge(options: WsBridgeOptions): Bridge {
   let delay = minDelay;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
   let disposed = false;
+  /** The watched sessions the last hello carried. */
+  let helloWatch: string[] = [];
 
   const setState = (next: ConnectionState) => {
     if (next === state) return;
@@ -76,6 +78,11 @@ export function createWsBridge(options: WsBridgeOptions): Bridge {
         if (needsResync || firstContact) sequencer.reset(frame.seq);
         delay = minDelay;
         setState('online');
+        // A view that began watching after the hello left (the socket was open, the welcome not
+        // yet here) is in no hello and sent no call: it is sent now, before its load's calls, so
+        // the load reads the store after the host relays the session's events to this page.
+        if (watched.ids.join('\n') !== helloWatch.join('\n'))
+          void call('sessions.watch', { ids: watched.ids });
         for (const pending of queued.splice(0)) sendPending(pending);
         if (needsResync) resync.fire();
         return;
@@ -109,8 +116,10 @@ export function createWsBridge(options: WsBridgeOptions): Bridge {
     setState('connecting');
     const current = createSocket(options.url);
     socket = current;
-    current.onopen = () =>
-      current.send(JSON.stringify({ type: 'hello', epoch, lastSeq: sequencer.lastSeq, watch: watched.ids }));
+    current.onopen = () => {
+      helloWatch = watched.ids;
+      current.send(JSON.stringify({ type: 'hello', epoch, lastSeq: sequencer.lastSeq, watch: helloWatch }));
+    };
     current.onmessage = (message) => {
       try {
         handleFrame(JSON.parse(String(message.data)) as ServerFrame);
@@ -142,7 +151,7 @@ export function createWsBridge(options: WsBridgeOptions): Bridge {
       if (state === 'online' && socket?.readyState === OPEN) sendPending(pending);
       else queued.push(pending);
     });
-  // While offline the next hello carries the set, so only a connected socket needs the call.
+  // Until the welcome the next hello carries the set, or the welcome sends it (see above).
   const watched = new WatchSet((ids) => {
     if (state === 'online') void call('sessions.watch', { ids });
   });

@@ -181,6 +181,7 @@ export async function watchRun(
     if (event.kind === 'error') lastErrorCode = event.payload.code;
     view.show(event);
     if (event.kind === 'human.requested') humans.ask(event.payload.requestId, event.payload.prompt);
+    if (event.kind === 'human.given') humans.answered(event.payload.requestId);
   });
   void io.interrupted.then(() => handle.stop());
   const summary = await handle.done;
@@ -193,11 +194,15 @@ export async function watchRun(
   return EXIT.ok;
 }
 
-/** Asks a person on the terminal for each human.requested; stdin closing cancels the run. */
+/**
+ * Asks a person on the terminal for each human.requested, oldest first, one line each; stdin
+ * closing while a question is open cancels the run. A question answered elsewhere (the app, on a
+ * request through the shared store) is taken off the list, and the next line answers the next one.
+ */
 class HumanPrompter {
   private lines: Interface | null = null;
-  private readonly queue: Array<{ requestId: string; prompt: string }> = [];
-  private busy = false;
+  private readonly open: Array<{ requestId: string; prompt: string }> = [];
+  private ended = false;
 
   constructor(
     private readonly handle: RunHandle,
@@ -206,29 +211,51 @@ class HumanPrompter {
   ) {}
 
   ask(requestId: string, prompt: string): void {
-    this.queue.push({ requestId, prompt });
-    void this.drain();
+    this.open.push({ requestId, prompt });
+    if (this.ended) return this.cancel();
+    if (this.open.length === 1) this.showNext();
+    if (this.lines) return;
+    this.lines = createInterface({ input: this.input(), terminal: false });
+    this.lines.on('line', (line) => this.take(line));
+    this.lines.on('close', () => {
+      this.ended = true;
+      if (this.open.length > 0) this.cancel();
+    });
+  }
+
+  /** A question was answered (here or elsewhere): it is no longer asked. */
+  answered(requestId: string): void {
+    const index = this.open.findIndex((question) => question.requestId === requestId);
+    if (index < 0) return;
+    this.open.splice(index, 1);
+    if (index === 0) {
+      this.io.err('(Answered elsewhere.)\n');
+      this.showNext();
+    }
   }
 
   close(): void {
+    this.ended = true;
+    this.open.length = 0;
     this.lines?.close();
   }
 
-  private async drain(): Promise<void> {
-    if (this.busy) return;
-    this.busy = true;
-    this.lines ??= createInterface({ input: this.input(), terminal: false });
-    const iterator = this.lines[Symbol.asyncIterator]();
-    for (let next = this.queue.shift(); next; next = this.queue.shift()) {
-      this.io.err(`\n${next.prompt}\nYour answer (one line): `);
-      const line = await iterator.next();
-      if (line.done) {
-        this.io.err('No more input; cancelling the run.');
-        this.handle.stop();
-        break;
-      }
-      this.handle.answer(next.requestId, String(line.value));
-    }
-    this.busy = false;
+  private take(line: string): void {
+    const question = this.open.shift();
+    if (!question) return;
+    this.handle.answer(question.requestId, line);
+    this.showNext();
+  }
+
+  private showNext(): void {
+    const next = this.open[0];
+    if (next) this.io.err(`\n${next.prompt}\nYour answer (one line): `);
+  }
+
+  private cancel(): void {
+    if (this.open.length === 0) return;
+    this.open.length = 0;
+    this.io.err('No more input; cancelling the run.');
+    this.handle.stop();
   }
 }

@@ -9,6 +9,8 @@ import { importHashColumn } from './007-import-hash';
 import { messageEndsColumn } from './008-message-ends';
 import { compactStore } from './009-compact-store';
 import { shortEventKinds } from './010-short-event-kinds';
+import { reservedEleven } from './011-reserved';
+import { runRequestsTable } from './012-run-requests';
 
 /** Every schema step in order. Append only; never edit a released migration. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -22,6 +24,8 @@ export const MIGRATIONS: readonly Migration[] = [
   messageEndsColumn,
   compactStore,
   shortEventKinds,
+  reservedEleven,
+  runRequestsTable,
 ];
 export type { Migration } from './runner';
 export { migrate } from './runner';
