@@ -79,6 +79,8 @@ export class LiveWriter {
   private readonly writeBatch;
   private writing: readonly RunEvent[] = [];
   private touched = new Map<string, SessionTally>();
+  /** A group commit waits on the event loop for an import's writing thread (commitOrReport). */
+  private waitingForThread = false;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -305,13 +307,23 @@ export class LiveWriter {
     this.commit();
   }
 
-  /** A commit nobody waits on synchronously: a failure is reported, and the batch kept for the next. */
+  /**
+   * A commit nobody waits on synchronously (the group commit): a failure is reported, and the
+   * batch kept for the next. While an import's writing thread is in its transaction it waits for
+   * it on the event loop instead of blocking (WriteTurns.whenThreadOut), then commits everything
+   * buffered by then; one such wait at a time.
+   */
   private commitOrReport(): void {
-    try {
-      this.commit();
-    } catch (error) {
-      this.options.onWriteError(error);
-    }
+    if (this.waitingForThread) return;
+    this.waitingForThread = true;
+    this.turns.whenThreadOut(() => {
+      this.waitingForThread = false;
+      try {
+        this.commit();
+      } catch (error) {
+        this.options.onWriteError(error);
+      }
+    });
   }
 
   private loadAcceptedSeq(event: RunEvent): number {

@@ -5,9 +5,22 @@ const MAIN = 0;
 const THREAD = 1;
 /** Writing threads with a job (set and cleared by the main thread: ImportWriteThread). */
 const IMPORTING = 2;
+/** Events the writing thread has written, counted at each of its chunks (wraps at 2^32). */
+const WRITTEN = 3;
+const SLOTS = 4;
 
 /** SQLite's default WAL size, in pages, past which a commit checkpoints. */
 const AUTO_CHECKPOINT_PAGES = 1000;
+
+/** Atomics.waitAsync (ES2024, in Node since 16; the project's lib setting predates its types). */
+interface AtomicsWaitAsync {
+  waitAsync(
+    array: Int32Array,
+    index: number,
+    value: number,
+    timeoutMs: number,
+  ): { async: false; value: string } | { async: true; value: Promise<string> };
+}
 
 /** Whether this thread may block in Atomics.wait (some embedders' main threads may not). */
 const canBlock = ((): boolean => {
@@ -31,8 +44,16 @@ const canBlock = ((): boolean => {
  * it is. Each side sets its own slot before it reads the other's, so both never go at once.
  */
 export class WriteTurns {
-  readonly shared = new SharedArrayBuffer(12);
+  readonly shared = new SharedArrayBuffer(SLOTS * Int32Array.BYTES_PER_ELEMENT);
   private readonly slots = new Int32Array(this.shared);
+  /**
+   * The last turn that found the writing thread in its transaction: the events the thread wrote
+   * after this thread asked and before it left (at most about one of its chunks, see
+   * run-write-job.ts), and the milliseconds this thread waited.
+   */
+  lastWait: { threadEvents: number; waitedMs: number } | null = null;
+  /** Writes `whenThreadOut` left to the event loop because the thread was in its transaction. */
+  waitedOnLoop = 0;
   /** Whether the connection checkpoints the WAL after its own commits (SQLite's default). */
   private autoCheckpoint = true;
 
@@ -54,17 +75,57 @@ export class WriteTurns {
   }
 
   /**
+   * Runs `write` (which takes its turn itself, through `mine`) once the writing thread is out of
+   * its transaction: at once when it is, else on this thread's event loop once it has left (or
+   * after `maxWaitMs`), having asked it to as `mine` does but without blocking this thread
+   * meanwhile; the writing thread begins no transaction until `write` has returned. For writes
+   * nobody waits on synchronously (a live run's group commit): this thread goes on instead of
+   * stalling for the rest of the thread's chunk and its commit, which take long when the
+   * machine's cores are busy. Returns whether `write` ran at once.
+   */
+  whenThreadOut(write: () => void, maxWaitMs = 2_000): boolean {
+    // Asked before THREAD is read (as in `mine`), so a transaction the thread begins after this
+    // read is one it begins only after `write`.
+    Atomics.add(this.slots, MAIN, 1);
+    const run = () => {
+      try {
+        write();
+      } finally {
+        Atomics.sub(this.slots, MAIN, 1);
+        Atomics.notify(this.slots, MAIN);
+      }
+    };
+    if (Atomics.load(this.slots, THREAD) === 0) {
+      run();
+      return true;
+    }
+    this.waitedOnLoop += 1;
+    const waited = (Atomics as unknown as AtomicsWaitAsync).waitAsync(this.slots, THREAD, 1, maxWaitMs);
+    if (waited.async) void waited.value.then(run);
+    else queueMicrotask(run);
+    return false;
+  }
+
+  /**
    * Runs `write` (a write transaction on the store's own connection) once the writing thread is
    * out of its transaction, waiting at most `maxWaitMs` for it (then SQLite's busy wait decides).
    */
   mine<T>(write: () => T, maxWaitMs = 2_000): T {
     Atomics.add(this.slots, MAIN, 1);
     try {
-      const until = performance.now() + maxWaitMs;
-      while (canBlock && Atomics.load(this.slots, THREAD) !== 0) {
-        const left = until - performance.now();
-        if (left <= 0) break;
-        Atomics.wait(this.slots, THREAD, 1, left);
+      const asked = performance.now();
+      const until = asked + maxWaitMs;
+      if (Atomics.load(this.slots, THREAD) !== 0) {
+        const writtenAtAsk = Atomics.load(this.slots, WRITTEN);
+        while (canBlock && Atomics.load(this.slots, THREAD) !== 0) {
+          const left = until - performance.now();
+          if (left <= 0) break;
+          Atomics.wait(this.slots, THREAD, 1, left);
+        }
+        this.lastWait = {
+          threadEvents: (Atomics.load(this.slots, WRITTEN) - writtenAtAsk) >>> 0,
+          waitedMs: performance.now() - asked,
+        };
       }
       this.followImports();
       return write();
@@ -108,6 +169,8 @@ export function inWriteTurn<T>(connection: SqliteDatabase, write: () => T): T {
 /** The writing thread's side of WriteTurns (on the same SharedArrayBuffer). */
 export class ThreadWriteTurns {
   private readonly slots: Int32Array;
+  /** performance.now() when the main thread was last seen wanting to write. */
+  private lastWanted = -Infinity;
 
   constructor(shared: SharedArrayBuffer) {
     this.slots = new Int32Array(shared);
@@ -115,7 +178,22 @@ export class ThreadWriteTurns {
 
   /** The main thread waits to write: end the transaction now. */
   wanted(): boolean {
-    return Atomics.load(this.slots, MAIN) > 0;
+    if (Atomics.load(this.slots, MAIN) === 0) return false;
+    this.lastWanted = performance.now();
+    return true;
+  }
+
+  /**
+   * Whether the main thread wanted to write within the last `windowMs` (a live run commits
+   * every few milliseconds: it will want to again soon).
+   */
+  wantedWithin(windowMs: number): boolean {
+    return performance.now() - this.lastWanted < windowMs;
+  }
+
+  /** Counts `events` more written (read by the main thread when a turn waited: WriteTurns.lastWait). */
+  wrote(events: number): void {
+    Atomics.add(this.slots, WRITTEN, events);
   }
 
   /**
@@ -129,6 +207,7 @@ export class ThreadWriteTurns {
       Atomics.store(this.slots, THREAD, 1);
       const main = Atomics.load(this.slots, MAIN);
       if (main === 0 || performance.now() >= until) break;
+      this.lastWanted = performance.now();
       this.release();
       Atomics.wait(this.slots, MAIN, main, Math.max(1, until - performance.now()));
     }

@@ -21,15 +21,16 @@ import { tableSizes } from './store-writes';
  *   - import of a MESSAGES-message export file (parsed on the import's parsing thread, written on
  *     its writing thread) vs raw inserts of the very same rows into the same schema (tables,
  *     indexes, FTS5 index) in one transaction;
- *   - the longest commit of a live run on the main thread while that import is written vs the
- *     same live run alone;
+ *   - the longest and p99 main-thread stall of a live run's commits (made at once, and left to
+ *     the group commit) while that import is written vs the same live run alone;
  *   - the store's size vs the message text it holds;
  *   - opening (the first draw's calls: summary, the view at the end, the last page) and seeking
  *     (the view and the page at a random seq, the edges) in it vs the same in a 1,000-message
  *     session of the same store;
  *   - opening an empty session beside the big one vs in a store of its own;
  *   - a full-text query across the store vs the bare FTS5 match.
- * FLEETSCOPE_BENCH_MESSAGES sets the size (default 100,000; the issue's goals are for 1,000,000).
+ * FLEETSCOPE_BENCH_MESSAGES sets the size (default 100,000; the issue's goals are for 1,000,000,
+ * whose import takes about 30 s a run here).
  * The import runs in the built app in a child process (import-child.mjs); the rest in process.
  * Printed and written as JSON; never asserted on time.
  */
@@ -74,18 +75,30 @@ const STALL_CHILD = fileURLToPath(new URL('./import-stall-child.mjs', import.met
 
 interface LiveStall {
   ms: number;
-  commits: number;
+  writes: number;
   longestCommitMs: number;
   p99CommitMs: number;
   longestLoopDelayMs: number;
+  p99LoopDelayMs: number;
+  longestDurableMs: number;
+  p99DurableMs: number;
 }
 
+/** One frame at 60 Hz (ms): the longest a live commit may hold the main thread. */
+const FRAME_MS = 16.7;
+
 /**
- * A live run's commits on the main thread of the built app (import-stall-child.mjs), while it
- * imports `target` or, with `--alone ms`, for that long without an import.
+ * A live run's writes on the main thread of the built app (import-stall-child.mjs), committed at
+ * once (`flush`) or by the store's group commit (`group`), while it imports `target` or, with
+ * `--alone ms`, for that long without an import.
  */
-function liveStall(liveEvents: string, dataDir: string, target: string[]): LiveStall {
-  const child = spawnSync(process.execPath, [STALL_CHILD, liveEvents, dataDir, ...target], {
+function liveStall(
+  liveEvents: string,
+  dataDir: string,
+  mode: 'flush' | 'group',
+  target: string[],
+): LiveStall {
+  const child = spawnSync(process.execPath, [STALL_CHILD, liveEvents, dataDir, mode, ...target], {
     encoding: 'utf8',
   });
   if (child.status !== 0) throw new Error(`import-stall-child failed (${child.status}): ${child.stderr}`);
@@ -223,20 +236,32 @@ describe('history store with a large session', () => {
       liveEvents,
       JSON.stringify([...sampleEvents(2_000)].filter((event) => event.kind !== 'session.stopped')),
     );
-    const importMs = [...importing.importFile].sort((a, b) => a - b)[Math.floor(REPS / 2)] ?? 1_000;
-    const stallRuns: { during: LiveStall[]; alone: LiveStall[] } = { during: [], alone: [] };
-    const stalls = await interleave(REPS, {
-      duringImport: () => {
-        const run = liveStall(liveEvents, freshFolder(), [file]);
-        stallRuns.during.push(run);
-        return run.longestCommitMs;
-      },
-      alone: () => {
-        const run = liveStall(liveEvents, freshFolder(), ['--alone', String(Math.round(importMs))]);
-        stallRuns.alone.push(run);
-        return run.longestCommitMs;
-      },
+    // A run without an import lasts as long as the last run beside one took (before any, as long
+    // as the median import).
+    let aloneMs = [...importing.importFile].sort((a, b) => a - b)[Math.floor(REPS / 2)] ?? 1_000;
+    const stallRuns = {
+      flushDuring: [] as LiveStall[],
+      flushAlone: [] as LiveStall[],
+      groupDuring: [] as LiveStall[],
+      groupAlone: [] as LiveStall[],
+    };
+    const besideImport = (mode: 'flush' | 'group', runs: LiveStall[]) => () => {
+      const run = liveStall(liveEvents, freshFolder(), mode, [file]);
+      aloneMs = run.ms;
+      runs.push(run);
+      return 0;
+    };
+    const withoutImport = (mode: 'flush' | 'group', runs: LiveStall[]) => () => {
+      runs.push(liveStall(liveEvents, freshFolder(), mode, ['--alone', String(Math.round(aloneMs))]));
+      return 0;
+    };
+    await interleave(REPS, {
+      flushDuring: besideImport('flush', stallRuns.flushDuring),
+      flushAlone: withoutImport('flush', stallRuns.flushAlone),
+      groupDuring: besideImport('group', stallRuns.groupDuring),
+      groupAlone: withoutImport('group', stallRuns.groupAlone),
     });
+    const stallOf = (runs: LiveStall[], key: keyof LiveStall) => runs.map((run) => run[key]);
 
     // The big session's store gets a 1,000-message and an empty session beside it; another store
     // holds only an empty session.
@@ -309,16 +334,41 @@ describe('history store with a large session', () => {
       goal: { kind: 'ratio', max: 1.5, text: '<= 1.5x raw inserts' },
       note: `${fmt(exported.bytes / 1e6)} MB file read and checked on the parsing thread while the writing thread writes its batches on a connection of its own (transactions of up to 200 ms that yield to live writes; the main thread only relays); ${sizeNote ?? ''}`,
     });
-    const worst = (runs: LiveStall[], key: keyof LiveStall) => fmt(Math.max(...runs.map((run) => run[key])));
-    report.add({
-      id: 'import-live-stall',
-      label: `longest main-thread stall of a live run's commit (every 16 ms) while a ${MESSAGES}-message import is written`,
-      unit: 'ms',
-      values: stalls.duringImport,
-      baseline: { label: 'same live run, no import, for as long', values: stalls.alone },
-      goal: { kind: 'info', text: 'the main thread stays responsive during an import' },
-      note: `worst p99 of a commit ${worst(stallRuns.during, 'p99CommitMs')} ms (alone ${worst(stallRuns.alone, 'p99CommitMs')} ms); worst event-loop delay ${worst(stallRuns.during, 'longestLoopDelayMs')} ms (alone ${worst(stallRuns.alone, 'longestLoopDelayMs')} ms); ${stallRuns.during[0]?.commits ?? 0} commits during the first import`,
-    });
+    const stallNote = `a live run appends 4 events every 16 ms on the main thread of the built app (import-stall-child.mjs) while a ${MESSAGES}-message import is written on its thread, against the same live run alone for as long, interleaved; ${sizeNote ?? `${MESSAGES} messages`}`;
+    for (const [id, key, what] of [
+      ['import-live-stall', 'longestCommitMs', 'longest'],
+      ['import-live-stall-p99', 'p99CommitMs', 'p99'],
+    ] as const) {
+      report.add({
+        id,
+        label: `${what} main-thread stall of a live commit made at once (store.flush: a session's start or end, a read of a live session) while a ${MESSAGES}-message import is written`,
+        unit: 'ms',
+        values: stallOf(stallRuns.flushDuring, key),
+        baseline: {
+          label: 'same live run, no import, for as long',
+          values: stallOf(stallRuns.flushAlone, key),
+        },
+        goal: { kind: 'value', max: FRAME_MS, text: `< one frame (${FRAME_MS} ms)` },
+        note: `${stallNote}; each commit waits for the writing thread's row batch and the commit of its transaction (write-turns.ts)`,
+      });
+    }
+    for (const [id, key, what] of [
+      ['import-live-loop-stall', 'longestLoopDelayMs', 'longest'],
+      ['import-live-loop-stall-p99', 'p99LoopDelayMs', 'p99'],
+    ] as const) {
+      report.add({
+        id,
+        label: `${what} main-thread stall (event-loop delay) of a live run left to the store's group commit while a ${MESSAGES}-message import is written`,
+        unit: 'ms',
+        values: stallOf(stallRuns.groupDuring, key),
+        baseline: {
+          label: 'same live run, no import, for as long',
+          values: stallOf(stallRuns.groupAlone, key),
+        },
+        goal: { kind: 'value', max: FRAME_MS, text: `< one frame (${FRAME_MS} ms)` },
+        note: `${stallNote}; a group commit that finds the thread in its transaction waits for it on the event loop (WriteTurns.whenThreadOut); the delay counts every stall of the main thread, the import's own relaying included; p99 from append to durable ${fmt(Math.max(...stallOf(stallRuns.groupDuring, 'p99DurableMs')))} ms at worst (alone ${fmt(Math.max(...stallOf(stallRuns.groupAlone, 'p99DurableMs')))} ms); ${stallRuns.groupDuring[0]?.writes ?? 0} writes during the first import`,
+      });
+    }
     const agentStores: Array<{ bytes: number; text: number }> = [];
     for (let rep = 0; rep < REPS; rep++) agentStores.push(await agentTextStore(AGENT_TEXT_MESSAGES));
     const overhead = (bytes: number, text: number, messages: number) => Math.round((bytes - text) / messages);

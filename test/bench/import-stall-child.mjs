@@ -1,11 +1,16 @@
 // A live run writing to the store's main thread while the built app imports a file (or, for the
 // baseline, the same live writing alone for the same time), and how long the main thread stalled.
-// Usage: node import-stall-child.mjs <events.json> <dataDir> <import file | --alone ms>.
-// Every LIVE_EVERY_MS (the live writer's group-commit window) it appends the next events of the live log (events.json: ImportedEvent[],
-// numbered here) and commits them at once (store.flush, synchronous: it waits for the store's
-// lock while the import's writing thread holds it). Prints {"ms", "commits",
-// "longestCommitMs", "p99CommitMs", "longestLoopDelayMs"}: the longest commit is the longest the
-// main thread was stalled by a live write; the loop delay is every other stall as well.
+// Usage: node import-stall-child.mjs <events.json> <dataDir> <flush | group> <import file | --alone ms>.
+// Every LIVE_EVERY_MS (the live writer's group-commit window) it appends the next EVENTS_PER_WRITE
+// events of the live log (events.json: ImportedEvent[], numbered here), and:
+//   - flush: commits them at once (store.flush, synchronous: it waits for the store's lock while
+//     the import's writing thread holds it), as a read of a live session or a session's start or
+//     end does; each commit's milliseconds are the main thread's stall for it;
+//   - group: leaves them to the store's group commit, as a run does (its timer commits them; it
+//     does not block while the writing thread holds the lock); the main thread's stalls are the
+//     event loop's delays, and each write's milliseconds until durable (store.whenDurable).
+// Prints {"ms", "writes", "longestCommitMs", "p99CommitMs", "longestLoopDelayMs",
+// "p99LoopDelayMs", "longestDurableMs", "p99DurableMs"} (commit figures 0 in group mode).
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
@@ -14,9 +19,11 @@ import { openStore } from '../../out/main/api.js';
 const LIVE_EVERY_MS = 16;
 const EVENTS_PER_WRITE = 4;
 
-const [eventsFile, dataDir, target, aloneMs] = process.argv.slice(2);
-if (!eventsFile || !dataDir || !target) {
-  console.error('usage: node import-stall-child.mjs <events.json> <dataDir> <import file | --alone ms>');
+const [eventsFile, dataDir, mode, target, aloneMs] = process.argv.slice(2);
+if (!eventsFile || !dataDir || !['flush', 'group'].includes(mode) || !target) {
+  console.error(
+    'usage: node import-stall-child.mjs <events.json> <dataDir> <flush | group> <import file | --alone ms>',
+  );
   process.exit(2);
 }
 const events = JSON.parse(readFileSync(eventsFile, 'utf8'));
@@ -25,6 +32,7 @@ const history = store.app.store;
 const sessionId = randomUUID();
 let next = 0;
 const commits = [];
+const durable = [];
 
 function writeLive() {
   for (let i = 0; i < EVENTS_PER_WRITE; i++) {
@@ -38,8 +46,12 @@ function writeLive() {
     history.append({ ...renamed, sessionId, seq: next });
   }
   const started = performance.now();
-  history.flush();
-  commits.push(performance.now() - started);
+  if (mode === 'flush') {
+    history.flush();
+    commits.push(performance.now() - started);
+  } else {
+    history.whenDurable(() => durable.push(performance.now() - started));
+  }
 }
 
 const delay = monitorEventLoopDelay({ resolution: 1 });
@@ -53,13 +65,16 @@ const ms = performance.now() - started;
 delay.disable();
 clearInterval(timer);
 await store.close();
-commits.sort((a, b) => a - b);
+const p99 = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.99)] ?? 0;
 process.stdout.write(
   `${JSON.stringify({
     ms,
-    commits: commits.length,
-    longestCommitMs: commits.at(-1) ?? 0,
-    p99CommitMs: commits[Math.floor(commits.length * 0.99)] ?? 0,
+    writes: Math.max(commits.length, durable.length),
+    longestCommitMs: Math.max(0, ...commits),
+    p99CommitMs: p99(commits),
     longestLoopDelayMs: delay.max / 1e6,
+    p99LoopDelayMs: delay.percentile(99) / 1e6,
+    longestDurableMs: Math.max(0, ...durable),
+    p99DurableMs: p99(durable),
   })}\n`,
 );

@@ -3,25 +3,38 @@ import { openRaw, type SqliteDatabase } from '../../database';
 import { importTally, ImportWriter } from '../../import-writer';
 import { Materializer, type SessionTally } from '../../materializer';
 import { OwnerRecords } from '../../ownership';
+import { ROWS_PER_STATEMENT } from '../../row-batch';
 import { ThreadWriteTurns } from '../../write-turns';
 import type { ImportedEvent } from '../../ports';
 import type { WriteJob, WriteReport, WriteRequest } from './write-protocol';
 
 /**
- * A transaction takes the batches already waiting until it has run this long, so commits (each
- * with its WAL checkpoint) are a small part of the work. A write of the main thread (a live
- * run's commit, a rename) does not wait for its end: it ends at the next CHUNK_EVENTS, see
- * write-turns.ts, but then waits for its commit and checkpoint, which grow with it: a longer
+ * A transaction takes the batches already waiting until it has run this long, so commits are a
+ * small part of the work. A write of the main thread (a live run's commit, a rename) does not
+ * wait for its end: it ends at the next chunk (CHUNK_EVENTS), see write-turns.ts, but then waits
+ * for its commit, which grows with it (the pages and full-text terms it wrote): a longer
  * transaction saves commits and lengthens that wait. Writers in other processes wait at most
  * this long, well within busy_timeout, and a cancel is answered after it.
  */
 export const TRANSACTION_MS = 200;
 
 /**
- * Events written between looks at the main thread's wish to write (a few milliseconds' worth):
- * about the longest a live write waits for this thread.
+ * While the main thread writes often (it wanted to within LIVE_WINDOW_MS: a live run commits
+ * every 16 ms), a transaction ends after this long, so the one a live commit waits for has only
+ * a few milliseconds of rows to commit (milliseconds; measured in test/bench/history.bench.ts,
+ * import-live-stall).
  */
-const CHUNK_EVENTS = 128;
+const LIVE_TRANSACTION_MS = 4;
+
+/** How recently the main thread must have wanted to write for LIVE_TRANSACTION_MS (ms). */
+const LIVE_WINDOW_MS = 250;
+
+/**
+ * Events written between looks at the main thread's wish to write: one multi-row insert's worth
+ * (a fraction of a millisecond). A write of the main thread waits for at most one chunk and the
+ * commit of what the transaction holds.
+ */
+const CHUNK_EVENTS = ROWS_PER_STATEMENT;
 
 /**
  * Events committed between the thread's checkpoints (some hundreds of pages with short messages,
@@ -147,9 +160,10 @@ class SessionsWriting {
 
   /**
    * Writes `first` and the batches `receive` has waiting, in transactions of at most about
-   * TRANSACTION_MS, each ended early (at the next CHUNK_EVENTS) when the main thread wants to
-   * write, and the next begun once it has; a request other than events that was taken is
-   * returned as `next`. Returns after a commit with no batch left half-written.
+   * TRANSACTION_MS (LIVE_TRANSACTION_MS while the main thread writes often), each ended early
+   * (before the next chunk of CHUNK_EVENTS) when the main thread wants to write, and the next
+   * begun once it has; a request other than events that was taken is returned as `next`.
+   * Returns after a commit with no batch left half-written.
    */
   write(
     first: Extract<WriteRequest, { type: 'events' }>,
@@ -160,18 +174,21 @@ class SessionsWriting {
     let next: WriteRequest | undefined;
     let current: ParsedBatch | null = parsed(first);
     while (current) {
-      const started = performance.now();
-      const enough = () => performance.now() - started >= TRANSACTION_MS || this.turns.wanted();
       const touched = new Set<number>();
       // IMMEDIATE: the lock is taken (or waited for) at BEGIN, so a live write the main thread
       // commits meanwhile cannot make this one fail (see LiveWriter.commit).
       const transaction = this.db.transaction(() => {
+        const started = performance.now();
+        const budget = this.turns.wantedWithin(LIVE_WINDOW_MS) ? LIVE_TRANSACTION_MS : TRANSACTION_MS;
+        const enough = () => this.turns.wanted() || performance.now() - started >= budget;
+        // Looked at before every chunk but the first (each transaction writes one at least, and
+        // a batch parsed in it is looked at again before it is written) and before a parse.
+        let first = true;
         while (current) {
+          if (!first && enough()) break;
+          first = false;
           touched.add(current.session);
-          if (!this.applyChunk(current)) {
-            if (enough()) break;
-            continue;
-          }
+          if (!this.applyChunk(current)) continue;
           batches += 1;
           done = current.done;
           current = null;
@@ -183,7 +200,8 @@ class SessionsWriting {
         for (const session of touched) this.writer.commitBatch(this.tally(session));
       });
       this.turns.mine(() => transaction.immediate(), YIELD_MAX_MS);
-      if (this.uncheckpointed >= CHECKPOINT_EVENTS) this.checkpoint();
+      // Not while a write of the main thread waits: it would take the disk that write needs.
+      if (this.uncheckpointed >= CHECKPOINT_EVENTS && !this.turns.wanted()) this.checkpoint();
     }
     return { batches, done, next };
   }
@@ -219,7 +237,7 @@ class SessionsWriting {
     if (this.db.open) this.db.close();
   }
 
-  /** Writes the batch's next CHUNK_EVENTS events; true once it is all written. */
+  /** Writes the batch's next CHUNK_EVENTS events (one more to keep a message whole); true once it is all written. */
   private applyChunk(batch: ParsedBatch): boolean {
     let end = Math.min(batch.written + CHUNK_EVENTS, batch.events.length);
     // A start goes with the event after it, so a message started and completed by the two is
@@ -231,6 +249,7 @@ class SessionsWriting {
     });
     batch.written += chunk.length;
     this.uncheckpointed += chunk.length;
+    this.turns.wrote(chunk.length);
     this.seqs[batch.session] = applied.seq;
     if (applied.stopped) this.stopped[batch.session] = true;
     return batch.written >= batch.events.length;

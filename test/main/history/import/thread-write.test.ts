@@ -3,8 +3,11 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { importFile } from '../../../../src-main/history/import';
 import { exportSession } from '../../../../src-main/history/export';
+import type { RunEvent } from '@shared/domain';
 import type { ImportedEvent, ImportInProgress, SessionWriter } from '../../../../src-main/history/ports';
 import type { HistoryStore } from '../../../../src-main/history';
+import { ROWS_PER_STATEMENT } from '../../../../src-main/history/row-batch';
+import { writeTurnsOf } from '../../../../src-main/history/write-turns';
 import { MemorySessions } from '../../../helpers/memory-sessions';
 import { makeTempDir } from '../../../helpers/temp-dir';
 import { demoFleet, openTempHistory } from '../../../helpers/temp-store';
@@ -332,6 +335,99 @@ describe('an import on its own thread beside a live run', () => {
       history.cleanup();
     }
   });
+});
+
+/**
+ * A live run that never ends: its log (a sample session, not stopped) and then its messages again
+ * under new ids; `next(count)` gives the next events, numbered for `sessionId`.
+ */
+function endlessRun(sessionId: string) {
+  const log = [...sampleEvents(400)].filter((event) => event.kind !== 'session.stopped');
+  let at = 0;
+  let seq = 0;
+  return {
+    seq: () => seq,
+    next(count: number): RunEvent[] {
+      const out: RunEvent[] = [];
+      while (out.length < count) {
+        const round = Math.floor(at / log.length);
+        const event = log[at % log.length] as ImportedEvent;
+        at += 1;
+        if (round > 0 && event.kind.startsWith('session.')) continue;
+        const again =
+          round === 0
+            ? event
+            : (JSON.parse(JSON.stringify(event).replaceAll('"msg-', `"r${round}-msg-`)) as ImportedEvent);
+        out.push({ ...again, sessionId, seq: (seq += 1) } as RunEvent);
+      }
+      return out;
+    },
+  };
+}
+
+describe("the main thread's turn beside an import on its own thread", () => {
+  it('a write that finds the thread in its transaction waits for at most one row batch of its events', async () => {
+    const history = openTempHistory({ heartbeatMs: 0 });
+    try {
+      const turns = writeTurnsOf(history.store.db);
+      const sessionId = history.store.importSession(
+        { title: 'renamed', task: '', fleetName: '', source: 'test', createdAt: 0, tags: [] },
+        sampleEvents(1),
+      );
+      // Events the thread wrote between each waiting write's ask and its turn.
+      const waits: number[] = [];
+      let renames = 0;
+      const { failures, duringImport, stop } = await whileImporting(
+        history.store,
+        'main-waits',
+        () => {
+          turns.lastWait = null;
+          history.store.renameSession(sessionId, `renamed ${(renames += 1)}`);
+          if (turns.lastWait) waits.push((turns.lastWait as { threadEvents: number }).threadEvents);
+        },
+        2,
+      );
+      stop();
+      expect(failures).toEqual([]);
+      expect(duringImport).toBeGreaterThan(3);
+      expect(waits.length).toBeGreaterThan(0);
+      // At most the row batch it was writing (one event more keeps a started message with its
+      // completion): it looks at the main thread's wish before each.
+      expect(Math.max(...waits)).toBeLessThanOrEqual(ROWS_PER_STATEMENT + 1);
+    } finally {
+      history.cleanup();
+    }
+  }, 60_000);
+
+  it("a live run's group commits never block on the thread: they wait on the event loop, and every event is stored in order", async () => {
+    const history = openTempHistory({ heartbeatMs: 0 });
+    try {
+      const turns = writeTurnsOf(history.store.db);
+      const sessionId = 'live-group-commits';
+      const run = endlessRun(sessionId);
+      let durable = 0;
+      // Appended a few at a time and left to the store's group commit (its timer), as a run does.
+      const append = () => {
+        for (const event of run.next(3)) history.store.append(event);
+        const appended = run.seq();
+        history.store.whenDurable(() => (durable = Math.max(durable, appended)));
+      };
+      turns.lastWait = null;
+      const { failures, duringImport, stop } = await whileImporting(history.store, 'live-group', append, 2);
+      stop();
+      await expect.poll(() => durable).toBe(run.seq());
+      expect(failures).toEqual([]);
+      expect(duringImport).toBeGreaterThan(3);
+      // Some commits found the thread in its transaction, and none of them waited for it here.
+      expect(turns.waitedOnLoop).toBeGreaterThan(0);
+      expect(turns.lastWait).toBeNull();
+      expect([...history.store.iterateEvents(sessionId)].map((event) => event.seq)).toEqual(
+        Array.from({ length: run.seq() }, (_, index) => index + 1),
+      );
+    } finally {
+      history.cleanup();
+    }
+  }, 60_000);
 });
 
 describe('checkpoints while an import writes on its own thread', () => {
