@@ -154,7 +154,7 @@ export class RunService {
         ),
       ),
     ];
-    return { fleet, keyDestinations };
+    return { fleet: effective, keyDestinations };
   }
 
   /** Starts a run and returns its handle (events also reach the hub as `run.events`). */
@@ -165,7 +165,6 @@ export class RunService {
         task: request.task,
         ...(this.options.secrets ? { secrets: this.options.secrets() } : {}),
         ...(request.title ? { title: request.title } : {}),
-        ...(request.overrides ? { providerOverrides: request.overrides } : {}),
         ...(request.fileRoot !== undefined ? { fileRoot: request.fileRoot } : {}),
         ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
         ...(request.signal ? { signal: request.signal } : {}),

@@ -91,6 +91,18 @@ describe('fleetscope run', () => {
     expect(io.stdout.join('\n')).not.toContain('sk-local-test');
     expect(io.stderr).toContain(`key: OPENAI_API_KEY is sent to ${stub.baseUrl}`);
     expect(io.stderr.join('\n')).not.toContain('sk-local-test');
+    // The session records the fleet as it ran: the flags applied once, by the run service.
+    const sessionId = /^Session (ses_\S+) /.exec(io.stdout.at(-1) ?? '')?.[1] ?? '';
+    const history = openHistory(dataDir, { recover: false });
+    try {
+      const providers = (history.store.getSession(sessionId)?.fleet?.agents ?? []).flatMap((agent) =>
+        agent.provider ? [agent.provider] : [],
+      );
+      expect(providers.length).toBeGreaterThan(0);
+      expect(providers.every((p) => p.model === 'stub-model' && p.baseUrl === stub.baseUrl)).toBe(true);
+    } finally {
+      history.close();
+    }
   });
 
   it('shows who speaks to whom and the words of each message', async () => {
