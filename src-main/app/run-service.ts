@@ -23,9 +23,6 @@ import type { FleetCatalog } from './fleet-catalog';
 import type { ProviderPreset } from './fleet-changes';
 import { checkResume, planResume } from './resume-plan';
 
-/** Run events for the renderer are packed per session at most once per this many ms (a frame). */
-const FLUSH_MS = 16;
-
 export interface RunServiceOptions {
   store: HistoryStore;
   hub: EventHub;
@@ -98,15 +95,17 @@ export interface PreparedLaunch {
 
 /**
  * The app's runs, for every surface (window, browser, CLI, API): starts them from saved fleets,
- * examples or fleet objects, relays their events to every surface as `run.events` packed per
- * frame, and routes control and human answers.
+ * examples or fleet objects, relays their events to the hub as `run.events` packed per session
+ * and per store commit (the runtime shows a commit's events in one synchronous burst; they leave
+ * in a microtask, so the surfaces' per-frame batching is the only wait between a commit and a
+ * client), and routes control and human answers.
  */
 export class RunService {
   private readonly manager: RunManager;
   private readonly pending = new Map<string, RunEvent[]>();
   /** The last seq this service's runs recorded, per session (to notice appends by others). */
   private readonly lastSeqs = new Map<string, number>();
-  private timer: NodeJS.Timeout | null = null;
+  private flushQueued = false;
 
   constructor(private readonly options: RunServiceOptions) {
     this.manager = new RunManager({ sink: options.store, env: options.env ?? process.env, fileRoot: null });
@@ -349,12 +348,13 @@ export class RunService {
     const queue = this.pending.get(event.sessionId);
     if (queue) queue.push(event);
     else this.pending.set(event.sessionId, [event]);
-    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    queueMicrotask(() => this.flush());
   }
 
   private flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.flushQueued = false;
     for (const [sessionId, events] of this.pending)
       this.options.hub.emit('run.events', { sessionId, events });
     this.pending.clear();
