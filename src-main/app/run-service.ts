@@ -17,6 +17,7 @@ import {
   type ProviderOverrides,
   type RunHandle,
 } from '../orchestrator/run';
+import type { ToolRegistry } from '../orchestrator/tools';
 import { AppError } from './errors';
 import type { EventHub } from './event-hub';
 import type { FleetCatalog } from './fleet-catalog';
@@ -35,6 +36,8 @@ export interface RunServiceOptions {
   secrets?: () => string[];
   /** A provider preset from Settings (agents given a provider by id: imports, forks). */
   providerPreset?: (id: ProviderId) => ProviderPreset;
+  /** The tools every run offers (the composition root's one registry). */
+  tools: ToolRegistry;
 }
 
 /** A stored session to go on with (see RunService.resume). */
@@ -108,7 +111,12 @@ export class RunService {
   private flushQueued = false;
 
   constructor(private readonly options: RunServiceOptions) {
-    this.manager = new RunManager({ sink: options.store, env: options.env ?? process.env, fileRoot: null });
+    this.manager = new RunManager({
+      sink: options.store,
+      env: options.env ?? process.env,
+      fileRoot: null,
+      tools: options.tools,
+    });
     this.manager.onDidEvent((event) => this.enqueue(event));
   }
 
@@ -260,6 +268,7 @@ export class RunService {
       stored.fleet,
       { agents, ...(other ? { fleet: other } : {}) },
       (id) => this.preset(id),
+      this.options.tools.names(),
     );
     const overrides = request.overrides ?? {};
     const fleet = applyProviderOverrides(plan.fleet, overrides);

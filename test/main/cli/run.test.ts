@@ -230,6 +230,20 @@ describe('fleetscope run exit codes', () => {
     expect(broken.stderr.join('\n')).toContain('is not valid JSON');
   });
 
+  it('exits 2 for a fleet naming a tool the app does not offer, naming it, before any session', async () => {
+    const io = captureIo({});
+    const [first, ...rest] = scriptedPair.agents;
+    const unknownTool = { ...scriptedPair, agents: [{ ...first, tools: ['teleport'] }, ...rest] };
+    expect(await runCli(['run', writeFleet(unknownTool), '--task', 'x', '--data-dir', dataDir], io)).toBe(2);
+    expect(io.stderr.join('\n')).toContain('unknown tool "teleport"');
+    const history = openHistory(dataDir, { recover: false });
+    try {
+      expect(history.store.listSessions({ limit: 10 }).items).toEqual([]);
+    } finally {
+      history.close();
+    }
+  });
+
   it('exits 2 for an invalid fleet and names the field and why', async () => {
     const io = captureIo({});
     const invalid = { ...scriptedPair, team: { pattern: 'sequential', order: ['ann', 'carl'] } };
