@@ -9,7 +9,7 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
 /** The folders of src-main, each one layer (docs/ARCHITECTURE.md section 2). */
-const LAYERS = ['app', 'cli', 'electron', 'history', 'ingest', 'llm', 'orchestrator', 'server'];
+const LAYERS = ['api', 'app', 'cli', 'electron', 'history', 'ingest', 'llm', 'orchestrator', 'server'];
 
 const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const alternatives = (names) => names.map(escapeRegex).join('|');
@@ -197,26 +197,46 @@ export default tseslint.config(
     rules: fence({ packages: ELECTRON }, "Only src-main/electron/ may import 'electron'."),
   },
   {
+    files: ['src-main/api/**'],
+    rules: fence(
+      {
+        packages: [...ELECTRON, 'better-sqlite3', 'openai'],
+        layers: ['cli', 'electron', 'history', 'ingest', 'llm', 'orchestrator', 'server'],
+      },
+      'The public `fleetscope/api` entry goes through the composition root src-main/app (and src-shared), nothing below it.',
+    ),
+  },
+  {
     files: ['src-main/app/**'],
     rules: fence(
-      { packages: ELECTRON, layers: ['cli', 'electron', 'server'] },
+      { packages: ELECTRON, layers: ['api', 'cli', 'electron', 'server'] },
       'The composition root is independent of transport: no electron, server or CLI imports (docs/ARCHITECTURE.md section 2).',
     ),
   },
   {
-    files: ['src-main/orchestrator/**', 'src-main/llm/**'],
+    files: ['src-main/orchestrator/**'],
     rules: fence(
       {
         packages: [...ELECTRON, 'better-sqlite3'],
-        layers: ['app', 'cli', 'electron', 'history', 'ingest', 'server'],
+        layers: ['api', 'app', 'cli', 'electron', 'history', 'ingest', 'server'],
       },
-      'The orchestrator and llm know storage only through the EventSink interface: no electron, sqlite, history, ingest, app, server or CLI imports.',
+      'The orchestrator knows storage only through the EventSink interface: no electron, sqlite, history, ingest, app, server or CLI imports.',
+    ),
+  },
+  {
+    files: ['src-main/llm/**'],
+    rules: fence(
+      {
+        packages: [...ELECTRON, 'better-sqlite3'],
+        layers: ['api', 'app', 'cli', 'electron', 'history', 'ingest', 'orchestrator', 'server'],
+      },
+      'llm is the model clients only: the orchestrator imports llm, never the other way; no electron, sqlite, history, ingest, app, server or CLI imports.',
     ),
   },
   {
     files: ['src-main/history/**'],
     rules: fence(
-      { packages: ELECTRON, layers: ['app', 'cli', 'electron', 'ingest', 'server'] },
+      { packages: ELECTRON, layers: ['api', 'app', 'cli', 'electron', 'ingest', 'server'] },
       'History is storage only: no electron, app, ingest, server or CLI imports.',
     ),
   },
@@ -225,7 +245,7 @@ export default tseslint.config(
     rules: fence(
       {
         packages: [...ELECTRON, 'better-sqlite3', 'openai'],
-        layers: ['app', 'cli', 'electron', 'llm', 'orchestrator', 'server'],
+        layers: ['api', 'app', 'cli', 'electron', 'llm', 'orchestrator', 'server'],
       },
       'The trace ingest maps spans into the history store: it may import history and src-shared, nothing above them.',
     ),
@@ -235,7 +255,7 @@ export default tseslint.config(
     rules: fence(
       {
         packages: [...ELECTRON, 'better-sqlite3', 'openai'],
-        layers: ['cli', 'electron', 'history', 'ingest', 'llm', 'orchestrator'],
+        layers: ['api', 'cli', 'electron', 'history', 'ingest', 'llm', 'orchestrator'],
       },
       'The web host reaches the backend only through the composition root src-main/app (and src-shared).',
     ),
@@ -246,7 +266,7 @@ export default tseslint.config(
     rules: fence(
       {
         packages: [...ELECTRON, 'better-sqlite3', 'openai'],
-        layers: ['electron', 'history', 'ingest', 'llm', 'orchestrator', 'server'],
+        layers: ['api', 'electron', 'history', 'ingest', 'llm', 'orchestrator', 'server'],
       },
       'The CLI goes through the composition root src-main/app (and src-shared); only commands/serve.ts may import the web host.',
     ),
@@ -256,7 +276,7 @@ export default tseslint.config(
     rules: fence(
       {
         packages: [...ELECTRON, 'better-sqlite3', 'openai'],
-        layers: ['electron', 'history', 'ingest', 'llm', 'orchestrator'],
+        layers: ['api', 'electron', 'history', 'ingest', 'llm', 'orchestrator'],
       },
       'The serve command may import the web host (src-main/server) and the composition root, nothing below them.',
     ),
@@ -266,7 +286,7 @@ export default tseslint.config(
     rules: fence(
       {
         packages: ['better-sqlite3', 'openai'],
-        layers: ['cli', 'history', 'ingest', 'llm', 'orchestrator', 'server'],
+        layers: ['api', 'cli', 'history', 'ingest', 'llm', 'orchestrator', 'server'],
       },
       'The desktop shell reaches the backend only through the composition root src-main/app (and src-shared).',
     ),

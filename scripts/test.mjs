@@ -1,5 +1,5 @@
 // `npm test`: every tier this machine can run, in order, stopping at the first failure.
-// typecheck -> format -> lint -> vitest node + component -> build -> browser tier -> electron tier.
+// typecheck -> format -> lint -> import check -> vitest node + component -> build -> browser tier -> electron tier.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ const steps = [
   ['typecheck (web)', bin('vue-tsc'), ['--noEmit', '-p', 'tsconfig.web.json']],
   ['format (prettier --check)', bin('prettier'), ['--check', '--log-level', 'warn', '.']],
   ['lint', bin('eslint'), ['.', '--max-warnings', '0']],
+  ['import check (cycles, fences)', process.execPath, [join(root, 'scripts', 'check-imports.mjs')]],
   ['unit tests (node + component)', bin('vitest'), ['run', '--project', 'node', '--project', 'component']],
   ['build', bin('electron-vite'), ['build', '--logLevel', 'warn']],
   ['browser tests', bin('vitest'), ['run', '--project', 'browser']],

@@ -71,7 +71,7 @@ export class BranchService {
       );
     const stored = storedFleet(parent.fleet);
     if (stored === null) throw new AppError('invalid-input', 'This session has no fleet to fork with.');
-    const base = runnableFleet(stored, parent.summary.source !== 'live');
+    const base = runnableFleet(stored, parent.summary.source !== 'live', this.options.toolNames);
     const original = store.messageAt(parentId, input.atMessage);
     if (original === null) {
       const count = store.countMessages(parentId);

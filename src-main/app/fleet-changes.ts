@@ -1,6 +1,7 @@
 import type { AgentChange, ForkChange, ProviderId } from '@shared/contract';
 import {
   assertNever,
+  fleetMembers,
   type AgentSpec,
   type Fleet,
   type ProviderRef,
@@ -16,20 +17,15 @@ export interface ProviderPreset {
 }
 
 /** Addresses of LLM agents (nested ones as `team/agent`) that have no provider to run on. */
-export function unmappedAgents(fleet: Fleet, scope = ''): string[] {
-  return fleet.agents.flatMap((agent) => {
-    const address = `${scope}${agent.name}`;
-    if (agent.type === 'team') return agent.fleet ? unmappedAgents(agent.fleet, `${address}/`) : [];
-    return agent.type === 'llm' && !agent.provider ? [address] : [];
-  });
+export function unmappedAgents(fleet: Fleet): string[] {
+  return fleetMembers(fleet)
+    .filter(({ agent }) => agent.type === 'llm' && !agent.provider)
+    .map((member) => member.address);
 }
 
 /** Every agent address of a fleet, nested ones included. */
-function addresses(fleet: Fleet, scope = ''): string[] {
-  return fleet.agents.flatMap((agent) => [
-    `${scope}${agent.name}`,
-    ...(agent.fleet ? addresses(agent.fleet, `${scope}${agent.name}/`) : []),
-  ]);
+function addresses(fleet: Fleet): string[] {
+  return fleetMembers(fleet).map((member) => member.address);
 }
 
 /** The fleet with the agent at `path` replaced (nested fleets are copied along the way). */

@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { parseFleet, type Fleet } from '@shared/domain';
-import { createBuiltinTools } from '../orchestrator';
 
 export type LoadedFleet = { fleet: Fleet; warnings: string[] } | { error: string };
 
-/** Checks a fleet object as every surface does; the error text names each field that is wrong. */
+/**
+ * Checks a fleet object as every surface does; the error text names each field that is wrong.
+ * Tool names are checked when the run starts, against the registry that run offers.
+ */
 export function checkFleet(input: unknown, origin = 'The fleet'): LoadedFleet {
-  const parsed = parseFleet(input, { knownTools: createBuiltinTools().names() });
+  const parsed = parseFleet(input);
   if (!parsed.ok) {
     const lines = parsed.issues.map((issue) => `  ${issue.path}: ${issue.message}`);
     return { error: `${origin} is invalid:\n${lines.join('\n')}` };

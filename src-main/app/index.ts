@@ -197,6 +197,8 @@ export function createApp(options: AppOptions): FleetscopeApp {
     logger: logger.child({ component: 'providers' }),
   });
   secretValues = cachedFor(5_000, () => providers.secretValues());
+  /** The one tool registry: every run offers these tools, and fleets are checked against them. */
+  const toolRegistry = createBuiltinTools();
   const runs = new RunService({
     store,
     hub,
@@ -208,6 +210,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
     providerPreset: (id) => providers.info(id),
     onRequestError: (error) =>
       logger.warn("Reading requests to this process's runs failed; retried", { err: error }),
+    tools: toolRegistry,
   });
   const liveExport = new OtlpLiveExport({
     store,
@@ -216,7 +219,6 @@ export function createApp(options: AppOptions): FleetscopeApp {
     logger: logger.child({ component: 'otlp-live-export' }),
   });
   const stopExporting = runs.onDidEvent((event) => liveExport.observe(event));
-  const toolRegistry = createBuiltinTools();
   const tools = toolRegistry
     .specs(toolRegistry.names())
     .map(({ name, description }) => ({ name, description }));

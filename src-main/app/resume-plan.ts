@@ -1,7 +1,7 @@
 import type { AgentChange, ProviderId, ResumeCheck } from '@shared/contract';
 import { fleetSchema, isLiveStatus, type Fleet, type FleetInput, type SessionSummary } from '@shared/domain';
 import type { HistoryStore } from '../history';
-import { createBuiltinTools, foldRuntime, type RuntimeSnapshot } from '../orchestrator';
+import { foldRuntime, type RuntimeSnapshot } from '../orchestrator';
 import { AppError } from './errors';
 import { applyAgentChanges, unmappedAgents, type ProviderPreset } from './fleet-changes';
 
@@ -26,9 +26,9 @@ export interface ResumeInputs {
  * the framework it came from, and its agents cannot call them here. Other fleets are kept as they
  * are (their tools were checked when they ran).
  */
-export function runnableFleet(fleet: Fleet, imported: boolean): Fleet {
+export function runnableFleet(fleet: Fleet, imported: boolean, toolNames: readonly string[]): Fleet {
   if (!imported) return fleet;
-  const known = new Set(createBuiltinTools().names());
+  const known = new Set(toolNames);
   const strip = (current: Fleet): Fleet => ({
     ...current,
     agents: current.agents.map((agent) => ({
@@ -67,10 +67,11 @@ export function planResume(
   storedFleetInput: FleetInput | null,
   inputs: ResumeInputs,
   preset: (id: ProviderId) => ProviderPreset,
+  toolNames: readonly string[],
   now: number = Date.now(),
 ): ResumePlan {
   const stored = storedFleet(storedFleetInput);
-  const base = inputs.fleet ?? (stored ? runnableFleet(stored, summary.source !== 'live') : null);
+  const base = inputs.fleet ?? (stored ? runnableFleet(stored, summary.source !== 'live', toolNames) : null);
   if (base === null) {
     throw new AppError(
       'invalid-input',

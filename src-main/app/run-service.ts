@@ -17,15 +17,13 @@ import {
   type ProviderOverrides,
   type RunHandle,
 } from '../orchestrator/run';
+import type { ToolRegistry } from '../orchestrator/tools';
 import { AppError } from './errors';
 import type { EventHub } from './event-hub';
 import type { FleetCatalog } from './fleet-catalog';
 import type { ProviderPreset } from './fleet-changes';
 import { checkResume, planResume } from './resume-plan';
 import { askOwner, outcomeOf, RunRequestDesk } from './run-requests';
-
-/** Run events for the renderer are packed per session at most once per this many ms (a frame). */
-const FLUSH_MS = 16;
 
 export interface RunServiceOptions {
   store: HistoryStore;
@@ -41,6 +39,8 @@ export interface RunServiceOptions {
   providerPreset?: (id: ProviderId) => ProviderPreset;
   /** A poll for requests from other processes failed (the store was busy). */
   onRequestError?: (error: unknown) => void;
+  /** The tools every run offers (the composition root's one registry). */
+  tools: ToolRegistry;
 }
 
 /** A stored session to go on with (see RunService.resume). */
@@ -101,20 +101,27 @@ export interface PreparedLaunch {
 
 /**
  * The app's runs, for every surface (window, browser, CLI, API): starts them from saved fleets,
- * examples or fleet objects, relays their events to every surface as `run.events` packed per
- * frame, and routes control and human answers.
+ * examples or fleet objects, relays their events to the hub as `run.events` packed per session
+ * and per store commit (the runtime shows a commit's events in one synchronous burst; they leave
+ * in a microtask, so the surfaces' per-frame batching is the only wait between a commit and a
+ * client), and routes control and human answers.
  */
 export class RunService {
   private readonly manager: RunManager;
   private readonly pending = new Map<string, RunEvent[]>();
   /** The last seq this service's runs recorded, per session (to notice appends by others). */
   private readonly lastSeqs = new Map<string, number>();
-  private timer: NodeJS.Timeout | null = null;
   /** Takes the requests other processes leave in the store for the runs this service drives. */
   private readonly desk: RunRequestDesk;
+  private flushQueued = false;
 
   constructor(private readonly options: RunServiceOptions) {
-    this.manager = new RunManager({ sink: options.store, env: options.env ?? process.env, fileRoot: null });
+    this.manager = new RunManager({
+      sink: options.store,
+      env: options.env ?? process.env,
+      fileRoot: null,
+      tools: options.tools,
+    });
     this.manager.onDidEvent((event) => this.enqueue(event));
     this.desk = new RunRequestDesk(
       options.store,
@@ -165,7 +172,7 @@ export class RunService {
         ),
       ),
     ];
-    return { fleet, keyDestinations };
+    return { fleet: effective, keyDestinations };
   }
 
   /** Starts a run and returns its handle (events also reach the hub as `run.events`). */
@@ -177,7 +184,6 @@ export class RunService {
           task: request.task,
           ...(this.options.secrets ? { secrets: this.options.secrets() } : {}),
           ...(request.title ? { title: request.title } : {}),
-          ...(request.overrides ? { providerOverrides: request.overrides } : {}),
           ...(request.fileRoot !== undefined ? { fileRoot: request.fileRoot } : {}),
           ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
           ...(request.signal ? { signal: request.signal } : {}),
@@ -324,6 +330,7 @@ export class RunService {
       stored.fleet,
       { agents, ...(other ? { fleet: other } : {}) },
       (id) => this.preset(id),
+      this.options.tools.names(),
     );
     const overrides = request.overrides ?? {};
     const fleet = applyProviderOverrides(plan.fleet, overrides);
@@ -409,12 +416,13 @@ export class RunService {
     const queue = this.pending.get(event.sessionId);
     if (queue) queue.push(event);
     else this.pending.set(event.sessionId, [event]);
-    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    queueMicrotask(() => this.flush());
   }
 
   private flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.flushQueued = false;
     for (const [sessionId, events] of this.pending)
       this.options.hub.emit('run.events', { sessionId, events });
     this.pending.clear();

@@ -1,6 +1,6 @@
 import type { AgentFigures } from '@shared/contract';
 import type { SqliteDatabase } from './database';
-import { clip, type Lineage, type LineageSegment } from './lineage';
+import { clip, segmentsFromMessage, type Lineage, type LineageSegment } from './lineage';
 import { StatementCache } from './statement-cache';
 import { EventDecoder, SID_OF, STORED_EVENT_COLUMNS, type StoredEventRow } from './event-codec';
 import { toStoredMessage, type MessageRow, type StoredMessage } from './rows';
@@ -36,29 +36,19 @@ export class CompareQueries {
   /** Messages at positions `offset + 1 .. offset + limit` (1 = the first, as `show` counts). */
   slice(sessionId: string, offset: number, limit: number): StoredMessage[] {
     const rows: MessageRow[] = [];
-    let skip = offset;
-    for (const segment of this.lineage.segments(sessionId)) {
+    for (const { segment, skip } of segmentsFromMessage(
+      this.cache,
+      this.lineage.segments(sessionId),
+      offset,
+    )) {
       if (rows.length >= limit) break;
-      const range = [segment.session, segment.after, segment.upTo] as const;
-      if (skip > 0) {
-        const count = (
-          this.cache
-            .get('SELECT count(*) AS n FROM messages WHERE session_id = ? AND seq > ? AND seq <= ?')
-            .get(...range) as { n: number }
-        ).n;
-        if (skip >= count) {
-          skip -= count;
-          continue;
-        }
-      }
       rows.push(
         ...(this.cache
           .get(
             'SELECT * FROM messages WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ? OFFSET ?',
           )
-          .all(...range, limit - rows.length, skip) as MessageRow[]),
+          .all(segment.session, segment.after, segment.upTo, limit - rows.length, skip) as MessageRow[]),
       );
-      skip = 0;
     }
     return rows.map(toStoredMessage);
   }
@@ -167,20 +157,9 @@ export class CompareQueries {
   /** Sender, receiver, kind and text of every message from position `from` on, in order. */
   private *rows(sessionId: string, from: number): Generator<[string, string, string, string]> {
     const chunk = 500;
-    let skip = from;
-    for (const segment of this.lineage.segments(sessionId)) {
-      const range = [segment.session, segment.after, segment.upTo] as const;
-      if (skip > 0) {
-        const count = (
-          this.cache
-            .get('SELECT count(*) AS n FROM messages WHERE session_id = ? AND seq > ? AND seq <= ?')
-            .get(...range) as { n: number }
-        ).n;
-        if (skip >= count) {
-          skip -= count;
-          continue;
-        }
-      }
+    for (const start of segmentsFromMessage(this.cache, this.lineage.segments(sessionId), from)) {
+      const { segment } = start;
+      let skip = start.skip;
       let after = segment.after;
       for (;;) {
         const rows = this.cache

@@ -1,8 +1,10 @@
 import type { EventBody, Message, RunEvent, TokenUsage, ToolCall } from '@shared/domain';
 import type { SqliteDatabase } from './database';
-import type { MessageRow } from './rows';
+import type { ReferredRow, StoredEventRow } from './rows';
 import { EVENT_KIND_CODES } from './migrations/010-short-event-kinds';
 import { REFERRED_COLUMNS, referredRowsOf } from './raw-rows';
+
+export type { ReferredRow, StoredEventRow } from './rows';
 
 /**
  * How events are stored without repeating the message text (migration 009). An `event_log` row
@@ -33,33 +35,6 @@ import { REFERRED_COLUMNS, referredRowsOf } from './raw-rows';
  * The event's kind is stored as a one-letter code in `kind_code` (migration 010), which the
  * generated `kind` column reads back; `storedKind` gives what to insert.
  */
-
-/** An `event_log` row as a reader selects it. */
-export interface StoredEventRow {
-  seq: number;
-  t: number;
-  kind: string;
-  agent: string | null;
-  msg: number | null;
-  payload: string;
-}
-
-/** The `message_rows` columns decoding reads. */
-export type ReferredRow = Pick<
-  MessageRow,
-  | 'id'
-  | 'thread_id'
-  | 'parent_id'
-  | 'sender'
-  | 'receiver'
-  | 'kind'
-  | 'content'
-  | 'meta'
-  | 'tool_calls'
-  | 'tool_results'
-  | 'state'
-  | 't'
->;
 
 const parseObject = (payload: string): Record<string, unknown> =>
   payload === '' ? {} : (JSON.parse(payload) as Record<string, unknown>);

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { isLiveStatus, type Fleet, type Message, type RunEvent, type SessionStatus } from '@shared/domain';
+import {
+  FORKED_STOP_REASON,
+  isLiveStatus,
+  type Fleet,
+  type Message,
+  type RunEvent,
+  type SessionStatus,
+} from '@shared/domain';
 import type { ForkChange } from '@shared/contract';
-import { FORKED_STOP_REASON } from '../orchestrator/resume';
 import type { SqliteDatabase } from './database';
 import { HistoryError } from './errors';
 import { SID_OF } from './event-codec';
@@ -10,9 +16,6 @@ import type { Materializer, SessionTally } from './materializer';
 import type { MessageQueries } from './message-queries';
 import { toMessage, type SessionRow, type StoredMessage } from './rows';
 import { writeTransaction } from './write-turns';
-
-/** Stop reason of a fork that was created and not run yet (the runtime fold reads it). */
-export const FORKED_REASON = FORKED_STOP_REASON;
 
 export interface ForkRequest {
   parentId: string;
@@ -152,7 +155,7 @@ export class ForkWriter {
         kind: 'session.stopped',
         payload: {
           status: 'stopped',
-          stopReason: FORKED_REASON,
+          stopReason: FORKED_STOP_REASON,
           detail: `Forked from ${parent.id} at message ${request.atMessage}; not run yet.`,
         },
       });

@@ -7,7 +7,6 @@ export {
   type ForkCreated,
   type ForkRequest,
 } from './history-store';
-export { FORKED_REASON } from './fork-writer';
 export type { FamilyTree } from './family';
 export type { LastStop, SharedHistory } from './compare-queries';
 export { openHistory, STORE_FILE, type OpenHistoryOptions, type OpenedHistory } from './open-history';

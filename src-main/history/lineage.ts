@@ -1,4 +1,5 @@
 import type { SqliteDatabase } from './database';
+import type { StatementCache } from './statement-cache';
 
 /**
  * A stretch of a session's event log held by one stored session: events with
@@ -71,4 +72,39 @@ export function clip(segment: LineageSegment, after: number, upTo: number): Line
   const from = Math.max(segment.after, after);
   const to = Math.min(segment.upTo, upTo);
   return from < to ? { session: segment.session, after: from, upTo: to } : null;
+}
+
+/** A segment to read messages from, and how many of its first messages to pass over. */
+export interface SegmentFrom {
+  segment: LineageSegment;
+  skip: number;
+}
+
+/**
+ * The segments from a session's message at 0-based `position` on (through a fork's ancestors):
+ * segments holding only earlier messages are passed over by their counts, the first one yielded
+ * carries the messages to skip inside it, later ones 0. A yielded segment may hold no message
+ * (one with events only); the caller goes on to the next.
+ */
+export function* segmentsFromMessage(
+  cache: StatementCache,
+  segments: Iterable<LineageSegment>,
+  position: number,
+): Generator<SegmentFrom> {
+  let skip = position;
+  for (const segment of segments) {
+    if (skip > 0) {
+      const count = (
+        cache
+          .get('SELECT count(*) AS n FROM messages WHERE session_id = ? AND seq > ? AND seq <= ?')
+          .get(segment.session, segment.after, segment.upTo) as { n: number }
+      ).n;
+      if (skip >= count) {
+        skip -= count;
+        continue;
+      }
+    }
+    yield { segment, skip };
+    skip = 0;
+  }
 }

@@ -1,10 +1,4 @@
-import {
-  applyEvent,
-  compactInPlace,
-  type RunEvent,
-  type SessionStatus,
-  type ViewState,
-} from '@shared/domain';
+import { applyEvent, compactInPlace, type RunEvent, type SessionStatus } from '@shared/domain';
 import type { SqliteDatabase } from './database';
 import { FtsIndex } from './fts-index';
 import {
@@ -14,32 +8,14 @@ import {
   readsBackExactly,
   storedKind,
 } from './event-codec';
-import { envelopeOf, MessageRefs, type OpenMessage } from './message-refs';
+import { envelopeOf, MessageRefs } from './message-refs';
 import { MessageCompletions } from './message-completions';
 import { completedRow, INSERT_DROPPED, INSERT_STARTED, INSERT_WHOLE } from './message-row-sql';
 import { RowBatch } from './row-batch';
+import type { SessionTally } from './session-tally';
 import type Database from 'better-sqlite3';
 
-/** In-memory state of a session being written: what the next commit puts in its row. */
-export interface SessionTally {
-  id: string;
-  /** Epoch milliseconds; event `t` values are relative to it. */
-  createdAt: number;
-  status: SessionStatus;
-  stopReason: string | null;
-  endedAt: number | null;
-  lastSeq: number;
-  lastT: number;
-  messageCount: number;
-  tokens: number;
-  /** Live fold, compacted at every checkpoint so it stays small. */
-  view: ViewState;
-  eventsSinceCheckpoint: number;
-  /** Streaming messages: text received since the last commit, and usage recorded so far. */
-  open: Map<string, OpenMessage>;
-  /** The session's integer key (`sessions.sid`), looked up on first write. */
-  sid?: number;
-}
+export type { SessionTally } from './session-tally';
 
 export type { OpenMessage } from './message-refs';
 

@@ -1,7 +1,7 @@
 import type { Message, TokenUsage } from '@shared/domain';
 import type { SqliteDatabase } from './database';
 import type { FtsIndex } from './fts-index';
-import type { SessionTally } from './materializer';
+import type { SessionTally } from './session-tally';
 import type { MessageRefs } from './message-refs';
 import { completedRow, UPSERT_COMPLETED } from './message-row-sql';
 import type { RowBatch } from './row-batch';

@@ -2,7 +2,7 @@ import { compactInPlace, emptyView, foldEvents, type RunEvent, type ViewState } 
 import type { SessionEdgeStats, TurnIndex } from '@shared/contract';
 import type { SqliteDatabase } from './database';
 import { EdgeTallies, emptyTally, mergeTally } from './edge-tallies';
-import { clip, Lineage, type LineageSegment } from './lineage';
+import { clip, Lineage, segmentsFromMessage, type LineageSegment } from './lineage';
 import { StatementCache } from './statement-cache';
 import { EventDecoder, SID_OF, STORED_EVENT_COLUMNS, type StoredEventRow } from './event-codec';
 import { MESSAGE_ROW_COLUMNS, messageRows, storedEvents } from './raw-rows';
@@ -337,24 +337,13 @@ export class MessageQueries {
    * when the session has fewer.
    */
   nth(sessionId: string, position: number): StoredMessage | null {
-    let skip = position - 1;
-    for (const segment of this.within(sessionId)) {
-      const range = [segment.session, segment.after, segment.upTo] as const;
-      const count = (
-        this.cache
-          .get('SELECT count(*) AS n FROM messages WHERE session_id = ? AND seq > ? AND seq <= ?')
-          .get(...range) as { n: number }
-      ).n;
-      if (skip >= count) {
-        skip -= count;
-        continue;
-      }
+    for (const { segment, skip } of segmentsFromMessage(this.cache, this.within(sessionId), position - 1)) {
       const row = this.cache
         .get(
           'SELECT * FROM messages WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT 1 OFFSET ?',
         )
-        .get(...range, skip) as MessageRow | undefined;
-      return row ? toStoredMessage(row) : null;
+        .get(segment.session, segment.after, segment.upTo, skip) as MessageRow | undefined;
+      if (row) return toStoredMessage(row);
     }
     return null;
   }

@@ -1,5 +1,4 @@
-import type { ReferredRow, StoredEventRow } from './event-codec';
-import type { MessageRow } from './rows';
+import type { MessageRow, ReferredRow, StoredEventRow } from './rows';
 
 /**
  * Rows read as arrays (`Statement.raw()`) and made into named rows here. The driver builds a

@@ -163,3 +163,30 @@ export function toMessage(stored: StoredMessage): Message {
   const { seq: _seq, droppedReason: _dropped, ...message } = stored;
   return message;
 }
+
+/** An `event_log` row as a reader selects it. */
+export interface StoredEventRow {
+  seq: number;
+  t: number;
+  kind: string;
+  agent: string | null;
+  msg: number | null;
+  payload: string;
+}
+
+/** The `message_rows` columns decoding reads. */
+export type ReferredRow = Pick<
+  MessageRow,
+  | 'id'
+  | 'thread_id'
+  | 'parent_id'
+  | 'sender'
+  | 'receiver'
+  | 'kind'
+  | 'content'
+  | 'meta'
+  | 'tool_calls'
+  | 'tool_results'
+  | 'state'
+  | 't'
+>;

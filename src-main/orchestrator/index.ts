@@ -16,7 +16,7 @@ export {
   type HumanRequest,
   type ResumeFrom,
 } from './run';
-export { foldRuntime, FORKED_STOP_REASON, type RuntimeSnapshot, type TeamSnapshot } from './resume';
+export { foldRuntime, type RuntimeSnapshot, type TeamSnapshot } from './resume';
 export { MemorySink, JsonlFileSink } from './sinks';
 export {
   ToolRegistry,

@@ -6,7 +6,7 @@ import {
   type ForkInput,
   type ProviderId,
 } from '@shared/contract';
-import { terminationSpecSchema, type FleetInput, type TerminationSpec } from '@shared/domain';
+import { fleetMembers, terminationSpecSchema, type FleetInput, type TerminationSpec } from '@shared/domain';
 
 /** One agent as the fork editor shows it: its address and the settings a fork may change. */
 export interface AgentSettings {
@@ -45,22 +45,17 @@ function providerIdOf(id: string | undefined): ProviderId | '' {
 }
 
 /** Every agent of a fleet with its settings, nested teams' agents as `team/agent`. */
-export function agentsOfFleetSpec(fleet: FleetInput, prefix = ''): AgentSettings[] {
-  return fleet.agents.flatMap((agent): AgentSettings[] => {
-    const path = `${prefix}${agent.name}`;
-    const type = agent.type ?? 'llm';
-    if (type === 'team' && agent.fleet) return agentsOfFleetSpec(agent.fleet, `${path}/`);
-    return [
-      {
-        path,
-        type,
-        systemPrompt: agent.systemPrompt ?? '',
-        provider: providerIdOf(agent.provider?.id),
-        model: agent.provider?.model ?? '',
-        temperature: agent.provider?.temperature ?? null,
-      },
-    ];
-  });
+export function agentsOfFleetSpec(fleet: FleetInput): AgentSettings[] {
+  return fleetMembers(fleet)
+    .filter(({ agent }) => !(agent.type === 'team' && agent.fleet))
+    .map(({ address, agent }) => ({
+      path: address,
+      type: agent.type ?? 'llm',
+      systemPrompt: agent.systemPrompt ?? '',
+      provider: providerIdOf(agent.provider?.id),
+      model: agent.provider?.model ?? '',
+      temperature: agent.provider?.temperature ?? null,
+    }));
 }
 
 /** Agents a fork can change: models and prompts matter only to LLM agents (and ones being mapped). */

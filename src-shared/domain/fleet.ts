@@ -155,11 +155,37 @@ export type Fleet = z.infer<typeof fleetSchema>;
 /** A fleet as written in a file, before defaults are applied. */
 export type FleetInput = z.input<typeof fleetSchema>;
 
+/** An agent of a fleet, nested or not, with its address: `name`, or `team/name` inside a team. */
+export interface FleetMember<A> {
+  address: string;
+  agent: A;
+}
+
+/** Nested teams deeper than this are not followed (fleet files are far shallower). */
+const MAX_FLEET_DEPTH = 64;
+
+/**
+ * Every agent of a fleet (a parsed Fleet or a FleetInput) depth first, a team agent followed by
+ * the members of its nested fleet, addressed `team/member`. Pure.
+ */
+export function fleetMembers<A extends { name: string; fleet?: { agents: readonly A[] } | undefined }>(
+  fleet: { agents: readonly A[] },
+  scope = '',
+): Array<FleetMember<A>> {
+  const members: Array<FleetMember<A>> = [];
+  const visit = (agents: readonly A[], prefix: string, depth: number) => {
+    for (const agent of agents) {
+      const address = `${prefix}${agent.name}`;
+      members.push({ address, agent });
+      if (agent.fleet && depth < MAX_FLEET_DEPTH) visit(agent.fleet.agents, `${address}/`, depth + 1);
+    }
+  };
+  visit(fleet.agents, scope, 0);
+  return members;
+}
+
 /** Every provider the fleet would call: its agents', nested teams' agents' and the selector model. */
 export function fleetProviders(fleet: Fleet): ProviderRef[] {
-  const own = fleet.agents.flatMap((agent) => [
-    ...(agent.provider ? [agent.provider] : []),
-    ...(agent.fleet ? fleetProviders(agent.fleet) : []),
-  ]);
+  const own = fleetMembers(fleet).flatMap(({ agent }) => (agent.provider ? [agent.provider] : []));
   return fleet.team.pattern === 'selector' && fleet.team.selector ? [...own, fleet.team.selector] : own;
 }

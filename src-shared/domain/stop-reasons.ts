@@ -22,6 +22,12 @@ export const STOP_CODES = [
 ] as const;
 export type StopCode = (typeof STOP_CODES)[number];
 
+/**
+ * Stop reason of a fork created and not run yet: the store writes it, the runtime's resume fold
+ * reads it to know the fork's run starts from the fork point.
+ */
+export const FORKED_STOP_REASON = 'forked';
+
 /** Codes of termination conditions, which composites combine. */
 const CONDITION_CODES = [
   'max-messages',

@@ -11,7 +11,7 @@ import type {
 import { compactInPlace, foldEvents, type RunEvent } from '@shared/domain';
 import { setBridge } from '../../src-renderer/bridge/current';
 import { createWsBridge, type SocketLike } from '../../src-renderer/bridge/ws-bridge';
-import { useSessionStore } from '../../src-renderer/stores/session';
+import { useSessionStore } from '../../src-renderer/session/session-store';
 import { assertContractAnswer } from '../helpers/contract-answer';
 import { EventLog } from './session-fixture';
 

@@ -1,4 +1,4 @@
-import { agentColor, BROADCAST, type FleetInput, type Message } from '@shared/domain';
+import { agentColor, BROADCAST, fleetMembers, type FleetInput, type Message } from '@shared/domain';
 import { escapeHtml } from './text';
 
 /** Who may speak without being an agent of the fleet: drawn nowhere (the task comes from them). */
@@ -18,15 +18,8 @@ interface EdgeTally {
 }
 
 /** Agents of a fleet in the app's order: depth first, a team followed by its members (`team/name`). */
-export function fleetAgentNames(fleet: FleetInput | null, scope = '', depth = 0): string[] {
-  if (!fleet || depth > 64) return [];
-  const names: string[] = [];
-  for (const agent of fleet.agents) {
-    names.push(`${scope}${agent.name}`);
-    if (agent.type === 'team' && agent.fleet)
-      names.push(...fleetAgentNames(agent.fleet, `${scope}${agent.name}/`, depth + 1));
-  }
-  return names;
+export function fleetAgentNames(fleet: FleetInput | null): string[] {
+  return fleet ? fleetMembers(fleet).map((member) => member.address) : [];
 }
 
 function label(name: string): string {

@@ -3,7 +3,7 @@ import type { ImportedSessionMeta } from '../ports';
 import { buildImportedEvents, importedTags, inferFleet } from './build-events';
 import { importChatDevLog } from './chatdev';
 import { formatBytes, type ImportLimits } from './limits';
-import type { ImportPlan } from './plan-import';
+import type { ImportPlan } from './import-plan';
 import { TransferError, ioError } from './transfer-error';
 
 export const CHATDEV_FORMAT = 'chatdev-log';

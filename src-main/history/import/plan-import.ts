@@ -10,6 +10,7 @@ import { FLEETSCOPE_FORMAT, eventsFromArray, fleetscopeMeta, parseExportedEvent 
 import { JsonCursor, type JsonValue } from './json-cursor';
 import { JsonTokenReader } from './json-tokens';
 import type { ImportLimits } from './limits';
+import type { ImportPlan, SessionPlan } from './import-plan';
 import { importOpenAiMessages } from './openai';
 import {
   TRACE_FORMATS,
@@ -22,23 +23,7 @@ import { readTraceLines } from './otlp/trace-lines';
 import type { SpanBatch } from './otlp/span';
 import { TransferError } from './transfer-error';
 
-/** One session a file imports as. */
-export interface SessionPlan {
-  meta: ImportedSessionMeta;
-  /** Lazy and single-use: bad input late in the file throws from the iteration. */
-  events: Iterable<ImportedEvent>;
-  /** Messages seen so far; final once `events` is exhausted. */
-  counter: { messages: number };
-}
-
-export interface ImportPlan {
-  format: ImportFormat;
-  /**
-   * At least one. Trace files holding several conversations (or traces with no conversation id)
-   * import as one session each, in the order they started; every other format as one.
-   */
-  sessions: SessionPlan[];
-}
+export type { ImportPlan, SessionPlan } from './import-plan';
 
 export interface OpenedPlan {
   plan: ImportPlan;

@@ -1,1 +1,1 @@
-export { foldRuntime, FORKED_STOP_REASON, type RuntimeSnapshot, type TeamSnapshot } from './runtime-fold';
+export { foldRuntime, type RuntimeSnapshot, type TeamSnapshot } from './runtime-fold';

@@ -1,4 +1,5 @@
 import {
+  FORKED_STOP_REASON,
   LIVE_STATUSES,
   USER,
   type Fleet,
@@ -54,9 +55,6 @@ export interface RuntimeSnapshot {
   /** Questions to people still open when the events end. */
   openQuestions: Array<{ requestId: string; agent: string | null; prompt: string }>;
 }
-
-/** Stop reason of a fork created and not run yet (the store writes it; see history's fork writer). */
-export const FORKED_STOP_REASON = 'forked';
 
 /** Statuses that end an agent's turn (the runtime sets them when `turn()` returns or throws). */
 const TURN_ENDS = new Set(['idle', 'error']);

@@ -14,7 +14,6 @@ import { newId } from '../runtime/ids';
 import { SessionState } from '../runtime/session-state';
 import { createBuiltinTools } from '../tools';
 import { HumanDesk, type HumanRequest } from './human-desk';
-import { applyProviderOverrides } from './overrides';
 import { RunCancelled, RunControl } from './run-control';
 import { secretsInUse } from './secrets';
 import type { RunHandle, RunSummary, StartRunOptions } from './run-types';
@@ -53,7 +52,7 @@ class RunSession implements RunHandle {
   private released = false;
 
   constructor(private readonly options: StartRunOptions) {
-    this.fleet = applyProviderOverrides(options.fleet, options.providerOverrides);
+    this.fleet = options.fleet;
     const tools = options.tools ?? createBuiltinTools();
     const issues = validateFleet(this.fleet, { knownTools: tools.names() });
     const errors = issues.filter((issue) => issue.severity === 'error');

@@ -22,12 +22,12 @@ export interface ProviderOverrides {
 }
 
 export interface StartRunOptions {
+  /** Run as given: provider overrides are the caller's to apply (`applyProviderOverrides`). */
   fleet: Fleet;
   task: string;
   sink: EventSink;
   /** Defaults to the first line of the task. */
   title?: string;
-  providerOverrides?: ProviderOverrides;
   /** Where `apiKeyEnv` names are looked up (default process.env). */
   env?: NodeJS.ProcessEnv;
   /**

@@ -91,6 +91,18 @@ describe('fleetscope run', () => {
     expect(io.stdout.join('\n')).not.toContain('sk-local-test');
     expect(io.stderr).toContain(`key: OPENAI_API_KEY is sent to ${stub.baseUrl}`);
     expect(io.stderr.join('\n')).not.toContain('sk-local-test');
+    // The session records the fleet as it ran: the flags applied once, by the run service.
+    const sessionId = /^Session (ses_\S+) /.exec(io.stdout.at(-1) ?? '')?.[1] ?? '';
+    const history = openHistory(dataDir, { recover: false });
+    try {
+      const providers = (history.store.getSession(sessionId)?.fleet?.agents ?? []).flatMap((agent) =>
+        agent.provider ? [agent.provider] : [],
+      );
+      expect(providers.length).toBeGreaterThan(0);
+      expect(providers.every((p) => p.model === 'stub-model' && p.baseUrl === stub.baseUrl)).toBe(true);
+    } finally {
+      history.close();
+    }
   });
 
   it('shows who speaks to whom and the words of each message', async () => {
@@ -216,6 +228,20 @@ describe('fleetscope run exit codes', () => {
     const broken = captureIo({});
     expect(await runCli(['run', writeFleet('{"version": 1,'), '--task', 'x'], broken)).toBe(2);
     expect(broken.stderr.join('\n')).toContain('is not valid JSON');
+  });
+
+  it('exits 2 for a fleet naming a tool the app does not offer, naming it, before any session', async () => {
+    const io = captureIo({});
+    const [first, ...rest] = scriptedPair.agents;
+    const unknownTool = { ...scriptedPair, agents: [{ ...first, tools: ['teleport'] }, ...rest] };
+    expect(await runCli(['run', writeFleet(unknownTool), '--task', 'x', '--data-dir', dataDir], io)).toBe(2);
+    expect(io.stderr.join('\n')).toContain('unknown tool "teleport"');
+    const history = openHistory(dataDir, { recover: false });
+    try {
+      expect(history.store.listSessions({ limit: 10 }).items).toEqual([]);
+    } finally {
+      history.close();
+    }
   });
 
   it('exits 2 for an invalid fleet and names the field and why', async () => {

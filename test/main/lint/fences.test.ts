@@ -1,5 +1,10 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { ESLint } from 'eslint';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs script without declarations; checkImports is typed at its use below.
+import { checkImports as checkImportsUntyped } from '../../../scripts/check-imports.mjs';
 
 /**
  * The layer fences of docs/ARCHITECTURE.md section 2 are lint rules. These cases lint synthetic files placed
@@ -23,6 +28,7 @@ const staticImport = (specifier: string) => `import * as m from '${specifier}';\
 
 /** A deep module inside each src-main layer (any path below the folder works). */
 const DEEP: Record<string, string> = {
+  api: 'api/index',
   app: 'app/dispatcher',
   cli: 'cli/commands/run',
   electron: 'electron/window',
@@ -55,6 +61,13 @@ const LAYER_FENCES: LayerFence[] = [
     allowedPackages: ['better-sqlite3', 'node:fs', '@shared/contract'],
   },
   {
+    folder: 'src-main/api',
+    forbiddenLayers: ['cli', 'electron', 'server', 'history', 'ingest', 'orchestrator', 'llm'],
+    forbiddenPackages: [...NO_ELECTRON, 'better-sqlite3', 'openai'],
+    allowedLayers: ['app'],
+    allowedPackages: ['@shared/domain', 'node:path'],
+  },
+  {
     folder: 'src-main/orchestrator',
     forbiddenLayers: ['history', 'ingest', 'app', 'server', 'electron', 'cli'],
     forbiddenPackages: [...NO_ELECTRON, 'better-sqlite3'],
@@ -63,7 +76,7 @@ const LAYER_FENCES: LayerFence[] = [
   },
   {
     folder: 'src-main/llm',
-    forbiddenLayers: ['history', 'ingest', 'app', 'server', 'electron', 'cli'],
+    forbiddenLayers: ['orchestrator', 'history', 'ingest', 'app', 'server', 'electron', 'cli', 'api'],
     forbiddenPackages: [...NO_ELECTRON, 'better-sqlite3'],
     allowedLayers: [],
     allowedPackages: ['openai', '@shared/domain'],
@@ -310,5 +323,101 @@ describe('the src-renderer feature fences', () => {
     ['src-renderer/lazy-views.ts', './session-view/SessionView.vue'],
   ])('allows in %s: %s', async (file, specifier) => {
     expect(await fenceMessages(file, staticImport(specifier))).toEqual([]);
+  });
+});
+
+type CheckImports = (options: {
+  folders: string[];
+  baseDir: string;
+}) => Promise<{ errors: number; report: string }>;
+const checkImports = checkImportsUntyped as CheckImports;
+
+/**
+ * The import check `npm run lint` runs after eslint (dependency-cruiser, .dependency-cruiser.cjs),
+ * over small trees written to a temporary folder in the repository's layout.
+ */
+describe('the import check (dependency-cruiser)', () => {
+  let dir = '';
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    dir = '';
+  });
+
+  async function check(files: Record<string, string>): Promise<{ errors: number; report: string }> {
+    dir = mkdtempSync(join(tmpdir(), 'fleetscope-imports-'));
+    for (const [path, code] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), code);
+    }
+    const folders = [...new Set(Object.keys(files).map((path) => path.split('/')[0] ?? ''))];
+    return checkImports({ folders, baseDir: dir });
+  }
+
+  it('fails on an import cycle', async () => {
+    const { errors, report } = await check({
+      'src-main/history/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
+      'src-main/history/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
+    });
+    expect(errors).toBeGreaterThan(0);
+    expect(report).toContain('no-circular');
+  });
+
+  it('fails on a cycle that is type-only in one direction', async () => {
+    const { errors, report } = await check({
+      'src-main/history/a.ts': "import type { B } from './b';\nexport interface A { b?: B }\n",
+      'src-main/history/b.ts':
+        "import type { A } from './a';\nexport const b = (a: A) => a;\nexport type B = string;\n",
+      'src-renderer/x.ts': "import { y } from './y';\nexport const x = y;\n",
+      'src-renderer/y.ts': "import type { X } from './z';\nexport const y = 1;\nexport type Y = X;\n",
+      'src-renderer/z.ts': "import { x } from './x';\nexport type X = typeof x;\n",
+    });
+    expect(errors).toBeGreaterThanOrEqual(2);
+    expect(report).toContain('src-main/history/a.ts');
+    expect(report).toContain('src-renderer/x.ts');
+  });
+
+  it('fails when llm imports the orchestrator', async () => {
+    const { errors, report } = await check({
+      'src-main/orchestrator/sink.ts': 'export type Sink = string;\n',
+      'src-main/llm/client.ts': "import type { Sink } from '../orchestrator/sink';\nexport type C = Sink;\n",
+    });
+    expect(errors).toBe(1);
+    expect(report).toContain('fence-llm');
+  });
+
+  it('fails when the public api reaches below the composition root, and passes through app', async () => {
+    const below = await check({
+      'src-main/history/store.ts': 'export const store = 1;\n',
+      'src-main/api/index.ts': "import { store } from '../history/store';\nexport const s = store;\n",
+    });
+    expect(below.errors).toBe(1);
+    expect(below.report).toContain('fence-api');
+    rmSync(dir, { recursive: true, force: true });
+    const through = await check({
+      'src-main/app/index.ts': 'export const createApp = () => 1;\n',
+      'src-main/api/index.ts': "import { createApp } from '../app';\nexport const s = createApp;\n",
+    });
+    expect(through.errors).toBe(0);
+  });
+
+  it('lets history import the orchestrator port types only, no values', async () => {
+    const orchestrator = {
+      'src-main/orchestrator/sink.ts':
+        "export interface EventSink { append(): void }\nexport const FORKED = 'forked';\n",
+    };
+    const types = await check({
+      ...orchestrator,
+      'src-main/history/store.ts':
+        "import type { EventSink } from '../orchestrator/sink';\nexport const s = (x: EventSink) => x;\n",
+    });
+    expect(types.errors).toBe(0);
+    rmSync(dir, { recursive: true, force: true });
+    const value = await check({
+      ...orchestrator,
+      'src-main/history/store.ts':
+        "import { FORKED } from '../orchestrator/sink';\nexport const s = FORKED;\n",
+    });
+    expect(value.errors).toBe(1);
+    expect(value.report).toContain('history-takes-orchestrator-types-only');
   });
 });
