@@ -111,6 +111,11 @@ export class RunService {
   constructor(private readonly options: RunServiceOptions) {
     this.manager = new RunManager({ sink: options.store, env: options.env ?? process.env, fileRoot: null });
     this.manager.onDidEvent((event) => this.enqueue(event));
+    // A store that cannot write stops every run at once (in-flight model requests are aborted):
+    // nothing more they produce could be kept.
+    options.store.onDidFault(() => {
+      for (const handle of this.manager.list()) if (isLiveStatus(handle.status)) handle.stop();
+    });
   }
 
   /** Every event of the runs this service drives (not of runs relayed from other processes). */

@@ -26,6 +26,7 @@ export type { ForkCreated, ForkRequest } from './fork-writer';
 import { SessionQueries, type SessionListQuery, type SessionPage } from './session-queries';
 import { deleteOlderThan, deleteSessionRows, messageCapCheck, type MessageCapCheck } from './maintenance';
 import { inWriteTurn } from './write-turns';
+import type { StoreFault } from './store-faults';
 
 export interface HistoryStoreOptions {
   /** Events between checkpoints of the folded view; default 500. */
@@ -65,6 +66,7 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
   /** Reads for comparing two sessions (figures, stops, slices, shared history); flush first. */
   readonly comparing: CompareQueries;
   private readonly listeners = new Set<(change: HistoryChange) => void>();
+  private readonly faultListeners = new Set<(fault: StoreFault) => void>();
   private readonly now: () => number;
   private readonly heartbeat: NodeJS.Timeout | null;
 
@@ -84,6 +86,9 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
       onDidCommit: (sessionIds) => this.emit({ type: 'sessions-changed', sessionIds }),
       onWriteError:
         options.onWriteError ?? ((error) => console.error('History store: a batch failed to commit', error)),
+      onStoreFault: (fault) => {
+        for (const listener of this.faultListeners) listener(fault);
+      },
     });
     this.forks = new ForkWriter(
       db,
@@ -101,6 +106,15 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
   onDidChange(listener: (change: HistoryChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * The store stopped taking live writes (a full disk, a read-only folder): the sessions it was
+   * writing are halted and their runs must stop now (see LiveWriter).
+   */
+  onDidFault(listener: (fault: StoreFault) => void): () => void {
+    this.faultListeners.add(listener);
+    return () => this.faultListeners.delete(listener);
   }
 
   // EventSink

@@ -9,6 +9,19 @@ import { importTally, ImportWriter, newTally } from './import-writer';
 import type { ImportedEvent, ImportedSessionMeta, ImportInProgress, ImportThreadHandoff } from './ports';
 import { OwnerRecords } from './ownership';
 import { writeTransaction, writeTurnsOf, type WriteTurns } from './write-turns';
+import { endSessionAsOf } from './recovery';
+import {
+  cannotWrite,
+  freeBytes,
+  isFull,
+  isLocked,
+  MIN_FREE_BYTES,
+  readOnlyFault,
+  sqliteCode,
+  storeFullFault,
+  storeLockedFault,
+  type StoreFault,
+} from './store-faults';
 
 /**
  * Events buffered before a commit without waiting for the timer: bounds the memory a fast run
@@ -39,6 +52,11 @@ export interface LiveWriterOptions {
   onDidCommit: (sessionIds: string[]) => void;
   /** A batch committed from the timer failed (flush() throws instead). */
   onWriteError: (error: unknown) => void;
+  /**
+   * The store cannot write (disk full, read-only): the live sessions were halted (their next
+   * appends throw `fault`); whoever drives them stops them now.
+   */
+  onStoreFault?: (fault: StoreFault) => void;
   /** The native binding the store was opened with, for an import's writer thread. */
   nativeBinding?: string;
 }
@@ -79,6 +97,8 @@ export class LiveWriter {
   private readonly writeBatch;
   private writing: readonly RunEvent[] = [];
   private touched = new Map<string, SessionTally>();
+  /** Sessions whose events the store could not write, and why: their appends are refused. */
+  private readonly halted = new Map<string, StoreFault>();
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -117,6 +137,8 @@ export class LiveWriter {
 
   /** Accepts one live event. Throws (without buffering it) when it cannot belong to the log. */
   append(event: RunEvent): void {
+    const fault = this.halted.get(event.sessionId);
+    if (fault !== undefined) throw fault;
     const last = this.acceptedSeq.get(event.sessionId) ?? this.loadAcceptedSeq(event);
     if (event.seq <= last) {
       throw new HistoryError(
@@ -172,7 +194,7 @@ export class LiveWriter {
         this.live.delete(id);
         this.owned.delete(id);
       }
-      throw error;
+      throw this.faultFrom(error, batch);
     } finally {
       this.writing = [];
     }
@@ -181,6 +203,45 @@ export class LiveWriter {
     }
     this.options.onDidCommit([...touched.keys()]);
     for (const callback of waiting) callback();
+  }
+
+  /**
+   * Turns a failed commit into what the caller is told. A store that cannot write (full disk,
+   * read-only) halts every session being written: what was committed stays, the batches that
+   * cannot be written are dropped (their events were never shown: see whenDurable), each session
+   * is ended on disk where the store still takes that last small write, and onStoreFault tells
+   * the driver to stop the runs at once. A locked store names its holder; its batch is kept.
+   */
+  private faultFrom(error: unknown, batch: readonly RunEvent[]): unknown {
+    const file = this.db.name;
+    if (isLocked(error)) return storeLockedFault(file, this.db, this.options.now());
+    if (!cannotWrite(error)) return error;
+    const readOnly = sqliteCode(error)?.startsWith('SQLITE_READONLY') === true;
+    const free = freeBytes(file);
+    // A disk I/O error with room to spare may pass (the batch is kept); a full disk stays full.
+    if (!isFull(error) && !readOnly && (free === null || free >= MIN_FREE_BYTES)) return error;
+    const bytes = batch.reduce((sum, event) => sum + JSON.stringify(event.payload ?? null).length, 0);
+    const fault = readOnly ? readOnlyFault(file, 'Recording this run') : storeFullFault(file, this.db, bytes);
+    const sessions = new Set([
+      ...this.pending.map((event) => event.sessionId),
+      ...this.owned,
+      ...this.live.keys(),
+    ]);
+    this.pending = [];
+    this.waiting = [];
+    for (const id of sessions) {
+      this.halted.set(id, fault);
+      this.live.delete(id);
+      this.acceptedSeq.delete(id);
+      this.owned.delete(id);
+      try {
+        endSessionAsOf(this.db, id, 'failed', fault.message);
+      } catch {
+        // No room even for that: the next start marks it interrupted (recovery.ts).
+      }
+    }
+    this.options.onStoreFault?.(fault);
+    return fault;
   }
 
   /** Live sessions' buffered counters (message count), or null when not being written. */
