@@ -26,7 +26,7 @@ describe('a store another process holds locked', () => {
     sessionId = (JSON.parse(listed.out) as { items: Array<{ id: string }> }).items[0]!.id;
     holder = spawn(
       process.execPath,
-      [join(root, 'test/helpers/lock-holder.cjs'), join(dataDir, 'fleetscope.db'), sessionId],
+      [join(root, 'test/helpers/lock-holder.mjs'), join(dataDir, 'fleetscope.db'), sessionId],
       { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     await new Promise<void>((resolve, reject) => {
@@ -51,7 +51,7 @@ describe('a store another process holds locked', () => {
     expect(run.code).toBe(1);
     const summary = run.out;
     expect(summary).toContain(`The store ${join(dataDir, 'fleetscope.db')} is locked`);
-    expect(summary).toMatch(new RegExp(`process ${holder.pid}: .*lock-holder\\.cjs`));
+    expect(summary).toMatch(new RegExp(`process ${holder.pid}: .*lock-holder\\.mjs`));
     expect(summary).toContain(`process ${holder.pid} runs session ${sessionId}`);
     expect(summary).toContain(`close it (kill ${holder.pid})`);
     expect(summary).not.toContain('database is locked');

@@ -1,8 +1,8 @@
 // Holds the write lock of a store until killed: records itself as the owner of a live session
 // (as a running `fleetscope run` does), then BEGIN EXCLUSIVE and waits. Prints "locked" once held.
-// Usage: node lock-holder.cjs STORE_FILE SESSION_ID
-const { hostname } = require('node:os');
-const Database = require('better-sqlite3');
+// Usage: node lock-holder.mjs STORE_FILE SESSION_ID
+import { hostname } from 'node:os';
+import Database from 'better-sqlite3';
 
 const [file, sessionId] = process.argv.slice(2);
 const db = new Database(file);
