@@ -5,6 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppInfo, ChannelName, Input, Output } from '@shared/contract';
 import { openHistory, type HistoryStore, type SqliteDatabase } from '../history';
+import type { SalvageReport } from '../history/salvage';
 import { SettingsStore } from '../history/settings-store';
 import { importFile, type ImportResult } from '../history/import';
 import { exportSession, exportToStream, type ExportFormat } from '../history/export';
@@ -153,6 +154,20 @@ function cachedFor<T>(ms: number, read: () => T): () => T {
   };
 }
 
+/** What the person is told about a damaged store: where it went and what came back from it. */
+export function damagedStoreNotice(movedAsideTo: string, salvaged: SalvageReport | null): string {
+  const head = `The store was damaged; it was moved to ${movedAsideTo} and a new one started.`;
+  if (salvaged === null || salvaged.unreadable !== null) {
+    return `${head} No session could be read from it${salvaged?.unreadable ? ` (${salvaged.unreadable})` : ''}.`;
+  }
+  const total = salvaged.recovered + salvaged.lost;
+  const plural = (n: number) => (n === 1 ? '' : 's');
+  return (
+    `${head} Recovered ${salvaged.recovered} of ${total} session${plural(total)} from it` +
+    (salvaged.lost > 0 ? `; ${salvaged.lost} could not be read.` : '.')
+  );
+}
+
 /** How long closing the app waits for queued live-export spans to reach the collector, in ms. */
 const LIVE_EXPORT_CLOSE_MS = 2_000;
 
@@ -185,9 +200,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
   const hub = new EventHub();
   const notices: string[] = [];
   if (readOnly) notices.push(readOnlyMessage(options.dataDir));
-  if (history.movedAsideTo) {
-    notices.push(`The store was damaged; it was moved to ${history.movedAsideTo} and a new one started.`);
-  }
+  if (history.movedAsideTo) notices.push(damagedStoreNotice(history.movedAsideTo, history.salvaged));
   const info: AppInfo = {
     name: APP_NAME,
     version,

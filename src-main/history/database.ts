@@ -93,12 +93,37 @@ function moveAside(file: string): string {
 }
 
 /**
- * The store at `file` for reading only, where neither it nor its folder can be written. SQLite
+ * A connection that reads the database file `file` and never writes it or its folder. SQLite
  * reads a WAL database read-only only when its -shm and -wal files exist (it cannot create them
  * there; URI `immutable=1` is not compiled in): then it reads the file in place, WAL included.
  * Otherwise (a store closed cleanly, whose log was folded back) the file is read into memory and
- * opened from there, marked as a rollback-journal database in that copy only. With no store, an
- * empty one in memory. A store at an older schema is refused: its migration cannot be written.
+ * opened from there, marked as a rollback-journal database in that copy only.
+ */
+export function openFileReadOnly(file: string, options: OpenOptions = {}): SqliteDatabase {
+  const binding = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
+  if (existsSync(`${file}-wal`) && existsSync(`${file}-shm`)) {
+    return new Database(file, { ...binding, readonly: true, fileMustExist: true });
+  }
+  let bytes = readFileSync(file);
+  // Bytes 18 and 19 of the header: file format versions, 2 for WAL, 1 for rollback journal.
+  if (bytes.length >= 20 && bytes[18] === 2) bytes[18] = bytes[19] = 1;
+  // A file cut short: its missing pages read as empty (each fails on its own) rather than the
+  // schema failing as a whole for naming pages past the end. Header: page size at 16 (1 = 65536),
+  // page count at 28.
+  if (bytes.length >= 100) {
+    const pageSize = bytes.readUInt16BE(16) === 1 ? 65_536 : bytes.readUInt16BE(16);
+    const wanted = bytes.readUInt32BE(28) * pageSize;
+    if (wanted > bytes.length && wanted <= 4 * bytes.length + 1024 * 1024 * 1024) {
+      bytes = Buffer.concat([bytes, Buffer.alloc(wanted - bytes.length)]);
+    }
+  }
+  return new Database(bytes, { ...binding, readonly: true });
+}
+
+/**
+ * The store at `file` for reading only, where neither it nor its folder can be written (see
+ * openFileReadOnly). With no store, an empty one in memory. A store at an older schema is
+ * refused: its migration cannot be written.
  */
 function openReadOnly(file: string, options: OpenOptions): SqliteDatabase {
   const binding = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
@@ -108,15 +133,7 @@ function openReadOnly(file: string, options: OpenOptions): SqliteDatabase {
     migrate(empty, migrations);
     return empty;
   }
-  let db: SqliteDatabase;
-  if (existsSync(`${file}-wal`) && existsSync(`${file}-shm`)) {
-    db = new Database(file, { ...binding, readonly: true, fileMustExist: true });
-  } else {
-    const bytes = readFileSync(file);
-    // Bytes 18 and 19 of the header: file format versions, 2 for WAL, 1 for rollback journal.
-    if (bytes.length >= 20 && bytes[18] === 2) bytes[18] = bytes[19] = 1;
-    db = new Database(bytes, { ...binding, readonly: true });
-  }
+  const db = openFileReadOnly(file, options);
   try {
     db.pragma('foreign_keys = ON');
     const version = db.pragma('user_version', { simple: true }) as number;

@@ -4,6 +4,8 @@ import { openDatabase, type SqliteDatabase } from './database';
 import { HistoryStore, type HistoryStoreOptions } from './history-store';
 import type { RecoveryReport } from './recovery';
 import { isLocked, storeFaultOf } from './store-faults';
+import { MIGRATIONS } from './migrations';
+import { salvageSessions, type SalvageReport } from './salvage';
 
 /** The store file inside the data folder (the same one the app opens). */
 export const STORE_FILE = 'fleetscope.db';
@@ -22,6 +24,8 @@ export interface OpenedHistory {
   db: SqliteDatabase;
   /** Set when the old store failed its integrity check and was moved here; tell the user. */
   movedAsideTo: string | null;
+  /** What could be read back from the damaged store that was moved aside (null when none was). */
+  salvaged: SalvageReport | null;
   /**
    * The folder or the store file cannot be written: the store was opened for reading only
    * (nothing is written, not even recovery; writes fail with a read-only StoreFault).
@@ -65,6 +69,17 @@ export function openHistory(dataDir: string, options: OpenHistoryOptions = {}): 
     throw storeFaultOf(error, file, null) ?? error;
   }
   const { db, movedAsideTo } = opened;
+  // The damaged file's readable sessions come back before anything else writes.
+  const salvaged =
+    movedAsideTo === null
+      ? null
+      : salvageSessions(
+          db,
+          movedAsideTo,
+          MIGRATIONS.length,
+          options.checkpointInterval,
+          options.nativeBinding,
+        );
   const store = new HistoryStore(db, readOnly ? { ...options, heartbeatMs: 0 } : options);
   let recovery: RecoveryReport = { sessions: [], partialMessages: 0 };
   if (options.recover !== false && !readOnly) {
@@ -83,6 +98,7 @@ export function openHistory(dataDir: string, options: OpenHistoryOptions = {}): 
     store,
     db,
     movedAsideTo,
+    salvaged,
     readOnly,
     recovery,
     close() {
