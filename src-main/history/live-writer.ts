@@ -138,7 +138,9 @@ export class LiveWriter {
   /** Accepts one live event. Throws (without buffering it) when it cannot belong to the log. */
   append(event: RunEvent): void {
     const fault = this.halted.get(event.sessionId);
-    if (fault !== undefined) throw fault;
+    // A continuation is a new attempt (the disk may have room again); anything else of a halted run is refused.
+    if (fault !== undefined && event.kind !== 'session.continued') throw fault;
+    this.halted.delete(event.sessionId);
     const last = this.acceptedSeq.get(event.sessionId) ?? this.loadAcceptedSeq(event);
     if (event.seq <= last) {
       throw new HistoryError(

@@ -148,7 +148,7 @@ describe('a data folder on a read-only mount', () => {
 
       expect(readdirSync(dataDir).sort()).toEqual(files);
     },
-    120_000,
+    300_000,
   );
 
   it.skipIf(!canMount)(
@@ -166,7 +166,7 @@ describe('a data folder on a read-only mount', () => {
       expect(listed.out).toContain('Renamed in the log');
       await expectWritesRefused(dataDir, ids);
     },
-    120_000,
+    300_000,
   );
 
   it.skipIf(!canMount)(
@@ -234,6 +234,6 @@ describe('a store file and folder another user cannot write (file modes)', () =>
       chmodSync(dataDir, 0o755);
       temp.remove();
     },
-    300_000,
+    600_000,
   );
 });
