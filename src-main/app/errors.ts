@@ -20,6 +20,8 @@ const HISTORY_CODES: Record<HistoryError['code'], ErrorCode> = {
   'out-of-order': 'conflict',
   'read-only': 'read-only',
   'invalid-input': 'invalid-input',
+  'store-full': 'io-error',
+  'store-locked': 'unavailable',
 };
 
 /** Turns the services' own errors into AppErrors; anything else is rethrown unchanged. */

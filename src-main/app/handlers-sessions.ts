@@ -47,7 +47,8 @@ export function exportFileName(title: string, id: string, format: ExportFormat):
 export function registerSessionHandlers(deps: {
   store: HistoryStore;
   hub: EventHub;
-  dataDir: string;
+  /** Where `sessions.export` writes (DATA_DIR/exports; elsewhere when the data folder is read-only). */
+  exportDir: string;
   /** Where key variables are resolved (vault keys included), so exports can mask their values. */
   env: NodeJS.ProcessEnv;
 }): SessionHandlers {
@@ -96,7 +97,7 @@ export function registerSessionHandlers(deps: {
     'sessions.export': async ({ id, format, taskId }) => {
       const found = requireSession(id);
       const fileName = exportFileName(found.summary.title, id, format);
-      const folder = join(deps.dataDir, 'exports');
+      const folder = deps.exportDir;
       mkdirSync(folder, { recursive: true });
       const path = join(folder, fileName);
       const task = trackTask(hub, `Exporting ${fileName}`, taskId);

@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import type { Writable } from 'node:stream';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppInfo, ChannelName, Input, Output } from '@shared/contract';
 import { openHistory, type HistoryStore, type SqliteDatabase } from '../history';
+import type { SalvageReport } from '../history/salvage';
 import { SettingsStore } from '../history/settings-store';
 import { importFile, type ImportResult } from '../history/import';
 import { exportSession, exportToStream, type ExportFormat } from '../history/export';
@@ -31,6 +33,7 @@ import { registerTraceHandlers } from './handlers-traces';
 import { OtlpLiveExport } from './otlp-live';
 import { seedSamples } from './seed';
 import { announceStoreChanges } from './store-events';
+import { readOnlyMessage, refuseWrites } from './read-only';
 import { version } from './version';
 
 export { Dispatcher, type CallContext } from './dispatcher';
@@ -45,6 +48,8 @@ export type { BranchService } from './branch-service';
 export type { RunHandle, RunSummary, HumanRequest, ProviderOverrides } from '../orchestrator';
 export { createBuiltinTools } from '../orchestrator';
 export { STORE_FILE, type StoredMessage, type SessionListItem } from '../history';
+export { StoreFault, storeFaultOf } from '../history/store-faults';
+export { readOnlyMessage } from './read-only';
 export { TransferError } from '../history/import';
 export { checkFleet, loadFleetFile, type LoadedFleet } from './fleet-file';
 export { EXPORT_FORMATS, exportSession, exportToStream, type ExportFormat } from '../history/export';
@@ -113,6 +118,8 @@ export interface FleetscopeApp {
   readonly logger: Logger;
   /** Set when a corrupt store was moved aside at start; tell the user where it went. */
   readonly movedAsideTo: string | null;
+  /** The data folder cannot be written: writing commands are refused (see read-only.ts). */
+  readonly readOnly: boolean;
   /** Resolves when start-up work (sample sessions, clean-up) is done. */
   readonly ready: Promise<void>;
   /** Imports a transcript file from a path (desktop menu, CLI), reporting task.progress. */
@@ -147,6 +154,20 @@ function cachedFor<T>(ms: number, read: () => T): () => T {
   };
 }
 
+/** What the person is told about a damaged store: where it went and what came back from it. */
+export function damagedStoreNotice(movedAsideTo: string, salvaged: SalvageReport | null): string {
+  const head = `The store was damaged; it was moved to ${movedAsideTo} and a new one started.`;
+  if (salvaged === null || salvaged.unreadable !== null) {
+    return `${head} No session could be read from it${salvaged?.unreadable ? ` (${salvaged.unreadable})` : ''}.`;
+  }
+  const total = salvaged.recovered + salvaged.lost;
+  const plural = (n: number) => (n === 1 ? '' : 's');
+  return (
+    `${head} Recovered ${salvaged.recovered} of ${total} session${plural(total)} from it` +
+    (salvaged.lost > 0 ? `; ${salvaged.lost} could not be read.` : '.')
+  );
+}
+
 /** How long closing the app waits for queued live-export spans to reach the collector, in ms. */
 const LIVE_EXPORT_CLOSE_MS = 2_000;
 
@@ -174,16 +195,27 @@ export function createApp(options: AppOptions): FleetscopeApp {
       sessions: history.recovery.sessions,
     });
   }
-  const { store, db } = history;
+  const { store, db, readOnly } = history;
   const resourcesDir = options.resourcesDir ?? defaultResourcesDir();
   const hub = new EventHub();
+  const notices: string[] = [];
+  if (readOnly) notices.push(readOnlyMessage(options.dataDir));
+  if (history.movedAsideTo) notices.push(damagedStoreNotice(history.movedAsideTo, history.salvaged));
   const info: AppInfo = {
     name: APP_NAME,
     version,
     dataDir: options.dataDir,
     surface: options.surface,
     platform: process.platform,
+    readOnly,
+    notices,
   };
+  // A full disk stops the runs (RunService); every surface shows why.
+  store.onDidFault((fault) => {
+    logger.error('The store cannot write; the runs were stopped', { err: fault });
+    if (!notices.includes(fault.message)) notices.push(fault.message);
+    hub.emit('store.changed', { topic: 'app' });
+  });
   const settings = new SettingsStore(db);
   const catalog = new FleetCatalog(
     store,
@@ -231,7 +263,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
     secrets: () => secretValues(),
     ownPort: options.listenForTraces === true,
   });
-  if (options.listenForTraces === true) void traces.start();
+  if (options.listenForTraces === true && !readOnly) void traces.start();
   const branches = new BranchService({
     store,
     runs,
@@ -240,9 +272,14 @@ export function createApp(options: AppOptions): FleetscopeApp {
     env: providers.runEnv(),
     toolNames: toolRegistry.names(),
   });
-  const handlers: Handlers = {
+  const allHandlers: Handlers = {
     ...registerAppHandlers({ info, settings, hub }),
-    ...registerSessionHandlers({ store, hub, dataDir: options.dataDir, env: providers.runEnv() }),
+    ...registerSessionHandlers({
+      store,
+      hub,
+      exportDir: readOnly ? join(tmpdir(), 'fleetscope-exports') : join(options.dataDir, 'exports'),
+      env: providers.runEnv(),
+    }),
     ...registerRunHandlers(runs),
     ...registerTraceHandlers(traces),
     ...registerBranchHandlers(branches, hub),
@@ -253,9 +290,11 @@ export function createApp(options: AppOptions): FleetscopeApp {
       onDidChange: () => hub.emit('store.changed', { topic: 'providers' }),
     }),
   };
+  const handlers = readOnly ? refuseWrites(allHandlers, options.dataDir) : allHandlers;
   const dispatcher = new Dispatcher(handlers, logger.child({ component: 'dispatcher' }));
 
   const ready = (async () => {
+    if (readOnly) return;
     const retentionDays = settings.get().retentionDays;
     if (retentionDays !== null) store.deleteSessionsOlderThan(retentionDays);
     if (options.seedSamples !== false) await seedSamples(db, store, join(resourcesDir, 'samples'), logger);
@@ -264,9 +303,10 @@ export function createApp(options: AppOptions): FleetscopeApp {
   // Long-lived surfaces share the store with CLI runs and scripts: show their runs live, and notice
   // when one dies (its sessions would otherwise stay "running" until the next start).
   const watchStore = options.watchStore !== false;
+  const sweepOrphans = watchStore && !readOnly;
   const onWatchError = (error: unknown) => logger.error('Watching the shared store failed', { err: error });
   const relay = watchStore ? new ForeignRunRelay(store, hub, onWatchError) : null;
-  const sweep = watchStore
+  const sweep = sweepOrphans
     ? setInterval(() => {
         try {
           store.recoverInterrupted();
@@ -296,6 +336,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
     liveExport,
     logger,
     movedAsideTo: history.movedAsideTo,
+    readOnly,
     ready,
     async call(channel, input) {
       const result = await dispatcher.dispatch(channel, input, context);

@@ -54,18 +54,11 @@ const REDACTED_PATHS = ['apiKey', '*.apiKey', 'authorization', '*.authorization'
 export function createLogger(options: LoggerOptions): AppLogger {
   const level = options.level ?? logLevelFrom(options.env ?? process.env);
   if (level === 'silent') return wrap(pino({ level: 'silent' }));
-  mkdirSync(options.dataDir, { recursive: true });
   const file = join(options.dataDir, LOG_FILE);
-  try {
-    rotate(file);
-  } catch {
-    // Another process rotated it at the same moment; appending to whichever file is there is fine.
-  }
   const secrets = options.secrets ?? (() => []);
-  // Synchronous writes: lines are few (info and up by default), a crash loses none of them, and
-  // the file is open before this returns (so a data folder removed later cannot fail an open).
-  const destination = pino.destination({ dest: file, sync: true, mkdir: true });
-  destination.on('error', () => undefined); // a full or vanished disk must never take the app down
+  const destination = openLogFile(options.dataDir, file);
+  // A folder that cannot take the log (read-only, gone) must not stop the app: it logs nowhere.
+  if (destination === null) return wrap(pino({ level: 'silent' }));
   const base = pino(
     {
       level,
@@ -77,6 +70,32 @@ export function createLogger(options: LoggerOptions): AppLogger {
     destination,
   );
   return wrap(base);
+}
+
+/**
+ * The log file, opened for appending (rotated first), or null where the folder cannot take it
+ * (a read-only folder, share or backup; a full disk).
+ */
+function openLogFile(dataDir: string, file: string): pino.DestinationStream | null {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch {
+    return null;
+  }
+  try {
+    rotate(file);
+  } catch {
+    // Another process rotated it at the same moment (or the folder is read-only: the open says).
+  }
+  try {
+    // Synchronous writes: lines are few (info and up by default), a crash loses none of them, and
+    // the file is open before this returns (so a data folder removed later cannot fail an open).
+    const destination = pino.destination({ dest: file, sync: true, mkdir: true });
+    destination.on('error', () => undefined); // a full or vanished disk must never take the app down
+    return destination;
+  } catch {
+    return null;
+  }
 }
 
 /** The injected logger, plus a flush for the composition root to call on close. */

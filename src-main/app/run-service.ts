@@ -129,6 +129,11 @@ export class RunService {
       () => this.active().length > 0,
       options.onRequestError,
     );
+    // A store that cannot write stops every run at once (in-flight model requests are aborted):
+    // nothing more they produce could be kept.
+    options.store.onDidFault(() => {
+      for (const handle of this.manager.list()) if (isLiveStatus(handle.status)) handle.stop();
+    });
   }
 
   /** Every event of the runs this service drives (not of runs relayed from other processes). */

@@ -1,6 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createApp, defaultDataDir, STORE_FILE, type FleetscopeApp } from '../app';
+import {
+  AppError,
+  createApp,
+  defaultDataDir,
+  readOnlyMessage,
+  STORE_FILE,
+  storeFaultOf,
+  type FleetscopeApp,
+} from '../app';
 import type { CliIO } from './command';
 
 /** The data folder: --data-dir, else FLEETSCOPE_DATA_DIR, else the OS default. */
@@ -27,20 +35,32 @@ export function openApp(dataDir: string, io: CliIO): FleetscopeApp {
     pingIntervalMs: 0,
     watchStore: false,
   });
-  if (app.movedAsideTo)
-    io.err(`The store was damaged; it was moved to ${app.movedAsideTo} and a new one started.`);
+  for (const notice of app.info.notices ?? []) if (!app.readOnly) io.err(notice);
   return app;
 }
 
-/** Opens the app, runs `use`, and closes the app whatever happens. */
+/**
+ * Opens the app, runs `use`, and closes the app whatever happens. A command that `writes` is
+ * refused in a read-only data folder before it starts anything. SQLite's refusals that are the
+ * machine's (a full disk, a lock held by another process) come out as sentences saying what to do.
+ */
 export async function withApp<T>(
   dataDir: string,
   io: CliIO,
   use: (app: FleetscopeApp) => Promise<T>,
+  writes = false,
 ): Promise<T> {
-  const app = openApp(dataDir, io);
+  let app: FleetscopeApp;
   try {
+    app = openApp(dataDir, io);
+  } catch (error) {
+    throw storeFaultOf(error, join(dataDir, STORE_FILE), null) ?? error;
+  }
+  try {
+    if (writes && app.readOnly) throw new AppError('read-only', readOnlyMessage(dataDir));
     return await use(app);
+  } catch (error) {
+    throw storeFaultOf(error, join(dataDir, STORE_FILE), app.db) ?? error;
   } finally {
     await app.close();
   }

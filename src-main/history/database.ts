@@ -1,8 +1,9 @@
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrate, type Migration } from './migrations/runner';
 import { MIGRATIONS } from './migrations';
+import { StoreFault } from './store-faults';
 
 export type SqliteDatabase = Database.Database;
 
@@ -10,6 +11,11 @@ export interface OpenOptions {
   /** Path to a better-sqlite3 native binding built for this runtime (Electron has its own). */
   nativeBinding?: string;
   migrations?: readonly Migration[];
+  /**
+   * Open for reading only (a read-only folder or file): nothing is written, no integrity repair,
+   * no migration (a store that needs one is refused with a StoreFault saying so).
+   */
+  readOnly?: boolean;
 }
 
 export interface OpenedDatabase {
@@ -55,6 +61,7 @@ function isHealthy(db: SqliteDatabase): boolean {
  * unreadable file) is thrown and the file left untouched.
  */
 export function openDatabase(file: string, options: OpenOptions = {}): OpenedDatabase {
+  if (options.readOnly) return { db: openReadOnly(file, options), movedAsideTo: null };
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   let db: SqliteDatabase | null = null;
   let corrupt = false;
@@ -83,4 +90,70 @@ function moveAside(file: string): string {
     if (existsSync(file + suffix)) renameSync(file + suffix, target + suffix);
   }
   return target;
+}
+
+/**
+ * A connection that reads the database file `file` and never writes it or its folder. SQLite
+ * reads a WAL database read-only only when its -shm and -wal files exist (it cannot create them
+ * there; URI `immutable=1` is not compiled in): then it reads the file in place, WAL included.
+ * Otherwise (a store closed cleanly, whose log was folded back) the file is read into memory and
+ * opened from there, marked as a rollback-journal database in that copy only.
+ */
+export function openFileReadOnly(file: string, options: OpenOptions = {}): SqliteDatabase {
+  const binding = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
+  if (existsSync(`${file}-wal`) && existsSync(`${file}-shm`)) {
+    return new Database(file, { ...binding, readonly: true, fileMustExist: true });
+  }
+  let bytes = readFileSync(file);
+  // Bytes 18 and 19 of the header: file format versions, 2 for WAL, 1 for rollback journal.
+  if (bytes.length >= 20 && bytes[18] === 2) bytes[18] = bytes[19] = 1;
+  // A file cut short: its missing pages read as empty (each fails on its own) rather than the
+  // schema failing as a whole for naming pages past the end. Header: page size at 16 (1 = 65536),
+  // page count at 28.
+  if (bytes.length >= 100) {
+    const pageSize = bytes.readUInt16BE(16) === 1 ? 65_536 : bytes.readUInt16BE(16);
+    const wanted = bytes.readUInt32BE(28) * pageSize;
+    if (wanted > bytes.length && wanted <= 4 * bytes.length + 1024 * 1024 * 1024) {
+      bytes = Buffer.concat([bytes, Buffer.alloc(wanted - bytes.length)]);
+    }
+  }
+  return new Database(bytes, { ...binding, readonly: true });
+}
+
+/**
+ * The store at `file` for reading only, where neither it nor its folder can be written (see
+ * openFileReadOnly). With no store, an empty one in memory. A store at an older schema is
+ * refused: its migration cannot be written.
+ */
+function openReadOnly(file: string, options: OpenOptions): SqliteDatabase {
+  const binding = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
+  const migrations = options.migrations ?? MIGRATIONS;
+  if (!existsSync(file)) {
+    const empty = new Database(':memory:', binding);
+    migrate(empty, migrations);
+    return empty;
+  }
+  const db = openFileReadOnly(file, options);
+  try {
+    db.pragma('foreign_keys = ON');
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version < migrations.length) {
+      throw new StoreFault(
+        'read-only',
+        file,
+        `The store ${file} was written by an older Fleetscope (schema ${version}; this version reads ${migrations.length}) ` +
+          'and must be upgraded before this version can read it, which cannot be done in a read-only folder. ' +
+          'Copy the folder somewhere writable and open it there (--data-dir), or use the older version.',
+      );
+    }
+    if (version > migrations.length) {
+      throw new Error(
+        `This data folder was written by a newer Fleetscope (schema ${version}, this build knows ${migrations.length}).`,
+      );
+    }
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }

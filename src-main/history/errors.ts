@@ -1,6 +1,13 @@
 /** Why a store operation was refused. Callers map codes to contract errors. */
 export type HistoryErrorCode =
-  'not-found' | 'ambiguous-id' | 'out-of-order' | 'unknown-session' | 'read-only' | 'invalid-input';
+  | 'not-found'
+  | 'ambiguous-id'
+  | 'out-of-order'
+  | 'unknown-session'
+  | 'read-only'
+  | 'invalid-input'
+  | 'store-full'
+  | 'store-locked';
 
 export class HistoryError extends Error {
   constructor(

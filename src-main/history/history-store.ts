@@ -27,6 +27,7 @@ import { SessionQueries, type SessionListQuery, type SessionPage } from './sessi
 import { deleteOlderThan, deleteSessionRows, messageCapCheck, type MessageCapCheck } from './maintenance';
 import { inWriteTurn } from './write-turns';
 import { RunRequests } from './run-requests';
+import type { StoreFault } from './store-faults';
 
 export interface HistoryStoreOptions {
   /** Events between checkpoints of the folded view; default 500. */
@@ -68,6 +69,7 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
   /** Requests to runs another process drives, and who drives each live session. */
   readonly runRequests: RunRequests;
   private readonly listeners = new Set<(change: HistoryChange) => void>();
+  private readonly faultListeners = new Set<(fault: StoreFault) => void>();
   private readonly now: () => number;
   private readonly heartbeat: NodeJS.Timeout | null;
 
@@ -87,6 +89,9 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
       onDidCommit: (sessionIds) => this.emit({ type: 'sessions-changed', sessionIds }),
       onWriteError:
         options.onWriteError ?? ((error) => console.error('History store: a batch failed to commit', error)),
+      onStoreFault: (fault) => {
+        for (const listener of this.faultListeners) listener(fault);
+      },
     });
     this.forks = new ForkWriter(
       db,
@@ -105,6 +110,15 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
   onDidChange(listener: (change: HistoryChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * The store stopped taking live writes (a full disk, a read-only folder): the sessions it was
+   * writing are halted and their runs must stop now (see LiveWriter).
+   */
+  onDidFault(listener: (fault: StoreFault) => void): () => void {
+    this.faultListeners.add(listener);
+    return () => this.faultListeners.delete(listener);
   }
 
   // EventSink

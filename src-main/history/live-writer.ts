@@ -9,6 +9,19 @@ import { importTally, ImportWriter, newTally } from './import-writer';
 import type { ImportedEvent, ImportedSessionMeta, ImportInProgress, ImportThreadHandoff } from './ports';
 import { OwnerRecords } from './ownership';
 import { writeTransaction, writeTurnsOf, type WriteTurns } from './write-turns';
+import { endSessionAsOf } from './recovery';
+import {
+  cannotWrite,
+  freeBytes,
+  isFull,
+  isLocked,
+  MIN_FREE_BYTES,
+  readOnlyFault,
+  sqliteCode,
+  storeFullFault,
+  storeLockedFault,
+  type StoreFault,
+} from './store-faults';
 
 /**
  * Events buffered before a commit without waiting for the timer: bounds the memory a fast run
@@ -39,6 +52,11 @@ export interface LiveWriterOptions {
   onDidCommit: (sessionIds: string[]) => void;
   /** A batch committed from the timer failed (flush() throws instead). */
   onWriteError: (error: unknown) => void;
+  /**
+   * The store cannot write (disk full, read-only): the live sessions were halted (their next
+   * appends throw `fault`); whoever drives them stops them now.
+   */
+  onStoreFault?: (fault: StoreFault) => void;
   /** The native binding the store was opened with, for an import's writer thread. */
   nativeBinding?: string;
 }
@@ -81,6 +99,8 @@ export class LiveWriter {
   private touched = new Map<string, SessionTally>();
   /** A group commit waits on the event loop for an import's writing thread (commitOrReport). */
   private waitingForThread = false;
+  /** Sessions whose events the store could not write, and why: their appends are refused. */
+  private readonly halted = new Map<string, StoreFault>();
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -119,6 +139,10 @@ export class LiveWriter {
 
   /** Accepts one live event. Throws (without buffering it) when it cannot belong to the log. */
   append(event: RunEvent): void {
+    const fault = this.halted.get(event.sessionId);
+    // A continuation is a new attempt (the disk may have room again); anything else of a halted run is refused.
+    if (fault !== undefined && event.kind !== 'session.continued') throw fault;
+    this.halted.delete(event.sessionId);
     const last = this.acceptedSeq.get(event.sessionId) ?? this.loadAcceptedSeq(event);
     if (event.seq <= last) {
       throw new HistoryError(
@@ -174,7 +198,7 @@ export class LiveWriter {
         this.live.delete(id);
         this.owned.delete(id);
       }
-      throw error;
+      throw this.faultFrom(error, batch);
     } finally {
       this.writing = [];
     }
@@ -183,6 +207,45 @@ export class LiveWriter {
     }
     this.options.onDidCommit([...touched.keys()]);
     for (const callback of waiting) callback();
+  }
+
+  /**
+   * Turns a failed commit into what the caller is told. A store that cannot write (full disk,
+   * read-only) halts every session being written: what was committed stays, the batches that
+   * cannot be written are dropped (their events were never shown: see whenDurable), each session
+   * is ended on disk where the store still takes that last small write, and onStoreFault tells
+   * the driver to stop the runs at once. A locked store names its holder; its batch is kept.
+   */
+  private faultFrom(error: unknown, batch: readonly RunEvent[]): unknown {
+    const file = this.db.name;
+    if (isLocked(error)) return storeLockedFault(file, this.db, this.options.now());
+    if (!cannotWrite(error)) return error;
+    const readOnly = sqliteCode(error)?.startsWith('SQLITE_READONLY') === true;
+    const free = freeBytes(file);
+    // A disk I/O error with room to spare may pass (the batch is kept); a full disk stays full.
+    if (!isFull(error) && !readOnly && (free === null || free >= MIN_FREE_BYTES)) return error;
+    const bytes = batch.reduce((sum, event) => sum + JSON.stringify(event.payload ?? null).length, 0);
+    const fault = readOnly ? readOnlyFault(file, 'Recording this run') : storeFullFault(file, this.db, bytes);
+    const sessions = new Set([
+      ...this.pending.map((event) => event.sessionId),
+      ...this.owned,
+      ...this.live.keys(),
+    ]);
+    this.pending = [];
+    this.waiting = [];
+    for (const id of sessions) {
+      this.halted.set(id, fault);
+      this.live.delete(id);
+      this.acceptedSeq.delete(id);
+      this.owned.delete(id);
+      try {
+        endSessionAsOf(this.db, id, 'failed', fault.message);
+      } catch {
+        // No room even for that: the next start marks it interrupted (recovery.ts).
+      }
+    }
+    this.options.onStoreFault?.(fault);
+    return fault;
   }
 
   /** Live sessions' buffered counters (message count), or null when not being written. */

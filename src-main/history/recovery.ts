@@ -25,43 +25,78 @@ export interface RecoveryReport {
 export function recoverInterrupted(db: SqliteDatabase, now: number = Date.now()): RecoveryReport {
   const placeholders = LIVE_STATUSES.map(() => '?').join(', ');
   const stale = db.prepare(
-    `SELECT s.id, s.created_at, o.pid, o.process_start, o.host, o.heartbeat_at FROM sessions s
+    `SELECT s.id, o.pid, o.process_start, o.host, o.heartbeat_at FROM sessions s
      LEFT JOIN session_owners o ON o.session_id = s.id WHERE s.status IN (${placeholders})`,
   );
-  const releaseOwner = db.prepare('DELETE FROM session_owners WHERE session_id = ?');
-  const lastEvent = db.prepare(
-    `SELECT seq, t FROM event_log WHERE sid = ${SID_OF} ORDER BY seq DESC LIMIT 1`,
-  );
-  const insertEvent = db.prepare(
-    `INSERT INTO event_log (sid, seq, t, kind_code, agent, msg, payload) VALUES (${SID_OF}, ?, ?, '${storedKind('session.stopped')}', NULL, NULL, ?)`,
-  );
-  const fts = new FtsIndex(db);
-  const markPartial = db.prepare(
-    `UPDATE message_rows SET state = 'partial', seq = ?, ended_t = ? WHERE sid = ${SID_OF} AND state = 'streaming'`,
-  );
-  const markSession = db.prepare(
-    "UPDATE sessions SET status = 'interrupted', stop_reason = ?, ended_at = ?, updated_at = ? WHERE id = ?",
-  );
+  const ending = endingStatements(db);
   return writeTransaction(db, (): RecoveryReport => {
     const report: RecoveryReport = { sessions: [], partialMessages: 0 };
-    const rows = stale.all(...LIVE_STATUSES) as Array<
-      { id: string; created_at: number } & ({ pid: null } | OwnerRow)
-    >;
+    const rows = stale.all(...LIVE_STATUSES) as Array<{ id: string } & ({ pid: null } | OwnerRow)>;
     for (const row of rows) {
       if (row.pid !== null && ownerIsAlive(row as OwnerRow, now)) continue;
-      const last = lastEvent.get(row.id) as { seq: number; t: number } | undefined;
-      const t = last?.t ?? 0;
-      const payload = { status: 'interrupted', stopReason: INTERRUPTED_REASON };
-      const seq = (last?.seq ?? 0) + 1;
-      insertEvent.run(row.id, seq, t, JSON.stringify(payload));
-      fts.addStreamingOf(row.id);
-      // Closed by the stop event, like a stop the runtime records (see Materializer.closeOpenMessages).
-      report.partialMessages += markPartial.run(seq, t, row.id).changes;
-      const endedAt = row.created_at + Math.round(t);
-      markSession.run(INTERRUPTED_REASON, endedAt, endedAt, row.id);
-      releaseOwner.run(row.id);
+      report.partialMessages += endSession(ending, row.id, 'interrupted', INTERRUPTED_REASON);
       report.sessions.push(row.id);
     }
     return report;
   });
+}
+
+/**
+ * Ends a live session as of its last committed event, whatever its owner: appends the
+ * `session.stopped` with `status` and `stopReason`, keeps streaming messages as partial, and
+ * releases the owner. Does nothing to a session that is not live (or not there). Used when the
+ * process driving it can no longer write its events (see LiveWriter: a full disk).
+ */
+export function endSessionAsOf(
+  db: SqliteDatabase,
+  sessionId: string,
+  status: 'failed' | 'interrupted',
+  stopReason: string,
+): void {
+  const placeholders = LIVE_STATUSES.map(() => '?').join(', ');
+  const live = db.prepare(`SELECT 1 FROM sessions WHERE id = ? AND status IN (${placeholders})`);
+  const ending = endingStatements(db);
+  writeTransaction(db, () => {
+    if (live.get(sessionId, ...LIVE_STATUSES) !== undefined)
+      endSession(ending, sessionId, status, stopReason);
+  });
+}
+
+function endingStatements(db: SqliteDatabase) {
+  return {
+    created: db.prepare('SELECT created_at FROM sessions WHERE id = ?'),
+    releaseOwner: db.prepare('DELETE FROM session_owners WHERE session_id = ?'),
+    lastEvent: db.prepare(`SELECT seq, t FROM event_log WHERE sid = ${SID_OF} ORDER BY seq DESC LIMIT 1`),
+    insertEvent: db.prepare(
+      `INSERT INTO event_log (sid, seq, t, kind_code, agent, msg, payload) VALUES (${SID_OF}, ?, ?, '${storedKind('session.stopped')}', NULL, NULL, ?)`,
+    ),
+    fts: new FtsIndex(db),
+    // Closed by the stop event, like a stop the runtime records (see Materializer.closeOpenMessages).
+    markPartial: db.prepare(
+      `UPDATE message_rows SET state = 'partial', seq = ?, ended_t = ? WHERE sid = ${SID_OF} AND state = 'streaming'`,
+    ),
+    markSession: db.prepare(
+      'UPDATE sessions SET status = ?, stop_reason = ?, ended_at = ?, updated_at = ? WHERE id = ?',
+    ),
+  };
+}
+
+/** Writes a live session's end (inside the caller's transaction); returns its partial messages. */
+function endSession(
+  ending: ReturnType<typeof endingStatements>,
+  id: string,
+  status: 'failed' | 'interrupted',
+  stopReason: string,
+): number {
+  const createdAt = (ending.created.get(id) as { created_at: number }).created_at;
+  const last = ending.lastEvent.get(id) as { seq: number; t: number } | undefined;
+  const t = last?.t ?? 0;
+  const seq = (last?.seq ?? 0) + 1;
+  ending.insertEvent.run(id, seq, t, JSON.stringify({ status, stopReason }));
+  ending.fts.addStreamingOf(id);
+  const partial = ending.markPartial.run(seq, t, id).changes;
+  const endedAt = createdAt + Math.round(t);
+  ending.markSession.run(status, stopReason, endedAt, endedAt, id);
+  ending.releaseOwner.run(id);
+  return partial;
 }

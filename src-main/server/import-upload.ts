@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { LIMITS, MAX_IMPORT_BYTES, type CallError, type ErrorCode, type Result } from '@shared/contract';
-import { AppError, toAppError, type FleetscopeApp } from '../app';
+import { AppError, readOnlyMessage, toAppError, type FleetscopeApp } from '../app';
 import { ImportCancelled, importUploadedFile, uploadName } from '../app/import-upload';
 import { BASE_HEADERS, type AccessVerdict } from './security';
 
@@ -213,6 +213,7 @@ export function importUploadRoute(
 
   const run = async (request: IncomingMessage, response: ServerResponse, url: URL) => {
     const query = checkRequest(request, url, access(request, url));
+    if (app.readOnly) throw new UploadRefusal(403, 'read-only', readOnlyMessage(app.info.dataDir));
     if (inFlight >= MAX_CONCURRENT_UPLOADS) {
       throw new UploadRefusal(
         429,

@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia';
-import { ref } from 'vue';
+import { computed, ref } from 'vue';
 import type { AppInfo } from '@shared/contract';
 import { useBridge, type ConnectionState } from '../bridge';
 import { createFailureReporter } from '../ui/failure';
@@ -30,8 +30,13 @@ export const useConnectionStore = defineStore('connection', () => {
   });
   bridge.onDidReceiveEvent((event) => {
     if (event.channel === 'ping') lastPingAt.value = event.payload.at;
+    // The store's state changed (a full disk stopped the runs): its notices are in app.info.
+    if (event.channel === 'store.changed' && event.payload.topic === 'app') void loadInfo();
   });
   bridge.onDidRequireResync(() => void loadInfo());
 
-  return { state, info, lastPingAt, error, offlineSince, loadInfo };
+  /** The data folder cannot be written: writing controls are disabled (the host refuses them too). */
+  const readOnly = computed(() => info.value?.readOnly === true);
+
+  return { state, info, readOnly, lastPingAt, error, offlineSince, loadInfo };
 });

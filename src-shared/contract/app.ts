@@ -40,6 +40,16 @@ export const appInfoSchema = z.object({
   dataDir: z.string(),
   surface: z.enum(SURFACES),
   platform: z.string(),
+  /**
+   * The data folder (or its store file) cannot be written: sessions can be browsed, searched,
+   * replayed, compared and exported elsewhere; every writing control is disabled.
+   */
+  readOnly: z.boolean().optional(),
+  /**
+   * What the store did or could not do that the person should know, newest last: a damaged store
+   * recovered, a full disk that stopped the runs. `store.changed` with topic `app` announces one.
+   */
+  notices: z.array(z.string()).optional(),
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;
 

@@ -16,19 +16,24 @@ export const importCommand: CliCommand = {
     });
     const [file, ...extra] = positionals;
     if (file === undefined || extra.length > 0) throw new UsageError('Give exactly one file to import.');
-    return withApp(dataDirFrom(values['data-dir'], io), io, async (app) => {
-      try {
-        const result = await app.importFile(file);
-        // One line per session created (several for a trace file of several conversations).
-        for (const session of result.sessions) {
-          io.out(`${session.sessionId}\t${result.format}\t${session.messageCount} messages`);
+    return withApp(
+      dataDirFrom(values['data-dir'], io),
+      io,
+      async (app) => {
+        try {
+          const result = await app.importFile(file);
+          // One line per session created (several for a trace file of several conversations).
+          for (const session of result.sessions) {
+            io.out(`${session.sessionId}\t${result.format}\t${session.messageCount} messages`);
+          }
+          return EXIT.ok;
+        } catch (error) {
+          if (!(error instanceof TransferError)) throw error;
+          io.err(`fleetscope import: ${error.message}`);
+          return EXIT.failure;
         }
-        return EXIT.ok;
-      } catch (error) {
-        if (!(error instanceof TransferError)) throw error;
-        io.err(`fleetscope import: ${error.message}`);
-        return EXIT.failure;
-      }
-    });
+      },
+      true,
+    );
   },
 };

@@ -32,6 +32,11 @@ const PROVIDER_ERROR_CODES = new Set([
 export interface RunCommandOptions {
   /** Where human agents read their answers (default: the process's stdin, opened on demand). */
   input?: () => NodeJS.ReadableStream;
+  /**
+   * Messages the store holds for a session: a failed run's summary counts what was recorded,
+   * not what the run produced (a full disk keeps fewer).
+   */
+  storedMessages?: (sessionId: string) => number;
 }
 
 const USAGE =
@@ -119,7 +124,7 @@ async function runFleet(args: string[], io: StreamingIO, options: RunCommandOpti
     io.err(loaded.error);
     return EXIT.usage;
   }
-  return withApp(parsed.dataDir, io, (app) => runAndShow(app, parsed, loaded.fleet, io, options));
+  return withApp(parsed.dataDir, io, (app) => runAndShow(app, parsed, loaded.fleet, io, options), true);
 }
 
 /** What `fleetscope run` asks the app's run service for. */
@@ -162,9 +167,14 @@ async function runAndShow(
     throw error;
   }
   for (const warning of handle.warnings) io.err(`warning: ${warning}`);
-  const code = await watchRun(handle, parsed.json, io, options);
+  const code = await watchRun(handle, parsed.json, io, { ...options, storedMessages: storedCount(app) });
   await finishLiveExport(app, io);
   return code;
+}
+
+/** Messages of a session as the store holds them (0 when its start could not be written). */
+export function storedCount(app: FleetscopeApp): (sessionId: string) => number {
+  return (sessionId) => app.store.getSession(sessionId)?.summary.messageCount ?? 0;
 }
 
 /** Shows a run's events as they arrive, answers its human questions, and returns the exit code. */
@@ -184,7 +194,11 @@ export async function watchRun(
     if (event.kind === 'human.given') humans.answered(event.payload.requestId);
   });
   void io.interrupted.then(() => handle.stop());
-  const summary = await handle.done;
+  const ended = await handle.done;
+  const summary =
+    ended.status === 'failed' && options.storedMessages
+      ? { ...ended, messageCount: options.storedMessages(ended.sessionId) }
+      : ended;
   stopListening();
   humans.close();
   view.finish(summary);

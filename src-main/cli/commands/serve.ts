@@ -36,8 +36,8 @@ export const serveCommand: CliCommand = {
     }
     const dataDir = values['data-dir'] ?? defaultDataDir(io.env);
     const app = createApp({ dataDir, surface: 'browser' });
-    if (app.movedAsideTo)
-      io.err(`The store was damaged; it was moved to ${app.movedAsideTo} and a new one started.`);
+    // A damaged store (and what came back from it), a read-only folder: the page shows them too.
+    for (const notice of app.info.notices ?? []) io.err(notice);
     // FLEETSCOPE_TOKEN pins the token, so an open page can reconnect after the host restarts.
     const token = io.env.FLEETSCOPE_TOKEN || undefined;
     await app.ready;

@@ -8,7 +8,7 @@ import {
   useOtlpEndpoint,
 } from '../otlp-endpoint-flag';
 import { PROVIDER_FLAGS } from './provider-flags';
-import { watchRun } from './run';
+import { storedCount, watchRun } from './run';
 import type { StreamingIO } from './run-view';
 
 /**
@@ -78,20 +78,25 @@ export async function runOnStoredSession(
     io.err(`No session with id "${options.wanted}" (no store in ${dataDir}).`);
     return EXIT.failure;
   }
-  return withApp(dataDir, io, async (app) => {
-    useOtlpEndpoint(app, options.otlpEndpoint, io);
-    let handle: RunHandle | undefined;
-    try {
-      handle = start(app);
-    } catch (error) {
-      const refused = toAppError(error);
-      if (refused instanceof AppError) return refusalExit(refused, io);
-      throw error;
-    }
-    if (handle === undefined) return EXIT.ok;
-    for (const warning of handle.warnings) io.err(`warning: ${warning}`);
-    const code = await watchRun(handle, options.json, io, {});
-    await finishLiveExport(app, io);
-    return code;
-  });
+  return withApp(
+    dataDir,
+    io,
+    async (app) => {
+      useOtlpEndpoint(app, options.otlpEndpoint, io);
+      let handle: RunHandle | undefined;
+      try {
+        handle = start(app);
+      } catch (error) {
+        const refused = toAppError(error);
+        if (refused instanceof AppError) return refusalExit(refused, io);
+        throw error;
+      }
+      if (handle === undefined) return EXIT.ok;
+      for (const warning of handle.warnings) io.err(`warning: ${warning}`);
+      const code = await watchRun(handle, options.json, io, { storedMessages: storedCount(app) });
+      await finishLiveExport(app, io);
+      return code;
+    },
+    true,
+  );
 }
