@@ -129,7 +129,7 @@ const RENDERER_FOLDERS = {
   builder: ['bridge', 'ui'],
   compare: ['bridge', 'session', 'ui'],
   branches: ['bridge', 'session', 'builder', 'compare', 'ui'],
-  sessions: ['bridge', 'branches', 'builder', 'compare', 'ui'],
+  sessions: ['bridge', 'branches', 'builder', 'compare', 'shell', 'ui'],
   shell: ['bridge', 'compare', 'ui'],
   settings: ['bridge', 'builder', 'shell', 'ui'],
   'session-view': ['bridge', 'session', 'graph', 'lanes', 'transcript', 'branches', 'builder', 'shell', 'ui'],
