@@ -203,7 +203,12 @@ export function createApp(options: AppOptions): FleetscopeApp {
     settings,
     catalog,
     env: providers.runEnv(),
-    checkProvider: (provider) => providers.keyDestinationProblem(provider),
+    checkProvider: (provider) => providers.providerProblem(provider),
+    address: (provider) => {
+      const resolved = providers.address(provider);
+      if ('problem' in resolved) throw new Error(resolved.problem);
+      return resolved.url;
+    },
     secrets: () => secretValues(),
     providerPreset: (id) => providers.info(id),
   });

@@ -21,6 +21,7 @@ import { AppError } from './errors';
 import type { EventHub } from './event-hub';
 import type { FleetCatalog } from './fleet-catalog';
 import type { ProviderPreset } from './fleet-changes';
+import type { ProviderAddress } from '../llm';
 import { checkResume, planResume } from './resume-plan';
 
 /** Run events for the renderer are packed per session at most once per this many ms (a frame). */
@@ -32,8 +33,10 @@ export interface RunServiceOptions {
   settings: SettingsStore;
   catalog: FleetCatalog;
   env?: NodeJS.ProcessEnv;
-  /** Why an agent's provider may not use its key (see ProviderService.keyDestinationProblem). */
+  /** Why an agent's provider may not run or use its key (see ProviderService.providerProblem). */
   checkProvider?: (provider: ProviderRef) => string | null;
+  /** Where each provider connects and sends its key (see ProviderService.address). */
+  address?: ProviderAddress;
   /** Key values to mask in everything a run records or relays (vault keys included). */
   secrets?: () => string[];
   /** A provider preset from Settings (agents given a provider by id: imports, forks). */
@@ -109,7 +112,12 @@ export class RunService {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: RunServiceOptions) {
-    this.manager = new RunManager({ sink: options.store, env: options.env ?? process.env, fileRoot: null });
+    this.manager = new RunManager({
+      sink: options.store,
+      env: options.env ?? process.env,
+      fileRoot: null,
+      ...(options.address ? { address: options.address } : {}),
+    });
     this.manager.onDidEvent((event) => this.enqueue(event));
   }
 
@@ -146,11 +154,7 @@ export class RunService {
     const keyDestinations = [
       ...new Set(
         providers.flatMap((provider) =>
-          provider.apiKeyEnv
-            ? [
-                `key: ${provider.apiKeyEnv} is sent to ${provider.baseUrl ?? `the default endpoint of provider "${provider.id}"`}`,
-              ]
-            : [],
+          provider.apiKeyEnv ? [`key: ${provider.apiKeyEnv} is sent to ${this.addressOf(provider)}`] : [],
         ),
       ),
     ];
@@ -306,6 +310,15 @@ export class RunService {
     const preset = this.options.providerPreset?.(id);
     if (!preset) throw new AppError('unavailable', `Provider ${id} is not configured on this surface.`);
     return preset;
+  }
+
+  /** Where a provider connects (as the run will), or why it cannot, for the launch summary. */
+  private addressOf(provider: ProviderRef): string {
+    try {
+      return this.options.address?.(provider) ?? provider.baseUrl ?? `no address (provider "${provider.id}")`;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
   }
 
   /** Refuses a fleet whose keys would go where their provider in Settings does not point. */
