@@ -20,6 +20,7 @@ import { registerAppHandlers } from './handlers-app';
 import { registerFleetHandlers } from './handlers-fleets';
 import { registerProviderHandlers } from './handlers-providers';
 import { ProviderService, type KeyVault } from './providers';
+import { RetentionService } from './retention';
 import { createBuiltinTools } from '../orchestrator/tools';
 import { registerRunHandlers } from './handlers-runs';
 import { registerBranchHandlers } from './handlers-branches';
@@ -90,6 +91,13 @@ export interface AppOptions {
    */
   watchStore?: boolean;
   /**
+   * Apply Settings' retention at start and hourly (default: desktop and browser hosts, not the
+   * CLI; it deletes only once its setting was confirmed, see RetentionService).
+   */
+  retention?: boolean;
+  /** Milliseconds between retention runs in such a host (default hourly). */
+  retentionIntervalMs?: number;
+  /**
    * Receive OpenTelemetry traces on a port of the app's own (the desktop app; 4318 unless the
    * user chose another). `fleetscope serve` receives on its web host's port instead.
    */
@@ -113,6 +121,8 @@ export interface FleetscopeApp {
   readonly logger: Logger;
   /** Set when a corrupt store was moved aside at start; tell the user where it went. */
   readonly movedAsideTo: string | null;
+  /** Retention: its preview, and `apply()` for the CLI's explicit `fleetscope retention --apply`. */
+  readonly retention: RetentionService;
   /** Resolves when start-up work (sample sessions, clean-up) is done. */
   readonly ready: Promise<void>;
   /** Imports a transcript file from a path (desktop menu, CLI), reporting task.progress. */
@@ -241,8 +251,17 @@ export function createApp(options: AppOptions): FleetscopeApp {
     env: providers.runEnv(),
     toolNames: toolRegistry.names(),
   });
+  // Retention runs only in long-lived hosts (desktop, browser), hourly; never from a CLI command.
+  const runsRetention = options.retention ?? options.surface !== 'cli';
+  const retention = new RetentionService({
+    store,
+    db,
+    settings,
+    samplesDir: join(resourcesDir, 'samples'),
+    logger: logger.child({ component: 'retention' }),
+  });
   const handlers: Handlers = {
-    ...registerAppHandlers({ info, settings, hub }),
+    ...registerAppHandlers({ info, settings, hub, retention, applyRetention: runsRetention }),
     ...registerSessionHandlers({ store, hub, dataDir: options.dataDir, env: providers.runEnv() }),
     ...registerRunHandlers(runs),
     ...registerTraceHandlers(traces),
@@ -257,9 +276,11 @@ export function createApp(options: AppOptions): FleetscopeApp {
   const dispatcher = new Dispatcher(handlers, logger.child({ component: 'dispatcher' }));
 
   const ready = (async () => {
-    const retentionDays = settings.get().retentionDays;
-    if (retentionDays !== null) store.deleteSessionsOlderThan(retentionDays);
-    if (options.seedSamples !== false) await seedSamples(db, store, join(resourcesDir, 'samples'), logger);
+    if (options.seedSamples !== false) {
+      await seedSamples(db, store, join(resourcesDir, 'samples'), logger);
+      retention.markSamples();
+    }
+    if (runsRetention) retention.start(options.retentionIntervalMs);
   })();
 
   // Long-lived surfaces share the store with CLI runs and scripts: show their runs live, and notice
@@ -297,6 +318,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
     liveExport,
     logger,
     movedAsideTo: history.movedAsideTo,
+    retention,
     ready,
     async call(channel, input) {
       const result = await dispatcher.dispatch(channel, input, context);
@@ -327,6 +349,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
     async close() {
       if (timer) clearInterval(timer);
       if (sweep) clearInterval(sweep);
+      retention.dispose();
       relay?.dispose();
       await ready.catch(() => undefined);
       await runs.dispose();

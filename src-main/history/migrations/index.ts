@@ -9,6 +9,7 @@ import { importHashColumn } from './007-import-hash';
 import { messageEndsColumn } from './008-message-ends';
 import { compactStore } from './009-compact-store';
 import { shortEventKinds } from './010-short-event-kinds';
+import { storedAtColumn } from './011-stored-at';
 
 /** Every schema step in order. Append only; never edit a released migration. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   messageEndsColumn,
   compactStore,
   shortEventKinds,
+  storedAtColumn,
 ];
 export type { Migration } from './runner';
 export { migrate } from './runner';
