@@ -263,7 +263,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
   const handlers: Handlers = {
     ...registerAppHandlers({ info, settings, hub, retention, applyRetention: runsRetention }),
     ...registerSessionHandlers({ store, hub, dataDir: options.dataDir, env: providers.runEnv() }),
-    ...registerRunHandlers(runs),
+    ...registerRunHandlers(runs, branches),
     ...registerTraceHandlers(traces),
     ...registerBranchHandlers(branches, hub),
     ...registerFleetHandlers(catalog),

@@ -22,7 +22,7 @@ import type { EventHub } from './event-hub';
 import type { FleetCatalog } from './fleet-catalog';
 import type { ProviderPreset } from './fleet-changes';
 import type { ProviderAddress } from '../llm';
-import { checkResume, planResume } from './resume-plan';
+import { checkResume, nothingToSay, planResume, scriptedOnly } from './resume-plan';
 
 /** Run events for the renderer are packed per session at most once per this many ms (a frame). */
 const FLUSH_MS = 16;
@@ -231,14 +231,40 @@ export class RunService {
     const agents = request.agents ?? [];
     let stored = store.getSession(sessionId);
     if (!stored) throw new AppError('not-found', `No session with id "${sessionId}".`);
+    if (stored.summary.readOnly) {
+      throw new AppError(
+        'read-only',
+        'This session is read-only (imported); it never changes. Continuing it makes a fork (BranchService.continue).',
+      );
+    }
     const held = this.manager.get(sessionId);
     if (held && isLiveStatus(held.status)) {
       throw new AppError('conflict', 'The run is still going; stop it or wait for it to end first.');
     }
+    // Settings' cap counts the whole session, every continuation included (a fleet's own
+    // max-messages counts each run afresh).
+    const cap = this.options.settings.get().maxMessagesPerSession;
+    const capCheck = store.checkMessageCap(sessionId, cap);
+    if (capCheck.reached) {
+      throw new AppError(
+        'conflict',
+        `This session has ${capCheck.count} messages, and Settings stops a session at ${cap}; nothing was changed. Raise the limit in Settings to go on, or fork it.`,
+      );
+    }
     // A run this process still holds goes on in memory, unless its session changed elsewhere
-    // since (another process continued it): then it goes on from the store like any other.
+    // since (another process continued it): then it goes on from the store like any other. With a
+    // cap it goes on from the store too, where the continuation is given what is left of the cap,
+    // and so does an all-scripted one, whose folded state tells whether anyone has lines left.
     const current = held !== undefined && this.lastSeqs.get(sessionId) === store.countEvents(sessionId);
-    if (held && current && agents.length === 0 && request.fleet === undefined && !request.overrides) {
+    if (
+      held &&
+      current &&
+      cap === null &&
+      !scriptedOnly(stored.fleet) &&
+      agents.length === 0 &&
+      request.fleet === undefined &&
+      !request.overrides
+    ) {
       const undo = store.claimForContinuation(sessionId);
       if (undo === null) throw new AppError('conflict', 'The session is running; wait for it to end first.');
       held.continueWith(task, context).catch(() => undo());
@@ -267,6 +293,8 @@ export class RunService {
       { agents, ...(other ? { fleet: other } : {}) },
       (id) => this.preset(id),
     );
+    const silent = nothingToSay(plan.fleet, plan.snapshot);
+    if (silent) throw new AppError('conflict', `${silent} Nothing was changed.`);
     const overrides = request.overrides ?? {};
     const fleet = applyProviderOverrides(plan.fleet, overrides);
     if (overrides.baseUrl === undefined) this.checkKeys(fleet);
@@ -276,7 +304,7 @@ export class RunService {
     if (plan.fleetChanged || fleet !== plan.fleet) store.setRunFleet(sessionId, fleet);
     try {
       return this.manager.start({
-        fleet,
+        fleet: cap === null ? fleet : withMessageCap(fleet, cap - capCheck.count),
         task,
         sessionId,
         resume: { snapshot: plan.snapshot, context, startT: plan.startT },
