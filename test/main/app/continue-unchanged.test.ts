@@ -181,6 +181,48 @@ describe('continuing a stored session', { timeout: 120_000 }, () => {
     }
   });
 
+  it('fleetscope continue on an imported session goes on in a fork and leaves the import as it was', async () => {
+    const temp = makeTempDir();
+    temps.push(temp);
+    const dataDir = join(temp.dir, 'data');
+    const file = join(temp.dir, 'colours.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { role: 'user', content: 'Name a colour.' },
+        { role: 'assistant', content: 'Blue.' },
+      ]),
+    );
+    expect((await cli(['import', file, '--data-dir', dataDir])).code).toBe(0);
+    const db = new Database(join(dataDir, 'fleetscope.db'), { readonly: true });
+    const importedId = db.prepare('SELECT id FROM sessions').pluck().get() as string;
+    db.close();
+    const before = rowsOf(dataDir, importedId);
+
+    const refused = await cli(['continue', importedId, '--data-dir', dataDir]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/give assistant a provider/);
+    expect(sessionCount(dataDir)).toBe(1);
+    expect(rowsOf(dataDir, importedId)).toBe(before);
+
+    const result = await cli([
+      'continue',
+      importedId,
+      '--task',
+      'Another?',
+      '--set',
+      'assistant.provider=scripted',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      `${importedId} is read-only (imported) and stays as it is; continuing in a new fork: `,
+    );
+    expect(sessionCount(dataDir)).toBe(2);
+    expect(rowsOf(dataDir, importedId)).toBe(before);
+  });
+
   it('fleetscope continue refuses a session at the cap Settings set, changing nothing', async () => {
     const temp = makeTempDir();
     temps.push(temp);
