@@ -36,7 +36,8 @@ export interface RetentionCandidate {
  * The sessions that entered this store before `now - days` and retention may delete: not live
  * (running, paused and waiting sessions are kept), not a seeded sample, and with no fork left
  * (forks read their history through them; an old family goes leaf by leaf, so a fork that goes
- * too frees its parent). Newest first, the order they are deleted in. `now` is epoch ms.
+ * too frees its parent). Forks before their parents, the order they are deleted in. `now` is
+ * epoch ms.
  */
 export function retentionCandidates(db: SqliteDatabase, days: number, now: number): RetentionCandidate[] {
   if (!Number.isFinite(days) || days <= 0) return [];
@@ -49,13 +50,19 @@ export function retentionCandidates(db: SqliteDatabase, days: number, now: numbe
     )
     .all(cutoff) as RetentionCandidate[];
   const forksOf = db.prepare('SELECT id FROM sessions WHERE parent_session_id = ?').pluck();
-  const going = new Set<string>();
-  return rows.filter((row) => {
-    const forks = forksOf.all(row.id) as string[];
-    if (forks.some((fork) => !going.has(fork))) return false;
-    going.add(row.id);
-    return true;
-  });
+  const going = new Map<string, RetentionCandidate>();
+  // Passes until nothing more frees up: a parent goes after every fork it has, whatever the order.
+  for (let added = true; added;) {
+    added = false;
+    for (const row of rows) {
+      if (going.has(row.id)) continue;
+      const forks = forksOf.all(row.id) as string[];
+      if (forks.some((fork) => !going.has(fork))) continue;
+      going.set(row.id, row);
+      added = true;
+    }
+  }
+  return [...going.values()];
 }
 
 /** Deletes what retentionCandidates lists, in one transaction; returns the deleted ids. */

@@ -140,7 +140,7 @@ describe('migration 10 (short event kinds) on a store written by schema 9', () =
 
     const upgraded = openHistory(temp.dir, { recover: false, batchMs: 10_000 });
     cleanups.push(() => upgraded.close());
-    expect(upgraded.db.pragma('user_version', { simple: true })).toBe(10);
+    expect(upgraded.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     expect(upgraded.db.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(ids.map((id) => readingsOf(upgraded, id))).toEqual(before);
     expect(upgraded.store.listSessions({ search: 'zebra2' }).items.map((item) => item.id)).toEqual([
