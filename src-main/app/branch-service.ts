@@ -18,7 +18,7 @@ import { SessionComparer } from './compare';
 import { AppError } from './errors';
 import { applyAgentChanges, replaceTermination, unmappedAgents } from './fleet-changes';
 import type { ResumeRequest, RunService } from './run-service';
-import { applyProviderOverrides } from '../orchestrator';
+import { applyProviderOverrides, type RunHandle } from '../orchestrator';
 import { withMessageCap } from './run-service';
 import type { SettingsStore } from '../history/settings-store';
 
@@ -132,6 +132,44 @@ export class BranchService {
       changes,
       running: input.run,
     };
+  }
+
+  /**
+   * Continues a stored session (see RunService.resume). A read-only session (an import) never
+   * changes: it is forked at its last message and the fork goes on. When the fork cannot run
+   * (no providers yet, a key refused, nothing to say), it is deleted again: a refusal changes
+   * nothing.
+   */
+  continue(request: ResumeRequest): { sessionId: string; handle: RunHandle; forkOf: string | null } {
+    const { store, runs } = this.options;
+    const sessionId = store.resolveSessionId(request.sessionId);
+    const stored = store.getSession(sessionId);
+    if (!stored?.summary.readOnly)
+      return { sessionId, handle: runs.resume({ ...request, sessionId }), forkOf: null };
+    const count = store.countMessages(sessionId);
+    if (count === 0)
+      throw new AppError('invalid-input', 'This imported session has no message to continue from.');
+    const fleet = storedFleet(stored.fleet);
+    const unmapped = fleet
+      ? unmappedAgents(
+          applyAgentChanges(runnableFleet(fleet, true, this.options.toolNames), request.agents ?? [], (id) =>
+            runs.preset(id),
+          ).fleet,
+        )
+      : [];
+    if (unmapped.length > 0 && request.fleet === undefined)
+      throw new AppError(
+        'read-only',
+        `This imported session cannot go on until its agents have providers: give ${unmapped.join(', ')} a provider (or choose a fleet).`,
+      );
+    const fork = this.fork({ sessionId, atMessage: count, agents: [...(request.agents ?? [])], run: false });
+    try {
+      const handle = runs.resume({ ...request, sessionId: fork.sessionId, agents: [] });
+      return { sessionId: fork.sessionId, handle, forkOf: sessionId };
+    } catch (error) {
+      store.deleteSession(fork.sessionId);
+      throw error;
+    }
   }
 
   /** Forgets the comparisons worked out so far (a bench measures opening one cold). */

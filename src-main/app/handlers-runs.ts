@@ -1,4 +1,5 @@
 import type { Handlers } from './dispatcher';
+import type { BranchService } from './branch-service';
 import type { RunService } from './run-service';
 
 type RunHandlers = Pick<
@@ -6,15 +7,16 @@ type RunHandlers = Pick<
   'runs.start' | 'runs.control' | 'runs.answer' | 'runs.continue' | 'runs.active' | 'runs.resumeCheck'
 >;
 
-export function registerRunHandlers(runs: RunService): RunHandlers {
+/** `runs.continue` goes through the branches: a read-only session is continued in a fork. */
+export function registerRunHandlers(runs: RunService, branches: BranchService): RunHandlers {
   return {
     'runs.start': ({ source, task, title }) => runs.start(source, task, title),
     'runs.control': ({ sessionId, action }) => runs.control(sessionId, action),
     'runs.answer': ({ sessionId, requestId, text }) => runs.answer(sessionId, requestId, text),
-    'runs.continue': ({ sessionId, task, context, agents, fleet }) => {
-      runs.resume({ sessionId, task, context, agents, ...(fleet ? { fleet } : {}) });
-      return { sessionId };
-    },
+    'runs.continue': ({ sessionId, task, context, agents, fleet }) => ({
+      sessionId: branches.continue({ sessionId, task, context, agents, ...(fleet ? { fleet } : {}) })
+        .sessionId,
+    }),
     'runs.active': () => runs.active(),
     'runs.resumeCheck': ({ sessionId }) => runs.resumeCheck(sessionId),
   };

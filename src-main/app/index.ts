@@ -22,6 +22,7 @@ import { registerAppHandlers } from './handlers-app';
 import { registerFleetHandlers } from './handlers-fleets';
 import { registerProviderHandlers } from './handlers-providers';
 import { ProviderService, type KeyVault } from './providers';
+import { RetentionService } from './retention';
 import { createBuiltinTools } from '../orchestrator/tools';
 import { registerRunHandlers } from './handlers-runs';
 import { registerBranchHandlers } from './handlers-branches';
@@ -95,6 +96,13 @@ export interface AppOptions {
    */
   watchStore?: boolean;
   /**
+   * Apply Settings' retention at start and hourly (default: desktop and browser hosts, not the
+   * CLI; it deletes only once its setting was confirmed, see RetentionService).
+   */
+  retention?: boolean;
+  /** Milliseconds between retention runs in such a host (default hourly). */
+  retentionIntervalMs?: number;
+  /**
    * Receive OpenTelemetry traces on a port of the app's own (the desktop app; 4318 unless the
    * user chose another). `fleetscope serve` receives on its web host's port instead.
    */
@@ -120,6 +128,8 @@ export interface FleetscopeApp {
   readonly movedAsideTo: string | null;
   /** The data folder cannot be written: writing commands are refused (see read-only.ts). */
   readonly readOnly: boolean;
+  /** Retention: its preview, and `apply()` for the CLI's explicit `fleetscope retention --apply`. */
+  readonly retention: RetentionService;
   /** Resolves when start-up work (sample sessions, clean-up) is done. */
   readonly ready: Promise<void>;
   /** Imports a transcript file from a path (desktop menu, CLI), reporting task.progress. */
@@ -237,7 +247,12 @@ export function createApp(options: AppOptions): FleetscopeApp {
     settings,
     catalog,
     env: providers.runEnv(),
-    checkProvider: (provider) => providers.keyDestinationProblem(provider),
+    checkProvider: (provider) => providers.providerProblem(provider),
+    address: (provider) => {
+      const resolved = providers.address(provider);
+      if ('problem' in resolved) throw new Error(resolved.problem);
+      return resolved.url;
+    },
     secrets: () => secretValues(),
     providerPreset: (id) => providers.info(id),
     onRequestError: (error) =>
@@ -272,15 +287,25 @@ export function createApp(options: AppOptions): FleetscopeApp {
     env: providers.runEnv(),
     toolNames: toolRegistry.names(),
   });
+  // Retention runs only in long-lived hosts (desktop, browser), hourly; never from a CLI command,
+  // and never on a read-only folder.
+  const runsRetention = (options.retention ?? options.surface !== 'cli') && !readOnly;
+  const retention = new RetentionService({
+    store,
+    db,
+    settings,
+    samplesDir: join(resourcesDir, 'samples'),
+    logger: logger.child({ component: 'retention' }),
+  });
   const allHandlers: Handlers = {
-    ...registerAppHandlers({ info, settings, hub }),
+    ...registerAppHandlers({ info, settings, hub, retention, applyRetention: runsRetention }),
     ...registerSessionHandlers({
       store,
       hub,
       exportDir: readOnly ? join(tmpdir(), 'fleetscope-exports') : join(options.dataDir, 'exports'),
       env: providers.runEnv(),
     }),
-    ...registerRunHandlers(runs),
+    ...registerRunHandlers(runs, branches),
     ...registerTraceHandlers(traces),
     ...registerBranchHandlers(branches, hub),
     ...registerFleetHandlers(catalog),
@@ -295,9 +320,11 @@ export function createApp(options: AppOptions): FleetscopeApp {
 
   const ready = (async () => {
     if (readOnly) return;
-    const retentionDays = settings.get().retentionDays;
-    if (retentionDays !== null) store.deleteSessionsOlderThan(retentionDays);
-    if (options.seedSamples !== false) await seedSamples(db, store, join(resourcesDir, 'samples'), logger);
+    if (options.seedSamples !== false) {
+      await seedSamples(db, store, join(resourcesDir, 'samples'), logger);
+      retention.markSamples();
+    }
+    if (runsRetention) retention.start(options.retentionIntervalMs);
   })();
 
   // Long-lived surfaces share the store with CLI runs and scripts: show their runs live, and notice
@@ -337,6 +364,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
     logger,
     movedAsideTo: history.movedAsideTo,
     readOnly,
+    retention,
     ready,
     async call(channel, input) {
       const result = await dispatcher.dispatch(channel, input, context);
@@ -367,6 +395,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
     async close() {
       if (timer) clearInterval(timer);
       if (sweep) clearInterval(sweep);
+      retention.dispose();
       relay?.dispose();
       await ready.catch(() => undefined);
       await runs.dispose();

@@ -5,7 +5,10 @@ import { AppError } from './errors';
 export interface Preset {
   id: ProviderId;
   label: string;
+  /** The built-in address; a placeholder for the form when `addressRequired`. */
   baseUrl: string;
+  /** True when runs need an address saved in Settings (or the agent's baseUrl) first. */
+  addressRequired: boolean;
   defaultModel: string;
   apiKeyEnv: string | null;
   keyOptional: boolean;
@@ -15,6 +18,7 @@ export interface Preset {
 export const PROVIDER_PRESETS: readonly Preset[] = [
   {
     id: 'scripted',
+    addressRequired: false,
     label: 'Scripted (built in)',
     baseUrl: 'http://localhost/scripted',
     defaultModel: 'scripted',
@@ -24,6 +28,7 @@ export const PROVIDER_PRESETS: readonly Preset[] = [
   },
   {
     id: 'openai',
+    addressRequired: false,
     label: 'OpenAI',
     baseUrl: 'https://api.openai.com/v1',
     defaultModel: 'gpt-4o-mini',
@@ -33,6 +38,7 @@ export const PROVIDER_PRESETS: readonly Preset[] = [
   },
   {
     id: 'azure',
+    addressRequired: true,
     label: 'Azure OpenAI',
     baseUrl: 'https://YOUR-RESOURCE.openai.azure.com/openai/v1',
     defaultModel: 'gpt-4o-mini',
@@ -42,6 +48,7 @@ export const PROVIDER_PRESETS: readonly Preset[] = [
   },
   {
     id: 'ollama',
+    addressRequired: false,
     label: 'Ollama',
     baseUrl: 'http://localhost:11434/v1',
     defaultModel: 'llama3.2',
@@ -51,6 +58,7 @@ export const PROVIDER_PRESETS: readonly Preset[] = [
   },
   {
     id: 'lmstudio',
+    addressRequired: false,
     label: 'LM Studio',
     baseUrl: 'http://localhost:1234/v1',
     defaultModel: 'local-model',
@@ -60,6 +68,7 @@ export const PROVIDER_PRESETS: readonly Preset[] = [
   },
   {
     id: 'vllm',
+    addressRequired: false,
     label: 'vLLM',
     baseUrl: 'http://localhost:8000/v1',
     defaultModel: 'meta-llama/Llama-3.1-8B-Instruct',
@@ -69,6 +78,7 @@ export const PROVIDER_PRESETS: readonly Preset[] = [
   },
   {
     id: 'llamacpp',
+    addressRequired: false,
     label: 'llama.cpp server',
     baseUrl: 'http://localhost:8080/v1',
     defaultModel: 'default',
@@ -78,6 +88,7 @@ export const PROVIDER_PRESETS: readonly Preset[] = [
   },
   {
     id: 'openrouter',
+    addressRequired: false,
     label: 'OpenRouter',
     baseUrl: 'https://openrouter.ai/api/v1',
     defaultModel: 'openai/gpt-4o-mini',
@@ -87,6 +98,7 @@ export const PROVIDER_PRESETS: readonly Preset[] = [
   },
   {
     id: 'custom',
+    addressRequired: true,
     label: 'Custom (OpenAI-compatible)',
     baseUrl: 'http://localhost:8000/v1',
     defaultModel: 'model',

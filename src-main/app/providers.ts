@@ -52,9 +52,6 @@ export interface ProviderServiceOptions {
 
 const DEFAULT_TEST_TIMEOUT_MS = 8000;
 
-/** Where the openai SDK sends requests when a provider names no base URL. */
-const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-
 function originOf(url: string): string | null {
   try {
     return new URL(url).origin;
@@ -223,15 +220,41 @@ export class ProviderService {
   }
 
   /**
-   * Why an agent's provider may not use its key, or null when it may: a key variable is only ever
-   * sent to the address configured for a provider that uses it (Settings > Providers), so a fleet
-   * file from elsewhere cannot send OPENAI_API_KEY, or any other variable, to a host of its choice.
+   * The one address a provider's requests, and its key, go to: the agent's own `baseUrl`, else the
+   * address saved for its preset in Settings > Providers, else the preset's built-in one. Custom
+   * and Azure have no built-in address (theirs is a form's placeholder), and a provider id that is
+   * no preset has none: without a given or saved one, the answer is why not. Runs connect where
+   * this says (RunServiceOptions.address) and keys are checked against it, so the two never differ.
    */
-  keyDestinationProblem(provider: { id: string; baseUrl?: string; apiKeyEnv?: string }): string | null {
+  address(provider: { id: string; baseUrl?: string }): { url: string } | { problem: string } {
+    if (provider.baseUrl) return { url: provider.baseUrl };
+    const preset = PROVIDER_PRESETS.find((candidate) => candidate.id === provider.id);
+    if (!preset)
+      return {
+        problem: `Provider "${provider.id}" is not one of Settings > Providers and names no base URL; give the agent a baseUrl.`,
+      };
+    const saved = this.readSaved()[preset.id];
+    if (saved) return { url: saved.baseUrl };
+    if (preset.addressRequired)
+      return {
+        problem: `Provider "${preset.id}" (${preset.label}) has no address: save one in Settings > Providers, or give the agent a baseUrl.`,
+      };
+    return { url: preset.baseUrl };
+  }
+
+  /**
+   * Why an agent's provider may not run, or null when it may: it needs an address (see address),
+   * and a key variable is only ever sent to the address configured for a provider that uses it
+   * (Settings > Providers), so a fleet file from elsewhere cannot send OPENAI_API_KEY, or any
+   * other variable, to a host of its choice.
+   */
+  providerProblem(provider: { id: string; baseUrl?: string; apiKeyEnv?: string }): string | null {
+    if (provider.id === 'scripted') return null;
+    const resolved = this.address(provider);
+    if ('problem' in resolved) return resolved.problem;
     const variable = provider.apiKeyEnv;
     if (!variable) return null;
-    const preset = PROVIDER_PRESETS.find((candidate) => candidate.id === provider.id);
-    const destination = provider.baseUrl ?? (preset ? this.info(preset.id).baseUrl : OPENAI_DEFAULT_BASE_URL);
+    const destination = resolved.url;
     const owners = this.list().filter((info) => info.apiKeyEnv === variable);
     if (owners.length === 0) {
       return `The key variable ${variable} belongs to no provider in Settings > Providers; set it on the provider whose address should receive it.`;

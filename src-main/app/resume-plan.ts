@@ -131,3 +131,32 @@ export function checkResume(
     imported: summary.readOnly,
   };
 }
+
+/**
+ * Why a continuation would add nothing, or null when some agent may still speak: every agent
+ * is scripted (no looping script) and has said all its lines, and no question waits for an answer.
+ * A follow-up task would then be sent to no one who answers, so it is refused too.
+ */
+export function nothingToSay(fleet: Fleet, snapshot: RuntimeSnapshot): string | null {
+  if (snapshot.openQuestions.length > 0 || snapshot.retakenTurns.length > 0) return null;
+  const turns = snapshot.team.turns;
+  const silent = fleet.agents.every(
+    (agent) =>
+      agent.type === 'scripted' &&
+      agent.fleet === undefined &&
+      agent.loop !== true &&
+      (turns[agent.name] ?? 0) >= (agent.script?.length ?? 0),
+  );
+  return silent
+    ? 'Every agent of this session is scripted and has said all its lines: there is nothing to continue.'
+    : null;
+}
+
+/**
+ * Whether every agent of a stored fleet is scripted without a looping script, so the session may
+ * have run dry (nothingToSay then needs the folded state).
+ */
+export function scriptedOnly(fleet: FleetInput | null): boolean {
+  const parsed = storedFleet(fleet);
+  return parsed !== null && parsed.agents.every((agent) => agent.type === 'scripted' && agent.loop !== true);
+}

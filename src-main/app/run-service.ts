@@ -22,7 +22,8 @@ import { AppError } from './errors';
 import type { EventHub } from './event-hub';
 import type { FleetCatalog } from './fleet-catalog';
 import type { ProviderPreset } from './fleet-changes';
-import { checkResume, planResume } from './resume-plan';
+import type { ProviderAddress } from '../llm';
+import { checkResume, nothingToSay, planResume, scriptedOnly } from './resume-plan';
 import { askOwner, outcomeOf, RunRequestDesk } from './run-requests';
 
 export interface RunServiceOptions {
@@ -31,8 +32,10 @@ export interface RunServiceOptions {
   settings: SettingsStore;
   catalog: FleetCatalog;
   env?: NodeJS.ProcessEnv;
-  /** Why an agent's provider may not use its key (see ProviderService.keyDestinationProblem). */
+  /** Why an agent's provider may not run or use its key (see ProviderService.providerProblem). */
   checkProvider?: (provider: ProviderRef) => string | null;
+  /** Where each provider connects and sends its key (see ProviderService.address). */
+  address?: ProviderAddress;
   /** Key values to mask in everything a run records or relays (vault keys included). */
   secrets?: () => string[];
   /** A provider preset from Settings (agents given a provider by id: imports, forks). */
@@ -121,6 +124,7 @@ export class RunService {
       env: options.env ?? process.env,
       fileRoot: null,
       tools: options.tools,
+      ...(options.address ? { address: options.address } : {}),
     });
     this.manager.onDidEvent((event) => this.enqueue(event));
     this.desk = new RunRequestDesk(
@@ -169,11 +173,7 @@ export class RunService {
     const keyDestinations = [
       ...new Set(
         providers.flatMap((provider) =>
-          provider.apiKeyEnv
-            ? [
-                `key: ${provider.apiKeyEnv} is sent to ${provider.baseUrl ?? `the default endpoint of provider "${provider.id}"`}`,
-              ]
-            : [],
+          provider.apiKeyEnv ? [`key: ${provider.apiKeyEnv} is sent to ${this.addressOf(provider)}`] : [],
         ),
       ),
     ];
@@ -300,14 +300,40 @@ export class RunService {
     const agents = request.agents ?? [];
     let stored = store.getSession(sessionId);
     if (!stored) throw new AppError('not-found', `No session with id "${sessionId}".`);
+    if (stored.summary.readOnly) {
+      throw new AppError(
+        'read-only',
+        'This session is read-only (imported); it never changes. Continuing it makes a fork (BranchService.continue).',
+      );
+    }
     const held = this.manager.get(sessionId);
     if (held && isLiveStatus(held.status)) {
       throw new AppError('conflict', 'The run is still going; stop it or wait for it to end first.');
     }
+    // Settings' cap counts the whole session, every continuation included (a fleet's own
+    // max-messages counts each run afresh).
+    const cap = this.options.settings.get().maxMessagesPerSession;
+    const capCheck = store.checkMessageCap(sessionId, cap);
+    if (capCheck.reached) {
+      throw new AppError(
+        'conflict',
+        `This session has ${capCheck.count} messages, and Settings stops a session at ${cap}; nothing was changed. Raise the limit in Settings to go on, or fork it.`,
+      );
+    }
     // A run this process still holds goes on in memory, unless its session changed elsewhere
-    // since (another process continued it): then it goes on from the store like any other.
+    // since (another process continued it): then it goes on from the store like any other. With a
+    // cap it goes on from the store too, where the continuation is given what is left of the cap,
+    // and so does an all-scripted one, whose folded state tells whether anyone has lines left.
     const current = held !== undefined && this.lastSeqs.get(sessionId) === store.countEvents(sessionId);
-    if (held && current && agents.length === 0 && request.fleet === undefined && !request.overrides) {
+    if (
+      held &&
+      current &&
+      cap === null &&
+      !scriptedOnly(stored.fleet) &&
+      agents.length === 0 &&
+      request.fleet === undefined &&
+      !request.overrides
+    ) {
       const undo = store.claimForContinuation(sessionId);
       if (undo === null) throw new AppError('conflict', 'The session is running; wait for it to end first.');
       held.continueWith(task, context).catch(() => undo());
@@ -337,6 +363,8 @@ export class RunService {
       (id) => this.preset(id),
       this.options.tools.names(),
     );
+    const silent = nothingToSay(plan.fleet, plan.snapshot);
+    if (silent) throw new AppError('conflict', `${silent} Nothing was changed.`);
     const overrides = request.overrides ?? {};
     const fleet = applyProviderOverrides(plan.fleet, overrides);
     if (overrides.baseUrl === undefined) this.checkKeys(fleet);
@@ -347,7 +375,7 @@ export class RunService {
     try {
       return this.driven(
         this.manager.start({
-          fleet,
+          fleet: cap === null ? fleet : withMessageCap(fleet, cap - capCheck.count),
           task,
           sessionId,
           resume: { snapshot: plan.snapshot, context, startT: plan.startT },
@@ -382,6 +410,15 @@ export class RunService {
     const preset = this.options.providerPreset?.(id);
     if (!preset) throw new AppError('unavailable', `Provider ${id} is not configured on this surface.`);
     return preset;
+  }
+
+  /** Where a provider connects (as the run will), or why it cannot, for the launch summary. */
+  private addressOf(provider: ProviderRef): string {
+    try {
+      return this.options.address?.(provider) ?? provider.baseUrl ?? `no address (provider "${provider.id}")`;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
   }
 
   /** Refuses a fleet whose keys would go where their provider in Settings does not point. */

@@ -24,7 +24,15 @@ import { recoverInterrupted, type RecoveryReport } from './recovery';
 import type { SessionListItem, StoredMessage } from './rows';
 export type { ForkCreated, ForkRequest } from './fork-writer';
 import { SessionQueries, type SessionListQuery, type SessionPage } from './session-queries';
-import { deleteOlderThan, deleteSessionRows, messageCapCheck, type MessageCapCheck } from './maintenance';
+import {
+  deleteOlderThan,
+  deleteSessionRows,
+  markSamples,
+  messageCapCheck,
+  retentionCandidates,
+  type MessageCapCheck,
+  type RetentionCandidate,
+} from './maintenance';
 import { inWriteTurn } from './write-turns';
 import { RunRequests } from './run-requests';
 import type { StoreFault } from './store-faults';
@@ -347,7 +355,20 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
     this.emit({ type: 'sessions-changed', sessionIds: [id] });
   }
 
-  /** Deletes finished sessions created more than `days` days ago; returns their ids. */
+  /** What deleteSessionsOlderThan would delete now (see retentionCandidates). */
+  retentionCandidates(days: number): RetentionCandidate[] {
+    return retentionCandidates(this.db, days, this.now());
+  }
+
+  /** Marks the sessions imported from files with these SHA-256 hashes as samples retention keeps. */
+  markSamples(sourceHashes: readonly string[]): number {
+    return markSamples(this.db, sourceHashes);
+  }
+
+  /**
+   * Deletes finished sessions that entered this store more than `days` days ago (samples and
+   * sessions with forks kept; see retentionCandidates); returns their ids.
+   */
   deleteSessionsOlderThan(days: number): string[] {
     const ids = deleteOlderThan(this.db, days, this.now());
     for (const id of ids) this.writer.forget(id);

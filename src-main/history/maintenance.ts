@@ -24,31 +24,61 @@ export function messageCapCheck(count: number, max: number | null): MessageCapCh
   };
 }
 
+/** A session retention would delete. */
+export interface RetentionCandidate {
+  id: string;
+  title: string;
+  /** When it entered this store (epoch ms). */
+  storedAt: number;
+}
+
 /**
- * Deletes sessions created before `now - days` that are no longer live (running, paused and
- * waiting sessions are kept) and have no forks left (forks read their history through them; an
- * old family goes leaf by leaf). Returns the deleted ids. `now` is epoch milliseconds.
+ * The sessions that entered this store before `now - days` and retention may delete: not live
+ * (running, paused and waiting sessions are kept), not a seeded sample, and with no fork left
+ * (forks read their history through them; an old family goes leaf by leaf, so a fork that goes
+ * too frees its parent). Forks before their parents, the order they are deleted in. `now` is
+ * epoch ms.
  */
-export function deleteOlderThan(db: SqliteDatabase, days: number, now: number): string[] {
+export function retentionCandidates(db: SqliteDatabase, days: number, now: number): RetentionCandidate[] {
   if (!Number.isFinite(days) || days <= 0) return [];
   const cutoff = now - days * DAY_MS;
-  return writeTransaction(db, () => {
-    const rows = db
-      .prepare(
-        `SELECT id FROM sessions WHERE created_at < ? AND status NOT IN (${LIVE_SQL})
-         ORDER BY created_at DESC`,
-      )
-      .all(cutoff) as Array<{ id: string }>;
-    const hasForks = db.prepare('SELECT 1 FROM sessions WHERE parent_session_id = ? LIMIT 1');
-    const deleted: string[] = [];
-    // Newest first, so a fork goes before the parent it reads through.
+  const rows = db
+    .prepare(
+      `SELECT id, title, stored_at AS storedAt FROM sessions
+        WHERE stored_at < ? AND sample = 0 AND status NOT IN (${LIVE_SQL})
+        ORDER BY stored_at DESC, created_at DESC`,
+    )
+    .all(cutoff) as RetentionCandidate[];
+  const forksOf = db.prepare('SELECT id FROM sessions WHERE parent_session_id = ?').pluck();
+  const going = new Map<string, RetentionCandidate>();
+  // Passes until nothing more frees up: a parent goes after every fork it has, whatever the order.
+  for (let added = true; added;) {
+    added = false;
     for (const row of rows) {
-      if (hasForks.get(row.id) !== undefined) continue;
-      deleteSessionRows(db, row.id);
-      deleted.push(row.id);
+      if (going.has(row.id)) continue;
+      const forks = forksOf.all(row.id) as string[];
+      if (forks.some((fork) => !going.has(fork))) continue;
+      going.set(row.id, row);
+      added = true;
     }
-    return deleted;
+  }
+  return [...going.values()];
+}
+
+/** Deletes what retentionCandidates lists, in one transaction; returns the deleted ids. */
+export function deleteOlderThan(db: SqliteDatabase, days: number, now: number): string[] {
+  return writeTransaction(db, () => {
+    const ids = retentionCandidates(db, days, now).map((candidate) => candidate.id);
+    for (const id of ids) deleteSessionRows(db, id);
+    return ids;
   });
+}
+
+/** Marks sessions as seeded samples (by the hash of the file they came from): retention keeps them. */
+export function markSamples(db: SqliteDatabase, sourceHashes: readonly string[]): number {
+  if (sourceHashes.length === 0) return 0;
+  const mark = db.prepare('UPDATE sessions SET sample = 1 WHERE source_hash = ? AND sample = 0');
+  return writeTransaction(db, () => sourceHashes.reduce((count, hash) => count + mark.run(hash).changes, 0));
 }
 
 /** Deletes a session and everything it owns (events, messages, checkpoints, index entries). */

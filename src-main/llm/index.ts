@@ -14,4 +14,5 @@ export {
   SCRIPTED_PROVIDER,
   type ModelClientFactory,
   type ModelClientSettings,
+  type ProviderAddress,
 } from './providers';

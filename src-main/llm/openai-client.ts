@@ -12,7 +12,8 @@ import { readEventStream } from './event-stream';
 import { ProviderError, redact, type PartialOutput } from './provider-error';
 
 export interface OpenAiClientOptions {
-  baseUrl?: string;
+  /** Where every request goes; required, so the SDK never falls back to OPENAI_BASE_URL. */
+  baseUrl: string;
   /** The key itself; callers read it from the environment variable the fleet names. */
   apiKey?: string;
   /** SDK retries for 429 and 5xx before streaming starts (default 2). */
@@ -106,6 +107,21 @@ class ToolCallAssembler {
 }
 
 /**
+ * Every header OPENAI_CUSTOM_HEADERS names, set to null (the SDK then leaves it out), except
+ * Authorization, set to the client's own key.
+ */
+function environmentHeadersRemoved(apiKey: string): Record<string, string | null> {
+  const removed: Record<string, string | null> = {};
+  for (const line of (process.env.OPENAI_CUSTOM_HEADERS ?? '').split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim();
+    removed[name] = name.toLowerCase() === 'authorization' ? `Bearer ${apiKey}` : null;
+  }
+  return removed;
+}
+
+/**
  * A ModelClient over any OpenAI-compatible chat completions endpoint. It always asks for a stream
  * and also accepts one whole JSON completion from servers that ignore `stream`.
  */
@@ -115,11 +131,20 @@ export class OpenAiModelClient implements ModelClient {
   private readonly secrets: string[];
   private readonly label: string;
 
-  constructor(options: OpenAiClientOptions = {}) {
+  constructor(options: OpenAiClientOptions) {
     this.sdk = new OpenAI({
       baseURL: options.baseUrl,
       // Local OpenAI-compatible servers need no key, but the SDK insists on a value.
       apiKey: options.apiKey ?? 'no-key',
+      // Given explicitly so the SDK reads none of them from the environment: a key, an admin key
+      // (sent as Authorization too), an organization or project goes only where the caller says.
+      adminAPIKey: null,
+      organization: null,
+      project: null,
+      webhookSecret: null,
+      // OPENAI_CUSTOM_HEADERS in the environment would add headers to every request, after the
+      // key's: each one it names is removed, and an Authorization it names is this key's again.
+      defaultHeaders: environmentHeadersRemoved(options.apiKey ?? 'no-key'),
       maxRetries: options.maxRetries ?? 2,
       logLevel: 'off',
       timeout: 10 * 60_000,

@@ -15,6 +15,8 @@ export type ProviderErrorCode =
   /** A completion without any choices: the server answered but said nothing. */
   | 'empty-reply'
   | 'missing-api-key'
+  /** The provider has no address to send its requests (and key) to. */
+  | 'no-address'
   | 'aborted';
 
 /** What had arrived before the call failed, so the message can be kept as partial. */

@@ -6,13 +6,16 @@ import { ProviderError } from './provider-error';
 /** Built-in provider id whose agents answer from their fleet `script`; it needs no model client. */
 export const SCRIPTED_PROVIDER = 'scripted';
 
-/** Default endpoints of the provider presets; `openai` and `custom` use the SDK's or the fleet's. */
-const PRESET_BASE_URLS: Readonly<Record<string, string>> = {
-  ollama: 'http://127.0.0.1:11434/v1',
-  lmstudio: 'http://127.0.0.1:1234/v1',
-  vllm: 'http://127.0.0.1:8000/v1',
-  llamacpp: 'http://127.0.0.1:8080/v1',
-  openrouter: 'https://openrouter.ai/api/v1',
+/**
+ * Where one provider's requests, and its key, go. It returns the address, or throws an Error whose
+ * message says why the provider has none (it becomes ProviderError('no-address')).
+ */
+export type ProviderAddress = (provider: ProviderRef) => string;
+
+/** Without a resolver, a provider goes only to the `baseUrl` it names itself. */
+const ownAddress: ProviderAddress = (provider) => {
+  if (provider.baseUrl) return provider.baseUrl;
+  throw new Error(`Provider "${provider.id}" names no base URL, so there is nowhere to send its requests.`);
 };
 
 export interface ModelClientSettings {
@@ -21,15 +24,20 @@ export interface ModelClientSettings {
   maxRetries?: number;
   /** Milliseconds without data before a streaming reply is given up. */
   idleTimeoutMs?: number;
+  /**
+   * The one address each provider connects to (the app's: Settings > Providers, see
+   * ProviderService.address). The key goes there and nowhere else; nothing falls back to the SDK's
+   * environment (OPENAI_BASE_URL).
+   */
+  address?: ProviderAddress;
 }
 
-/** Creates the client for one provider reference. Throws ProviderError('missing-api-key'). */
+/** Creates the client for one provider reference. Throws ProviderError('missing-api-key' or 'no-address'). */
 export type ModelClientFactory = (provider: ProviderRef) => ModelClient;
 
 export function createModelClientFactory(settings: ModelClientSettings): ModelClientFactory {
   const cache = new Map<string, ModelClient>();
   return (provider) => {
-    const baseUrl = provider.baseUrl ?? PRESET_BASE_URLS[provider.id];
     let apiKey: string | undefined;
     if (provider.apiKeyEnv) {
       apiKey = settings.env[provider.apiKeyEnv];
@@ -40,12 +48,18 @@ export function createModelClientFactory(settings: ModelClientSettings): ModelCl
         );
       }
     }
+    let baseUrl: string;
+    try {
+      baseUrl = (settings.address ?? ownAddress)(provider);
+    } catch (error) {
+      throw new ProviderError('no-address', error instanceof Error ? error.message : String(error));
+    }
     // One client per endpoint and key keeps HTTP connections pooled across agents.
-    const cacheKey = JSON.stringify([provider.id, baseUrl ?? '', provider.apiKeyEnv ?? '']);
+    const cacheKey = JSON.stringify([provider.id, baseUrl, provider.apiKeyEnv ?? '']);
     const cached = cache.get(cacheKey);
     if (cached) return cached;
     const client = new OpenAiModelClient({
-      ...(baseUrl !== undefined ? { baseUrl } : {}),
+      baseUrl,
       ...(apiKey !== undefined ? { apiKey } : {}),
       ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
       ...(settings.idleTimeoutMs !== undefined ? { idleTimeoutMs: settings.idleTimeoutMs } : {}),

@@ -10,7 +10,10 @@ export interface RunControls {
   control(action: RunAction): Promise<boolean>;
   /** Answers the human-input request `requestId`. */
   answer(requestId: string, text: string): Promise<boolean>;
-  /** Continues a finished session with a follow-up task; the view follows the new events. */
+  /**
+   * Continues a finished session with a follow-up task; the view follows the new events. A
+   * read-only session goes on in a fork, which the view then opens.
+   */
   continueRun(task: string, context: Record<string, string>): Promise<boolean>;
 }
 
@@ -42,6 +45,11 @@ export function createRunControls(bridge: Bridge, fail: FailureReporter): RunCon
     if (!sessionId) return false;
     const result = await bridge.call('runs.continue', { sessionId, task, context });
     if (!result.ok) return fail(result.error, false, 'Could not continue the session');
+    if (result.value.sessionId !== sessionId) {
+      // A read-only session stays as it is: it went on in a new fork, which opens instead.
+      window.location.hash = `#/sessions/${encodeURIComponent(result.value.sessionId)}`;
+      return true;
+    }
     playback.following = true;
     return true;
   }

@@ -34,6 +34,27 @@ export const settingsSchema = z.object({
 export const settingsPatchSchema = z.object(settingFields).partial().strict();
 export type Settings = z.infer<typeof settingsSchema>;
 
+/** What retention would delete now: the preview shown before a number of days is saved. */
+export const retentionPreviewSchema = z.object({
+  days: settingFields.retentionDays,
+  /** Sessions it would delete now (samples and sessions with forks are kept). */
+  count: z.number().int().nonnegative(),
+  /** The first of them, newest first. */
+  sessions: z
+    .array(
+      z.object({
+        id: z.string().max(200),
+        title: z.string().max(200),
+        /** When it entered this store (epoch ms); retention counts from then. */
+        storedAt: z.number().int(),
+      }),
+    )
+    .max(20),
+  /** False while a saved number of days waits for the user to confirm it (nothing is deleted). */
+  confirmed: z.boolean(),
+});
+export type RetentionPreview = z.infer<typeof retentionPreviewSchema>;
+
 export const appInfoSchema = z.object({
   name: z.string(),
   version: z.string(),
@@ -56,5 +77,14 @@ export type AppInfo = z.infer<typeof appInfoSchema>;
 export const appChannels = {
   'app.info': query(z.object({}).strict(), appInfoSchema, 'Version, data folder and surface.'),
   'settings.get': query(z.object({}).strict(), settingsSchema, 'All settings.'),
-  'settings.set': command(settingsPatchSchema, settingsSchema, 'Change some settings; returns all of them.'),
+  'settings.set': command(
+    settingsPatchSchema,
+    settingsSchema,
+    'Change some settings; returns all of them. Saving retentionDays confirms it: retention then applies.',
+  ),
+  'settings.retentionPreview': query(
+    z.object({ days: settingFields.retentionDays.optional() }).strict(),
+    retentionPreviewSchema,
+    'What retention would delete now with these days (default: the saved setting); deletes nothing.',
+  ),
 } as const;

@@ -77,8 +77,10 @@ export const runChannels = {
       .strict(),
     z.object({ sessionId: z.string() }),
     'Continue any stored session that is not running (finished, stopped, interrupted, from an ' +
-      'earlier launch or another process, imported once its agents have providers): its state is ' +
-      'rebuilt from its events and the run appends to the same session.',
+      'earlier launch or another process): its state is rebuilt from its events and the run ' +
+      'appends to the same session. A read-only session (an import, once its agents have ' +
+      'providers) never changes: it goes on in a new fork, whose id is answered. Refused, with ' +
+      "nothing changed, at Settings' message cap or when no agent has anything left to say.",
   ),
   'runs.resumeCheck': query(
     z.object({ sessionId }).strict(),

@@ -16,13 +16,33 @@ const defaults: Settings = {
   otlpExportEndpoint: null,
 };
 
+let confirmed: number | null = null;
+
 function backend() {
   let settings = { ...defaults };
+  confirmed = null;
   const fake = createFakeBridge((channel, input) => {
     if (channel === 'settings.get') return { ok: true, value: settings };
     if (channel === 'settings.set') {
       settings = { ...settings, ...(input as Partial<Settings>) };
+      if ((input as Partial<Settings>).retentionDays !== undefined)
+        confirmed = (input as Partial<Settings>).retentionDays ?? null;
       return { ok: true, value: settings };
+    }
+    if (channel === 'settings.retentionPreview') {
+      const days = (input as { days?: number | null }).days ?? settings.retentionDays;
+      return {
+        ok: true,
+        value: {
+          days,
+          count: days === null ? 0 : 3,
+          sessions: [
+            { id: 'ses_a', title: 'Old debate', storedAt: 1 },
+            { id: 'ses_b', title: 'Old review', storedAt: 2 },
+          ],
+          confirmed: days === null || confirmed === days,
+        },
+      };
     }
     if (channel === 'app.info') {
       return {
@@ -69,6 +89,26 @@ describe('the settings page', () => {
     await flushPromises();
     expect(view.get('[role="alert"]').text()).toContain('whole number');
     expect(fake.calls.some((call) => call.channel === 'settings.set')).toBe(false);
+  });
+
+  it('shows what a retention would delete before saving it, and saves only on the button', async () => {
+    const fake = backend();
+    const view = mount(SettingsView);
+    const { useSettingsStore } = await import('../../src-renderer/settings/settings-store');
+    await useSettingsStore().load();
+    await flushPromises();
+    await view.get('[data-testid="retention-days"]').setValue('30');
+    await flushPromises();
+    expect(view.get('[data-testid="retention-count"]').text()).toBe('3 sessions would be deleted now:');
+    expect(view.get('[data-testid="retention-preview"]').text()).toContain('Old debate');
+    expect(fake.calls.some((call) => call.channel === 'settings.set')).toBe(false);
+    expect(view.get('[data-testid="retention-save"]').text()).toBe('Delete 3 sessions and save');
+    await view.get('[data-testid="retention-save"]').trigger('click');
+    await flushPromises();
+    expect(fake.calls.filter((call) => call.channel === 'settings.set')).toEqual([
+      { channel: 'settings.set', input: { retentionDays: 30 } },
+    ]);
+    expect(view.find('[data-testid="retention-preview"]').exists()).toBe(false);
   });
 
   it('reloads when another surface changed the settings', async () => {

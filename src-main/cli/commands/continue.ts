@@ -23,13 +23,18 @@ export const continueCommand: CliCommand = {
     const agents = parseAgentSettings(values.set ?? []);
     const overrides = providerOverrides(values);
     const options = { wanted, dataDir: values['data-dir'], json: values.json, otlpEndpoint };
-    return runOnStoredSession(options, io, (app) =>
-      app.runs.resume({
+    return runOnStoredSession(options, io, (app) => {
+      const continued = app.branches.continue({
         sessionId: app.store.resolveSessionId(wanted),
         task: values.task ?? '',
         agents,
         overrides,
-      }),
-    );
+      });
+      if (continued.forkOf !== null)
+        io.err(
+          `${continued.forkOf} is read-only (imported) and stays as it is; continuing in a new fork: ${continued.sessionId}`,
+        );
+      return continued.handle;
+    });
   },
 };

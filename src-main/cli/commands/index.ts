@@ -8,6 +8,7 @@ import { runCommand } from './run';
 import { continueCommand } from './continue';
 import { forkCommand } from './fork';
 import { compareCommand } from './compare';
+import { retentionCommand } from './retention';
 
 /** Every CLI command, in the order `--help` lists them. */
 export const COMMANDS: readonly CliCommand[] = [
@@ -20,4 +21,5 @@ export const COMMANDS: readonly CliCommand[] = [
   showCommand,
   importCommand,
   exportCommand,
+  retentionCommand,
 ];

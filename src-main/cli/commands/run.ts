@@ -25,6 +25,7 @@ const PROVIDER_ERROR_CODES = new Set([
   'disconnected',
   'malformed-stream',
   'missing-api-key',
+  'no-address',
   'unexpected-response',
   'empty-reply',
 ]);

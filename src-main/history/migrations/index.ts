@@ -9,7 +9,7 @@ import { importHashColumn } from './007-import-hash';
 import { messageEndsColumn } from './008-message-ends';
 import { compactStore } from './009-compact-store';
 import { shortEventKinds } from './010-short-event-kinds';
-import { reservedEleven } from './011-reserved';
+import { storedAtColumn } from './011-stored-at';
 import { runRequestsTable } from './012-run-requests';
 
 /** Every schema step in order. Append only; never edit a released migration. */
@@ -24,7 +24,7 @@ export const MIGRATIONS: readonly Migration[] = [
   messageEndsColumn,
   compactStore,
   shortEventKinds,
-  reservedEleven,
+  storedAtColumn,
   runRequestsTable,
 ];
 export type { Migration } from './runner';

@@ -89,6 +89,7 @@ class RunSession implements RunHandle {
         options.models ??
         createModelClientFactory({
           env: options.env ?? process.env,
+          ...(options.address ? { address: options.address } : {}),
           ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
           ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
         }),

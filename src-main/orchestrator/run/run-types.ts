@@ -1,5 +1,5 @@
 import type { Fleet, RunEvent, SessionStatus } from '@shared/domain';
-import type { ModelClientFactory } from '../../llm';
+import type { ModelClientFactory, ProviderAddress } from '../../llm';
 import type { EventSink } from '../sink';
 import type { ToolRegistry } from '../tools';
 import type { RuntimeSnapshot } from '../resume/runtime-fold';
@@ -50,6 +50,11 @@ export interface StartRunOptions {
   idleTimeoutMs?: number;
   /** Model clients (default: OpenAI-compatible clients built from the fleet's providers). */
   models?: ModelClientFactory;
+  /**
+   * Where each provider connects and sends its key, for the default model clients (default: the
+   * provider's own baseUrl; one without is refused).
+   */
+  address?: ProviderAddress;
   sessionId?: string;
   parentSessionId?: string | null;
   forkSeq?: number | null;

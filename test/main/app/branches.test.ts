@@ -290,17 +290,27 @@ describe('branches over the contract: fork, family, compare, export, resume', ()
       apiKeyEnv: null,
     });
     stub.respondWith(() => ({ type: 'text', content: 'It is 6.' }));
-    await call('runs.continue', {
+    const rowsBefore = await call('sessions.get', { id: imported.sessionId });
+    const textsBefore = await texts(imported.sessionId);
+    // The import is read-only: it stays as it was, and the conversation goes on in a fork.
+    const { sessionId: forkId } = await call('runs.continue', {
       sessionId: imported.sessionId,
       task: 'And 3+3?',
       agents: [{ agent: 'assistant', provider: 'custom' }],
     });
-    await settled(imported.sessionId);
+    expect(forkId).not.toBe(imported.sessionId);
+    await settled(forkId);
     stub.respondWith(null);
-    const continued = await call('sessions.get', { id: imported.sessionId });
+    expect((await call('sessions.get', { id: imported.sessionId })).summary).toEqual({
+      ...rowsBefore.summary,
+      family: { ...rowsBefore.summary.family, forks: 1, size: 2 },
+    });
+    expect(await texts(imported.sessionId)).toEqual(textsBefore);
+    const continued = await call('sessions.get', { id: forkId });
     expect(continued.summary.readOnly).toBe(false);
+    expect(continued.summary.parentSessionId).toBe(imported.sessionId);
     expect(continued.fleet?.agents[0]?.provider).toMatchObject({ id: 'custom', model: 'stub-model' });
-    expect((await texts(imported.sessionId)).slice(-2)).toEqual(['user:And 3+3?', 'assistant:It is 6.']);
+    expect((await texts(forkId)).slice(-2)).toEqual(['user:And 3+3?', 'assistant:It is 6.']);
     // Its agent keeps only the tools this app has.
     expect(continued.fleet?.agents[0]?.tools).toEqual([]);
   });

@@ -22,7 +22,8 @@ function writeSchema8Store(file: string, source: OpenedHistory): void {
   >;
   old.transaction(() => {
     for (const session of sessions) {
-      const { sid: _sid, ...row } = session;
+      // Columns later migrations added (stored_at, sample) are not in a schema-8 store.
+      const { sid: _sid, stored_at: _storedAt, sample: _sample, ...row } = session;
       const columns = Object.keys(row);
       old
         .prepare(`INSERT INTO sessions (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)

@@ -207,13 +207,19 @@ describe('forks in the store', () => {
   });
 
   it('retention deletes an old family leaf first and keeps parents whose forks are young', () => {
-    history.store.createFork({ parentId: parent.sessionId, atMessage: 3, fleet: demoFleet, changes: [] });
-    history.db.prepare('UPDATE sessions SET created_at = 0 WHERE id = ?').run(parent.sessionId);
+    const fork = history.store.createFork({
+      parentId: parent.sessionId,
+      atMessage: 3,
+      fleet: demoFleet,
+      changes: [],
+    });
+    history.db
+      .prepare('UPDATE sessions SET created_at = 0, stored_at = 0 WHERE id = ?')
+      .run(parent.sessionId);
     expect(history.store.deleteSessionsOlderThan(1)).toEqual([]);
     expect(history.store.listSessions().total).toBe(2);
-    history.db.prepare('UPDATE sessions SET created_at = 0').run();
-    expect(history.store.deleteSessionsOlderThan(1)).toHaveLength(1);
-    expect(history.store.deleteSessionsOlderThan(1)).toHaveLength(1);
+    history.db.prepare('UPDATE sessions SET created_at = 0, stored_at = 0').run();
+    expect(history.store.deleteSessionsOlderThan(1)).toEqual([fork.sessionId, parent.sessionId]);
     expect(history.store.listSessions().total).toBe(0);
   });
 
