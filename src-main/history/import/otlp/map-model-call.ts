@@ -229,8 +229,12 @@ export function mapInput(
   }
 }
 
-/** Fewer words than this left around quotes are framing ("Planner said:"), not a message. */
+/**
+ * Fewer words than this left around quotes, not counting labels ("Planner:", "2."), are framing
+ * ("Planner said:", "Merge these:"), not a message.
+ */
 const FRAMING_WORDS = 4;
+const LABEL = /^(\d+[.)]|.*:)$/;
 
 /**
  * A user-role input `agent` receives for the first time. Words another participant said earlier
@@ -272,7 +276,7 @@ function receive(
     }
     parts.push(input.text.slice(from));
     rest = parts.join(' ').replace(/\s+/g, ' ').trim();
-    if (words(rest).length < FRAMING_WORDS) return;
+    if (words(rest).filter((word) => !LABEL.test(word.text)).length < FRAMING_WORDS) return;
   }
   const known = parent !== null && parent !== USER && state.agents.has(parent) ? parent : null;
   const sender = named ?? (caller !== USER ? caller : (known ?? USER));

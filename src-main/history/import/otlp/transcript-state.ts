@@ -61,6 +61,7 @@ export class TranscriptState {
   readonly said = new SaidIndex();
   /** Per agent, the digests of the inputs it already received (a call resending history). */
   private readonly received = new Map<string, Set<string>>();
+  private readonly receivedRaw = new Map<string, Set<string>>();
   /** Per agent, the digests of what it said (its own words sent back to it are not new). */
   private readonly spoke = new Map<string, Set<string>>();
   /** Answers waiting for their recipient, by message id, in the order they were said. */
@@ -108,6 +109,8 @@ export class TranscriptState {
 
   /** True the first time `agent` receives this text (after normalising); false for resent history. */
   firstReceipt(agent: string, text: string): boolean {
+    // History resent word for word is the common case: known by its raw text, not normalised again.
+    if (!addTo(this.receivedRaw, agent, text)) return false;
     return addTo(this.received, agent, textKey(text));
   }
 
