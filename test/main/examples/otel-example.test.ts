@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message, RunEvent } from '../../../src-shared/domain';
 import { otlpEnvLines } from '../../../src-main/app';
+import { callChecked } from '../../helpers/checked-dispatch';
 import { startTestHost, type RunningHost } from '../../helpers/web-host';
 
 const root = join(import.meta.dirname, '../../..');
@@ -148,5 +149,18 @@ describe('examples/otel: three agents traced by OpenInference, sent with the sta
     const session = await completedSession();
     expect(session?.status).toBe('completed');
     expect(session?.stopReason).toMatch(/root span ended/);
+    // What the header counts as unmapped is listed, each with its span's name and why.
+    const unmapped = await callChecked(
+      receiver.app.dispatcher,
+      'sessions.unmapped',
+      { id: session?.id },
+      { surface: 'cli' },
+    );
+    const counted = events.filter((event) => event.kind === 'span.unmapped').length;
+    expect(unmapped.total).toBeGreaterThan(0);
+    expect(unmapped.items).toHaveLength(unmapped.total);
+    expect(unmapped.total).toBeGreaterThanOrEqual(counted);
+    expect(unmapped.items.map((item) => item.name)).toContain('resource');
+    for (const item of unmapped.items) expect(item.why).not.toBe('');
   });
 });
