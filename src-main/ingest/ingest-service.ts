@@ -20,8 +20,8 @@ export interface IngestOptions {
   /** A session with no new span for this long is marked completed (ms). */
   quietMs?: number;
   /**
-   * A session whose root work has ended (a root agent or workflow span arrived; spans arrive
-   * when they end) is completed once no span came for this long (ms).
+   * A session of one trace whose root work has ended (a root agent or workflow span arrived;
+   * spans arrive when they end) is completed once no span came for this long (ms).
    */
   endQuietMs?: number;
   /** How often held spans and quiet sessions are looked at (ms); 0 turns the timer off. */
@@ -56,6 +56,11 @@ interface LiveSession {
   lastActivity: number;
   /** A root span enclosing the session's work (an agent or a workflow) has arrived. */
   rootEnded: boolean;
+  /**
+   * The traces the session's spans came in. A root span ends the work only when the session is
+   * one trace: a conversation id spanning traces (a chat's turns) may still get more.
+   */
+  traces: Set<string>;
 }
 
 /** Spans of a conversation with no agent, model or tool span yet wait this long for one (ms). */
@@ -157,7 +162,7 @@ export class IngestService {
       this.place(this.index.drain(now), now);
       for (const [key, session] of this.sessions) {
         const quiet = now - session.lastActivity;
-        if (session.rootEnded && quiet >= this.endQuietMs) {
+        if (session.rootEnded && session.traces.size === 1 && quiet >= this.endQuietMs) {
           this.complete(
             key,
             `The traced program's root span ended and no spans came for ${seconds(this.endQuietMs)} s.`,
@@ -189,6 +194,7 @@ export class IngestService {
       const session = this.sessions.get(key);
       if (session) {
         session.rootEnded ||= spans.some(enclosesWork);
+        for (const span of spans) session.traces.add(span.span.traceId);
         this.append(key, session, session.mapper.map(spans), now);
         this.completeIfEnded(key, session);
         continue;
@@ -229,6 +235,7 @@ export class IngestService {
       seq: 0,
       lastActivity: now,
       rootEnded: spans.some(enclosesWork),
+      traces: new Set(spans.map((span) => span.span.traceId)),
     };
     this.sessions.set(key, session);
     this.counts.sessionsStarted++;

@@ -108,6 +108,52 @@ describe('live ingest', () => {
     ).toEqual([1, 2]);
   });
 
+  it('completes a one-trace session soon after its root span, a conversation over traces only after the quiet period', () => {
+    const { ingest, sessions, advance } = setup({ quietMs: 30_000 });
+    const root = (id: number, conversation: string, traceId: string) =>
+      span(
+        id,
+        null,
+        'workflow',
+        0,
+        1_000,
+        { 'openinference.span.kind': 'CHAIN', 'session.id': conversation },
+        { traceId },
+      );
+    const agent = (id: number, parent: number, conversation: string, traceId: string) =>
+      span(
+        id,
+        parent,
+        'invoke_agent Solo',
+        10,
+        900,
+        { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'Solo', 'session.id': conversation },
+        { traceId },
+      );
+    ingest.receive({ spans: [agent(2, 1, 'one-trace', 'a'), root(1, 'one-trace', 'a')], rejected: [] });
+    ingest.receive({
+      spans: [
+        agent(12, 11, 'two-traces', 'b'),
+        root(11, 'two-traces', 'b'),
+        agent(22, 21, 'two-traces', 'c'),
+        root(21, 'two-traces', 'c'),
+      ],
+      rejected: [],
+    });
+    advance(2_000);
+    expect(sessions().map((session) => session.status)).toEqual(['running', 'running']);
+    advance(1_000);
+    expect(
+      sessions()
+        .map((session) => session.status)
+        .sort(),
+    ).toEqual(['completed', 'running']);
+    const done = sessions().find((session) => session.status === 'completed');
+    expect(done?.stopReason).toMatch(/root span ended and no spans came for 3 s/);
+    advance(27_000);
+    expect(sessions().map((session) => session.status)).toEqual(['completed', 'completed']);
+  });
+
   it('completes a session after the quiet period, and relays exactly what it stored', () => {
     const { ingest, history, sessions, relayed, advance } = setup({ quietMs: 30_000 });
     ingest.receive({ spans: [chat(1, null, 0, 'one', { 'gen_ai.agent.name': 'a' })], rejected: [] });
