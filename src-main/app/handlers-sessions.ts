@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ExportFormat } from '@shared/contract';
+import type { ExportFormat, UnmappedItem, UnmappedList } from '@shared/contract';
+import type { RunEvent } from '@shared/domain';
 import type { HistoryStore } from '../history';
 import { exportSession } from '../history/export';
 import type { Handlers } from './dispatcher';
@@ -19,6 +20,7 @@ type SessionHandlers = Pick<
   | 'sessions.events'
   | 'sessions.seek'
   | 'sessions.edges'
+  | 'sessions.unmapped'
   | 'sessions.turns'
   | 'sessions.rename'
   | 'sessions.tag'
@@ -27,6 +29,31 @@ type SessionHandlers = Pick<
   | 'sessions.importData'
   | 'sessions.watch'
 >;
+
+/** The `span.unmapped` events of a session as the header's count lists them: name and why. */
+export function unmappedList(events: Iterable<RunEvent>, limit: number): UnmappedList {
+  const items: UnmappedItem[] = [];
+  let total = 0;
+  for (const event of events) {
+    if (event.kind !== 'span.unmapped') continue;
+    total++;
+    if (items.length >= limit) continue;
+    const { spanId, name, partly, attributes, events: spanEvents } = event.payload;
+    const keys = Object.keys(attributes);
+    const left = [
+      ...(keys.length > 0 ? [`attributes ${keys.join(', ')}`] : []),
+      ...(spanEvents.length > 0 ? [`events ${spanEvents.map((e) => e.name).join(', ')}`] : []),
+    ].join('; ');
+    const why =
+      spanId === ''
+        ? `The resource's attributes (${keys.join(', ')}) describe the sending program, not a message.`
+        : partly
+          ? `Mapped, but ${left || 'some of it'} had no Fleetscope meaning.`
+          : 'The span is no agent, model call, tool or handoff (an HTTP call or a chain step, say).';
+    items.push({ seq: event.seq, spanId, name, agent: event.agent, why });
+  }
+  return { items, total };
+}
 
 /** Edge-tally buckets built per turn of the event loop (about 30k seqs). */
 const EDGE_BUCKETS_PER_TURN = 32;
@@ -83,6 +110,11 @@ export function registerSessionHandlers(deps: {
     'sessions.edges': async ({ id, seq }) => {
       await prepareEdges(id, seq);
       return store.edgeStats(id, seq);
+    },
+    'sessions.unmapped': ({ id, limit }) => {
+      requireSession(id);
+      store.flush();
+      return unmappedList(store.iterateEvents(id), limit ?? 1000);
     },
     'sessions.turns': async ({ id, agent, aroundSeq, limit }) => {
       await prepareEdges(id);

@@ -19,6 +19,11 @@ export interface IngestOptions {
   holdMs?: number;
   /** A session with no new span for this long is marked completed (ms). */
   quietMs?: number;
+  /**
+   * A session of one trace whose root work has ended (a root agent or workflow span arrived;
+   * spans arrive when they end) is completed once no span came for this long (ms).
+   */
+  endQuietMs?: number;
   /** How often held spans and quiet sessions are looked at (ms); 0 turns the timer off. */
   tickMs?: number;
   /** Most spans remembered for their descendants' sake. */
@@ -49,6 +54,13 @@ interface LiveSession {
   mapper: SessionMapper;
   seq: number;
   lastActivity: number;
+  /** A root span enclosing the session's work (an agent or a workflow) has arrived. */
+  rootEnded: boolean;
+  /**
+   * The traces the session's spans came in. A root span ends the work only when the session is
+   * one trace: a conversation id spanning traces (a chat's turns) may still get more.
+   */
+  traces: Set<string>;
 }
 
 /** Spans of a conversation with no agent, model or tool span yet wait this long for one (ms). */
@@ -71,6 +83,8 @@ export class IngestService {
   private readonly logger: Logger;
   private readonly now: () => number;
   private readonly quietMs: number;
+  private readonly endQuietMs: number;
+  private readonly holdMs: number;
   private readonly timer: NodeJS.Timeout | null;
   private closed = false;
   private readonly counts = {
@@ -84,10 +98,13 @@ export class IngestService {
     this.logger = options.logger ?? silentLogger;
     this.now = options.now ?? Date.now;
     this.quietMs = options.quietMs ?? 30_000;
+    this.endQuietMs = Math.min(options.endQuietMs ?? 3_000, this.quietMs);
+    // A little over the 5 s a BatchSpanProcessor waits between exports by default, so an agent
+    // span that ends just after its model calls (one export later) still names them, and an
+    // answer waits that long for the agent that repeats it (its recipient).
+    this.holdMs = options.holdMs ?? 6_000;
     this.index = new SpanIndex({
-      // A little over the 5 s a BatchSpanProcessor waits between exports by default, so an agent
-      // span that ends just after its model calls (one export later) still names them.
-      holdMs: options.holdMs ?? 6_000,
+      holdMs: this.holdMs,
       retainMs: Math.max(10 * 60 * 1000, this.quietMs * 2),
       maxSpans: options.maxSpans ?? 200_000,
     });
@@ -144,11 +161,19 @@ export class IngestService {
     try {
       this.place(this.index.drain(now), now);
       for (const [key, session] of this.sessions) {
-        if (now - session.lastActivity >= this.quietMs) {
+        const quiet = now - session.lastActivity;
+        if (session.rootEnded && session.traces.size === 1 && quiet >= this.endQuietMs) {
           this.complete(
             key,
-            `No spans arrived for ${Math.round(this.quietMs / 1000)} s; the trace is taken as finished.`,
+            `The traced program's root span ended and no spans came for ${seconds(this.endQuietMs)} s.`,
           );
+        } else if (quiet >= this.quietMs) {
+          this.complete(
+            key,
+            `No spans arrived for ${seconds(this.quietMs)} s; the trace is taken as finished.`,
+          );
+        } else if (quiet >= this.holdMs && session.mapper.holding > 0) {
+          this.append(key, session, session.mapper.release(), session.lastActivity);
         }
       }
       for (const [key, orphan] of this.orphans) {
@@ -168,6 +193,8 @@ export class IngestService {
     for (const [key, spans] of groups) {
       const session = this.sessions.get(key);
       if (session) {
+        session.rootEnded ||= spans.some(enclosesWork);
+        for (const span of spans) session.traces.add(span.span.traceId);
         this.append(key, session, session.mapper.map(spans), now);
         this.completeIfEnded(key, session);
         continue;
@@ -201,7 +228,15 @@ export class IngestService {
       createdAt: Math.round(createdAt),
       tags: ['trace', 'live'],
     });
-    const session: LiveSession = { id: writing.sessionId, writing, mapper, seq: 0, lastActivity: now };
+    const session: LiveSession = {
+      id: writing.sessionId,
+      writing,
+      mapper,
+      seq: 0,
+      lastActivity: now,
+      rootEnded: spans.some(enclosesWork),
+      traces: new Set(spans.map((span) => span.span.traceId)),
+    };
     this.sessions.set(key, session);
     this.counts.sessionsStarted++;
     this.logger.info('A traced conversation started a live session', { sessionId: session.id });
@@ -238,15 +273,27 @@ export class IngestService {
     const session = this.sessions.get(key);
     if (!session) return;
     this.sessions.delete(key);
-    const last = session.mapper.finish(stopReason);
+    const last = maskSecrets(session.mapper.finish(stopReason), this.options.secrets?.() ?? []);
     try {
-      session.writing.append([last]);
+      session.writing.append(last);
       session.writing.finish();
     } catch (error) {
       session.writing.abort();
       this.logger.error('Completing a live trace session failed', { err: error, sessionId: session.id });
       return;
     }
-    this.options.onEvents(session.id, [{ ...last, sessionId: session.id, seq: ++session.seq } as RunEvent]);
+    this.options.onEvents(
+      session.id,
+      last.map((event) => ({ ...event, sessionId: session.id, seq: ++session.seq }) as RunEvent),
+    );
   }
+}
+
+/** A root span around the session's work (an agent run or a workflow), which ends last. */
+function enclosesWork(span: ResolvedSpan): boolean {
+  return span.span.parentSpanId === null && (span.role === 'agent' || span.role === 'other');
+}
+
+function seconds(ms: number): number {
+  return Math.round(ms / 100) / 10;
 }

@@ -92,3 +92,21 @@ export const turnIndexSchema = z.object({
   seqs: z.array(count),
 });
 export type TurnIndex = z.infer<typeof turnIndexSchema>;
+
+/** One part of an ingested trace that was kept but not mapped, and why (from `sessions.unmapped`). */
+export const unmappedItemSchema = z.object({
+  seq: count,
+  /** The span's id; empty for a resource's attributes. */
+  spanId: z.string(),
+  name: z.string(),
+  agent: z.string().nullable(),
+  why: z.string(),
+});
+export type UnmappedItem = z.infer<typeof unmappedItemSchema>;
+
+export const unmappedListSchema = z.object({
+  items: z.array(unmappedItemSchema),
+  /** All unmapped parts in the session (items holds at most the limit asked for). */
+  total: count,
+});
+export type UnmappedList = z.infer<typeof unmappedListSchema>;

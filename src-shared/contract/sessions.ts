@@ -8,6 +8,7 @@ import {
   runEventListSchema,
   sessionEdgeStatsSchema,
   turnIndexSchema,
+  unmappedListSchema,
   viewStateSchema,
 } from './session-views';
 
@@ -123,6 +124,11 @@ export const sessionChannels = {
     z.object({ id, seq: z.number().int().min(0).optional() }).strict(),
     sessionEdgeStatsSchema,
     'Who addressed whom and how much each agent said, up to a seq (default: the end), from the stored messages.',
+  ),
+  'sessions.unmapped': query(
+    z.object({ id, limit: z.number().int().min(1).max(5000).optional() }).strict(),
+    unmappedListSchema,
+    "What of an ingested trace had no Fleetscope meaning (the header's UNMAPPED count): each span's name and why, in log order.",
   ),
   'sessions.rename': command(
     z.object({ id, title: z.string().trim().min(1).max(LIMITS.title) }).strict(),

@@ -38,6 +38,7 @@ const unknownIds: Array<[ChannelName, Record<string, unknown>, RegExp]> = [
   ['sessions.seek', { id: NEVER, seq: 0 }, /session/i],
   ['sessions.edges', { id: NEVER }, /session/i],
   ['sessions.turns', { id: NEVER }, /session/i],
+  ['sessions.unmapped', { id: NEVER }, /session/i],
   ['sessions.rename', { id: NEVER, title: 'New title' }, /session/i],
   ['sessions.tag', { id: NEVER, tags: ['a'] }, /session/i],
   ['sessions.delete', { id: NEVER }, /session/i],

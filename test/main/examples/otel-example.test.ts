@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message, RunEvent } from '../../../src-shared/domain';
 import { otlpEnvLines } from '../../../src-main/app';
+import { callChecked } from '../../helpers/checked-dispatch';
 import { startTestHost, type RunningHost } from '../../helpers/web-host';
 
 const root = join(import.meta.dirname, '../../..');
@@ -73,6 +74,14 @@ async function receivedSession(ready: (messages: Message[]) => boolean): Promise
   return last;
 }
 
+/** Waits (without asserting on time) until the trace session is no longer running. */
+async function completedSession() {
+  const find = () => receiver.app.store.listSessions({}).items.find((session) => session.source === 'otlp');
+  for (let attempt = 0; attempt < 800 && find()?.status === 'running'; attempt++)
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  return find();
+}
+
 describe('examples/otel: three agents traced by OpenInference, sent with the standard OTLP exporter', () => {
   it('run against the `npm run stub` server, its agents and every message appear in a running Fleetscope', async () => {
     // Exactly what a newcomer does: paste the two lines `fleetscope serve` prints, point the
@@ -102,7 +111,7 @@ describe('examples/otel: three agents traced by OpenInference, sent with the sta
     const isThere = (messages: Message[]) =>
       said.every((turn) =>
         messages.some((message) => message.from === turn.agent && message.content === turn.text),
-      );
+      ) && messages.length === said.length + 1;
     const events = await receivedSession(isThere);
     const messages = messagesOf(events);
     expect(isThere(messages)).toBe(true);
@@ -118,5 +127,40 @@ describe('examples/otel: three agents traced by OpenInference, sent with the sta
     expect(turns.map((message) => message.content)).toEqual(said.map((turn) => turn.text));
     for (const [index, message] of turns.slice(1).entries())
       expect(message.t).toBeGreaterThanOrEqual((turns[index] as Message).t);
+    // Who said what to whom: each turn goes to the agent that heard it next; the last to the user.
+    expect(messages.map((message) => `${message.from} -> ${message.to}`)).toEqual([
+      'user -> Planner',
+      'Planner -> Critic',
+      'Critic -> Writer',
+      'Writer -> Planner',
+      'Planner -> Critic',
+      'Critic -> Writer',
+      'Writer -> user',
+    ]);
+    // System prompts are the agents' configuration, not messages.
+    expect(
+      started?.kind === 'session.started' && started.payload.fleet.agents.map((agent) => agent.systemPrompt),
+    ).toEqual([
+      'You are Planner. Propose concrete next steps in two sentences.',
+      'You are Critic. Point out the biggest risk in what you were told, briefly.',
+      'You are Writer. Turn what you were told into one clear sentence for the team.',
+    ]);
+    // The program has ended: the session completes once no span came for the quiet period.
+    const session = await completedSession();
+    expect(session?.status).toBe('completed');
+    expect(session?.stopReason).toMatch(/root span ended/);
+    // What the header counts as unmapped is listed, each with its span's name and why.
+    const unmapped = await callChecked(
+      receiver.app.dispatcher,
+      'sessions.unmapped',
+      { id: session?.id },
+      { surface: 'cli' },
+    );
+    const counted = events.filter((event) => event.kind === 'span.unmapped').length;
+    expect(unmapped.total).toBeGreaterThan(0);
+    expect(unmapped.items).toHaveLength(unmapped.total);
+    expect(unmapped.total).toBeGreaterThanOrEqual(counted);
+    expect(unmapped.items.map((item) => item.name)).toContain('resource');
+    for (const item of unmapped.items) expect(item.why).not.toBe('');
   });
 });

@@ -54,7 +54,7 @@ const chat = (
 
 describe('live ingest', () => {
   it('holds a model call until its agent span arrives, then names the agent from it', () => {
-    const { ingest, sessions, messages } = setup();
+    const { ingest, sessions, messages, advance } = setup();
     ingest.receive({ spans: [chat(2, 1, 10, 'thinking aloud')], rejected: [] });
     expect(ingest.stats().spansWaiting).toBe(1);
     expect(sessions()).toHaveLength(0);
@@ -67,6 +67,8 @@ describe('live ingest', () => {
       ],
       rejected: [],
     });
+    // An answer waits for an agent repeating it (its recipient) until the hold is over.
+    advance(2_000);
     const [session] = sessions();
     expect(messages(session?.id ?? '').map((m) => m.from)).toEqual(['Scout']);
     expect(session).toMatchObject({ status: 'running', readOnly: true, fleetName: 'Scout' });
@@ -80,13 +82,15 @@ describe('live ingest', () => {
     advance(1_000);
     expect(sessions()).toHaveLength(0);
     advance(1_500);
+    expect(sessions()).toHaveLength(1);
+    advance(2_000);
     expect(messages(sessions()[0]?.id ?? '').map((m) => [m.from, m.content])).toEqual([
       ['travel-bot', 'alone'],
     ]);
   });
 
   it('groups traces by conversation id, and otherwise keeps each trace a session of its own', () => {
-    const { ingest, sessions } = setup();
+    const { ingest, sessions, advance } = setup();
     const conv = { 'gen_ai.conversation.id': 'c-1', 'gen_ai.agent.name': 'a' };
     ingest.receive({
       spans: [
@@ -96,11 +100,58 @@ describe('live ingest', () => {
       ],
       rejected: [],
     });
+    advance(2_000);
     expect(
       sessions()
         .map((s) => s.messageCount)
         .sort(),
     ).toEqual([1, 2]);
+  });
+
+  it('completes a one-trace session soon after its root span, a conversation over traces only after the quiet period', () => {
+    const { ingest, sessions, advance } = setup({ quietMs: 30_000 });
+    const root = (id: number, conversation: string, traceId: string) =>
+      span(
+        id,
+        null,
+        'workflow',
+        0,
+        1_000,
+        { 'openinference.span.kind': 'CHAIN', 'session.id': conversation },
+        { traceId },
+      );
+    const agent = (id: number, parent: number, conversation: string, traceId: string) =>
+      span(
+        id,
+        parent,
+        'invoke_agent Solo',
+        10,
+        900,
+        { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'Solo', 'session.id': conversation },
+        { traceId },
+      );
+    ingest.receive({ spans: [agent(2, 1, 'one-trace', 'a'), root(1, 'one-trace', 'a')], rejected: [] });
+    ingest.receive({
+      spans: [
+        agent(12, 11, 'two-traces', 'b'),
+        root(11, 'two-traces', 'b'),
+        agent(22, 21, 'two-traces', 'c'),
+        root(21, 'two-traces', 'c'),
+      ],
+      rejected: [],
+    });
+    advance(2_000);
+    expect(sessions().map((session) => session.status)).toEqual(['running', 'running']);
+    advance(1_000);
+    expect(
+      sessions()
+        .map((session) => session.status)
+        .sort(),
+    ).toEqual(['completed', 'running']);
+    const done = sessions().find((session) => session.status === 'completed');
+    expect(done?.stopReason).toMatch(/root span ended and no spans came for 3 s/);
+    advance(27_000);
+    expect(sessions().map((session) => session.status)).toEqual(['completed', 'completed']);
   });
 
   it('completes a session after the quiet period, and relays exactly what it stored', () => {
@@ -209,13 +260,13 @@ describe('secrets in traces', () => {
       ],
       rejected: [],
     });
+    ingest.close();
     const [session] = history.store.listSessions({}).items;
     const stored = JSON.stringify([...history.store.iterateEvents(session?.id ?? '')]);
     expect(stored).not.toContain(key);
     expect(stored).toContain('I used [masked secret]');
     expect(JSON.stringify(relayed)).not.toContain(key);
     expect(session?.task).toBe('use [masked secret] please');
-    ingest.close();
   });
 
   it('ends a session when a Fleetscope root span says how its run ended, with that status and reason', () => {

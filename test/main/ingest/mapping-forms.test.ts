@@ -13,8 +13,15 @@ function mapAll(spans: TraceSpan[]): { events: RunEvent[]; sessions: number } {
   const groups = index.drain(0, true);
   const all = [...groups.values()].flat().sort((a, b) => a.span.startMs - b.span.startMs);
   const mapper = new SessionMapper(Math.min(...all.map((s) => s.span.startMs)));
-  const events = [...mapper.map(all), mapper.finish('done')];
+  const events = [...mapper.map(all, undefined, true), ...mapper.finish('done')];
   return { events: number(events), sessions: groups.size };
+}
+
+/** An agent's system prompt in the session's fleet (a trace's system prompts are configuration). */
+function systemPromptOf(events: RunEvent[], agent: string): string | undefined {
+  const started = events.find((event) => event.kind === 'session.started');
+  if (started?.kind !== 'session.started') return undefined;
+  return started.payload.fleet.agents.find((spec) => spec.name === agent)?.systemPrompt;
 }
 
 function number(events: ImportedEvent[]): RunEvent[] {
@@ -57,12 +64,9 @@ describe('message content in every form the conventions have used', () => {
       },
     ];
     const { events } = mapAll([chat]);
-    expect(lines(events)).toEqual([
-      'system>assistant:system:Be brief.',
-      'user>assistant:text:Weather in Oslo?',
-      'assistant>assistant:function:',
-    ]);
-    expect(messages(events)[2]?.toolCalls).toEqual([
+    expect(lines(events)).toEqual(['user>assistant:text:Weather in Oslo?', 'assistant>assistant:function:']);
+    expect(systemPromptOf(events, 'assistant')).toBe('Be brief.');
+    expect(messages(events)[1]?.toolCalls).toEqual([
       { id: 'call_1', name: 'weather', arguments: '{"city":"Oslo"}' },
     ]);
     // The events became messages: none is left over.
@@ -103,16 +107,16 @@ describe('message content in every form the conventions have used', () => {
       }),
     ]);
     expect(lines(events)).toEqual([
-      'system>assistant:system:You are terse.',
       'user>assistant:text:Add 2 and 3',
       'assistant>assistant:function:',
       'assistant>assistant:tool:5',
       'assistant>user:text:It is 5.',
     ]);
-    expect(messages(events)[3]?.toolResults).toEqual([
+    expect(systemPromptOf(events, 'assistant')).toBe('You are terse.');
+    expect(messages(events)[2]?.toolResults).toEqual([
       { callId: 'call_add', name: 'add', content: '5', isError: false },
     ]);
-    expect(messages(events)[2]?.usage).toEqual({ prompt: 12, completion: 4 });
+    expect(messages(events)[1]?.usage).toEqual({ prompt: 12, completion: 4 });
   });
 
   it('OpenInference: session.id groups traces, graph.node.id names agents, handoff spans become handoffs', () => {

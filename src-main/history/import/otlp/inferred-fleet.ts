@@ -39,6 +39,7 @@ function specs(node: Node): AgentInput[] {
         name,
         type: 'llm',
         description,
+        ...(info?.systemPrompt ? { systemPrompt: info.systemPrompt } : {}),
         ...(info?.model ? { provider: { id: info.provider ?? 'custom', model: info.model } } : {}),
       };
     }

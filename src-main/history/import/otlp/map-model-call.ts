@@ -19,6 +19,7 @@ import {
   participant,
   readUsage,
 } from './span-values';
+import { words } from './said-index';
 import { failIn, type Timed, type TranscriptState } from './transcript-state';
 
 /**
@@ -55,9 +56,7 @@ export function mapModelCall(
   const explicitKind = reader.text('fleetscope.message.kind');
   const sourceId = reader.text('fleetscope.message.id');
   reader.use('fleetscope.thread.id');
-  const at = span.startMs;
-  if (system && state.isNew(agent, `system:${system}`))
-    state.say(out, at, 'system', agent, 'system', system, {}, span.spanId, 'sys');
+  if (system) state.configure(agent, system);
   inputs.forEach((input, index) =>
     mapInput(state, resolved, agent, caller, input, index, out, envelopes[index] ?? null),
   );
@@ -83,11 +82,12 @@ export function mapModelCall(
     const messageId = `${span.spanId}.out${index}`;
     state.isNew(agent, `assistant:${answer.text}:${calls.map((call) => call.id).join(',')}`);
     state.lastOutput.set(agent, answer.text);
+    state.remember(answer.text, { speaker: agent, ms: span.startMs, messageId });
     out.push({
       ms: span.startMs,
       event: { t: 0, agent, kind: 'agent.status', payload: { status: 'thinking' } },
     });
-    state.message(out, span.startMs, span.endMs, {
+    const draft = {
       id: messageId,
       from: agent,
       to,
@@ -96,7 +96,10 @@ export function mapModelCall(
       meta,
       toolCalls: calls,
       usage: index === 0 ? usage : undefined,
-    });
+    };
+    // A plain answer goes to whoever is found repeating it; to the caller when no one does.
+    if (calls.length === 0 && !explicitTo && answer.text) state.hold(span.startMs, span.endMs, draft);
+    else state.message(out, span.startMs, span.endMs, draft);
     for (const call of calls) {
       state.pendingCalls.set(call.id, { agent, name: call.name, messageId });
       out.push({
@@ -142,22 +145,20 @@ export function mapInput(
   switch (input.role) {
     case 'system':
     case 'developer':
-      if (input.text && state.isNew(agent, `system:${input.text}`)) {
-        state.say(out, at, 'system', agent, 'system', input.text, {}, span.spanId, suffix);
-      }
+      if (input.text) state.configure(agent, input.text);
       return;
     case 'user':
     case 'human':
-      if (input.text && state.isNew(agent, `user:${input.text}`)) {
+      if (!input.text) return;
+      if (envelope) {
+        if (!state.isNew(agent, `user:${input.text}`)) return;
         state.firstUserText ??= input.text;
-        if (envelope) {
-          const { from, to, kind } = envelope;
-          state.say(out, at, from, to, kind, input.text, {}, span.spanId, suffix);
-          return;
-        }
-        const from = caller === USER && input.name ? participant(input.name) : caller;
-        state.say(out, at, from, agent, 'text', input.text, {}, span.spanId, suffix);
+        const { from, to, kind } = envelope;
+        state.say(out, at, from, to, kind, input.text, {}, span.spanId, suffix);
+        state.remember(input.text, { speaker: from, ms: at, messageId: `${span.spanId}.${suffix}` });
+        return;
       }
+      if (state.firstReceipt(agent, input.text)) receive(state, resolved, agent, caller, input, suffix, out);
       return;
     case 'tool':
     case 'function':
@@ -174,6 +175,15 @@ export function mapInput(
       return;
     }
     default: {
+      // Another agent's words in a shared history: theirs, written once.
+      if (input.toolCalls.length === 0 && input.text) {
+        const hint = input.name ? participant(input.name) : null;
+        const said = state.pickSpeaker(state.said.saidWhole(input.text), agent, at, hint);
+        if (said) {
+          state.deliver(out, said, agent);
+          return;
+        }
+      }
       // An assistant turn the transcript does not have yet (made before tracing began, or by
       // a call whose span never arrived).
       const calls = input.toolCalls.map((call, i) => ({
@@ -192,6 +202,7 @@ export function mapInput(
       const messageId = `${span.spanId}.${suffix}`;
       const from =
         input.role === 'assistant' || input.role === 'model' ? agent : participant(input.name ?? input.role);
+      state.remember(input.text, { speaker: from, ms: at, messageId });
       state.message(out, at, at, {
         id: messageId,
         from,
@@ -216,4 +227,61 @@ export function mapInput(
       }
     }
   }
+}
+
+/**
+ * Fewer words than this left around quotes, not counting labels ("Planner:", "2."), are framing
+ * ("Planner said:", "Merge these:"), not a message.
+ */
+const FRAMING_WORDS = 4;
+const LABEL = /^(\d+[.)]|.*:)$/;
+
+/**
+ * A user-role input `agent` receives for the first time. Words another participant said earlier
+ * (the whole message, else quotes inside it) are theirs: their held answer goes to `agent`, and
+ * nothing is written again. What is left is new: from the sender the input names, else the
+ * enclosing agent that called this one, else the agent `graph.node.parent_id` names, else the user.
+ */
+function receive(
+  state: TranscriptState,
+  resolved: ResolvedSpan,
+  agent: string,
+  caller: string,
+  input: ChatMessage,
+  suffix: string,
+  out: Timed[],
+): void {
+  const { span } = resolved;
+  const at = span.startMs;
+  const named = input.name && input.name !== USER && input.name !== 'user' ? participant(input.name) : null;
+  const parent = resolved.parentHint ? participant(resolved.parentHint) : null;
+  const hint = named ?? parent;
+  if (state.seenText(agent, input.text)) return;
+  const whole = state.pickSpeaker(state.said.saidWhole(input.text), agent, at, hint);
+  if (whole) {
+    state.deliver(out, whole, agent);
+    return;
+  }
+  let rest = input.text;
+  const quotes = state.said.quotes(input.text, (candidates) =>
+    state.pickSpeaker(candidates, agent, at, hint),
+  );
+  if (quotes.length > 0) {
+    for (const quote of quotes) state.deliver(out, quote.said, agent);
+    const parts: string[] = [];
+    let from = 0;
+    for (const quote of quotes) {
+      parts.push(input.text.slice(from, quote.from));
+      from = quote.to;
+    }
+    parts.push(input.text.slice(from));
+    rest = parts.join(' ').replace(/\s+/g, ' ').trim();
+    if (words(rest).filter((word) => !LABEL.test(word.text)).length < FRAMING_WORDS) return;
+  }
+  const known = parent !== null && parent !== USER && state.agents.has(parent) ? parent : null;
+  const sender = named ?? (caller !== USER ? caller : (known ?? USER));
+  if (sender === USER) state.firstUserText ??= rest;
+  const messageId = `${span.spanId}.${suffix}`;
+  state.remember(rest, { speaker: sender, ms: at, messageId });
+  state.say(out, at, sender, agent, 'text', rest, {}, span.spanId, suffix);
 }

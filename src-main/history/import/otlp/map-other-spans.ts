@@ -120,8 +120,8 @@ export function mapAgent(
     known.provider ??= info.provider;
   }
   const system = readSystemInstructions(reader);
-  if (system && state.isNew(agent, `system:${system}`))
-    state.say(out, span.startMs, 'system', agent, 'system', system, {}, span.spanId, 'sys');
+  if (system) state.configure(agent, system);
+  reader.use('graph.node.parent_id');
   const hasInput =
     reader.has('gen_ai.input.messages') || reader.has('input.value') || reader.has('traceloop.entity.input');
   const inputs = hasInput ? readInputMessages(reader, [], used) : [];
@@ -150,8 +150,10 @@ export function mapAgent(
     if (!output.text || state.seenText(agent, output.text) || state.lastOutput.get(agent) === output.text)
       return;
     state.isNew(agent, `assistant:${output.text}:`);
-    state.message(out, span.endMs, span.endMs, {
-      id: `${span.spanId}.out${index}`,
+    const messageId = `${span.spanId}.out${index}`;
+    state.remember(output.text, { speaker: agent, ms: span.endMs, messageId });
+    state.hold(span.endMs, span.endMs, {
+      id: messageId,
       from: agent,
       to: caller,
       kind: 'text',

@@ -53,10 +53,14 @@ export class SessionMapper {
     return this.state.messageCount;
   }
 
-  /** The events for one batch of spans (the first batch's start with `session.started`). */
-  map(spans: readonly ResolvedSpan[], fleetName?: string): ImportedEvent[] {
+  /**
+   * The events for one batch of spans (the first batch's start with `session.started`). `last`:
+   * no spans follow (a file), so answers no one repeated are written here, in time order.
+   */
+  map(spans: readonly ResolvedSpan[], fleetName?: string, last = false): ImportedEvent[] {
     const timed: Timed[] = [];
     for (const span of spans) this.mapSpan(span, timed);
+    if (last) this.state.releaseHeld(timed);
     timed.sort((a, b) => a.ms - b.ms);
     const events: ImportedEvent[] = [];
     if (!this.started) {
@@ -76,6 +80,29 @@ export class SessionMapper {
         },
       });
     }
+    events.push(...this.timeline(timed));
+    return events;
+  }
+
+  /** Answers still waiting for a recipient (see `release`). */
+  get holding(): number {
+    return this.state.holding;
+  }
+
+  /**
+   * Writes the answers no one was seen repeating, to the one their agent answers (the live
+   * receiver calls this once no span came for a while; `finish` does it last).
+   */
+  release(): ImportedEvent[] {
+    const timed: Timed[] = [];
+    this.state.releaseHeld(timed);
+    timed.sort((a, b) => a.ms - b.ms);
+    return this.timeline(timed);
+  }
+
+  /** Events at their span times, never going back in time; a message's `t` is its start. */
+  private timeline(timed: readonly Timed[]): ImportedEvent[] {
+    const events: ImportedEvent[] = [];
     for (const { ms, event } of timed) {
       this.lastT = Math.max(this.lastT, ms - this.createdAt);
       const t = this.lastT;
@@ -98,17 +125,19 @@ export class SessionMapper {
   }
 
   /**
-   * The closing event: as the traced run ended when a span said how; otherwise completed, or
+   * The held answers, then the closing event: as the traced run ended when a span said how; otherwise completed, or
    * failed when the outermost agent span reported an error, with `stopReason`.
    */
-  finish(stopReason: string): ImportedEvent {
+  finish(stopReason: string): ImportedEvent[] {
     const ending = this.state.ending;
-    return {
+    const events = this.release();
+    events.push({
       t: this.lastT,
       agent: null,
       kind: 'session.stopped',
       payload: ending ?? { status: this.state.failed ? 'failed' : 'completed', stopReason },
-    };
+    });
+    return events;
   }
 
   private makeHeader(spans: readonly ResolvedSpan[], fleetName?: string): MappedHeader {

@@ -19,6 +19,11 @@ export interface ResolvedSpan {
   /** Who the agent answers: the enclosing agent that invoked it, or the user. */
   caller: string;
   sessionKey: string;
+  /**
+   * Who the agent answers, as the trace says it (OpenInference `graph.node.parent_id` on the span
+   * or its nearest ancestor holding one); a hint for who sent its input.
+   */
+  parentHint?: string | null;
 }
 
 interface Entry {
@@ -123,7 +128,14 @@ export class SpanIndex {
       const caller = agent === null ? USER : this.callerOf(entry, agent, expired, agents);
       if (caller === WAIT) continue;
       const key = this.sessionKeyOf(entry, true) as string;
-      entry.resolved = { span: entry.span, role: entry.role, agent, caller, sessionKey: key };
+      entry.resolved = {
+        span: entry.span,
+        role: entry.role,
+        agent,
+        caller,
+        sessionKey: key,
+        parentHint: this.parentHintOf(entry),
+      };
       this.pending.delete(entry);
       ready.push(entry);
     }
@@ -160,6 +172,16 @@ export class SpanIndex {
     }
     if (parent === undefined && !expired) return WAIT;
     return agentName(defaultAgentName(entry.span));
+  }
+
+  private parentHintOf(entry: Entry): string | null {
+    let at: Entry | null | undefined = entry;
+    while (at) {
+      const hint = at.span.attributes['graph.node.parent_id'];
+      if (typeof hint === 'string' && hint.trim() !== '') return hint.trim();
+      at = this.entry(at.span.traceId, at.span.parentSpanId);
+    }
+    return null;
   }
 
   /**

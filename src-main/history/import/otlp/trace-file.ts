@@ -101,8 +101,8 @@ function startOf(spans: readonly ResolvedSpan[]): number {
 function mapSession(spans: readonly ResolvedSpan[], format: TraceFormat): TraceImport {
   const createdAt = startOf(spans);
   const mapper = new SessionMapper(createdAt);
-  const events = mapper.map(spans);
-  events.push(mapper.finish(STOP_REASONS[format]));
+  const events = mapper.map(spans, undefined, true);
+  events.push(...mapper.finish(STOP_REASONS[format]));
   const header = mapper.header;
   if (!header) throw new Error('The trace mapper wrote no session header.');
   return {

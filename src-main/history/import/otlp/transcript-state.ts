@@ -10,6 +10,7 @@ import {
 import type { ImportedEvent } from '../../ports';
 import type { ChatMessage } from './chat-messages';
 import type { SessionEnding } from './fleetscope-attributes';
+import { SaidIndex, textKey, type Said } from './said-index';
 
 /** An event with the span time it belongs at (epoch ms); `t` is set when the batch is sorted. */
 export interface Timed {
@@ -22,6 +23,17 @@ export interface AgentInfo {
   model: string | null;
   provider: string | null;
   description: string;
+  /** The first system prompt the agent was sent: its configuration, not a message. */
+  systemPrompt?: string;
+}
+
+type Draft = Parameters<TranscriptState['message']>[3];
+
+/** An answer whose recipient is not known yet: the first agent found repeating it receives it. */
+interface HeldAnswer {
+  startMs: number;
+  endMs: number;
+  draft: Draft;
 }
 
 export interface PendingCall {
@@ -45,6 +57,15 @@ export class TranscriptState {
   readonly answeredCalls = new Set<string>();
   /** Each agent's last answer (an agent span's output often repeats it). */
   readonly lastOutput = new Map<string, string>();
+  /** Everything said in the session, by its normalised words (who said it, in which message). */
+  readonly said = new SaidIndex();
+  /** Per agent, the digests of the inputs it already received (a call resending history). */
+  private readonly received = new Map<string, Set<string>>();
+  private readonly receivedRaw = new Map<string, Set<string>>();
+  /** Per agent, the digests of what it said (its own words sent back to it are not new). */
+  private readonly spoke = new Map<string, Set<string>>();
+  /** Answers waiting for their recipient, by message id, in the order they were said. */
+  private readonly held = new Map<string, HeldAnswer>();
   threadId: string | null = null;
   previousId: string | null = null;
   /** The outermost agent span reported an error. */
@@ -76,12 +97,75 @@ export class TranscriptState {
     return true;
   }
 
-  /** True when the agent already said exactly this text (an answer later repeated as input). */
+  /** The agent's system prompt: its configuration (the first one it was sent), not a message. */
+  configure(agent: string, systemPrompt: string): void {
+    this.agentInfo(agent).systemPrompt ??= systemPrompt;
+  }
+
+  /** True when the agent already said this text (an answer later repeated as input). */
   seenText(agent: string, text: string): boolean {
-    for (const key of this.seen.get(agent) ?? []) {
-      if (key.startsWith(`assistant:${text}:`)) return true;
+    return this.spoke.get(agent)?.has(textKey(text)) ?? false;
+  }
+
+  /** True the first time `agent` receives this text (after normalising); false for resent history. */
+  firstReceipt(agent: string, text: string): boolean {
+    // History resent word for word is the common case: known by its raw text, not normalised again.
+    if (!addTo(this.receivedRaw, agent, text)) return false;
+    return addTo(this.received, agent, textKey(text));
+  }
+
+  /** Records that `said.speaker` said `text`, so later inputs repeating it are traced to it. */
+  remember(text: string, said: Said): void {
+    if (!text) return;
+    addTo(this.spoke, said.speaker, textKey(text));
+    this.said.add(text, said);
+  }
+
+  /**
+   * Among speakers who said the same words: the one named by the hint, else the latest before
+   * `ms` (ties by name), never `self`. The same for any order the spans came in.
+   */
+  pickSpeaker(candidates: readonly Said[], self: string, ms: number, hint: string | null): Said | null {
+    const others = candidates.filter((said) => said.speaker !== self);
+    if (hint) {
+      const named = others.find((said) => said.speaker === hint);
+      if (named) return named;
     }
-    return false;
+    const before = others.filter((said) => said.ms <= ms);
+    const latest = before.length > 0;
+    let best: Said | null = null;
+    for (const said of latest ? before : others) {
+      const better = latest ? said.ms > (best?.ms ?? -Infinity) : said.ms < (best?.ms ?? Infinity);
+      if (!best || better || (said.ms === best.ms && said.speaker < best.speaker)) best = said;
+    }
+    return best;
+  }
+
+  /** Writes an answer once its recipient is known (see `deliver` and `releaseHeld`). */
+  hold(startMs: number, endMs: number, draft: Draft): void {
+    this.held.set(draft.id, { startMs, endMs, draft });
+  }
+
+  get holding(): number {
+    return this.held.size;
+  }
+
+  /**
+   * The held answer `said` went to `to`: written now, addressed to it. False when it was
+   * written already (it reached someone before; it is not repeated).
+   */
+  deliver(out: Timed[], said: Said, to: string): boolean {
+    const held = this.held.get(said.messageId);
+    if (!held) return false;
+    this.held.delete(said.messageId);
+    this.message(out, held.startMs, held.endMs, { ...held.draft, to });
+    return true;
+  }
+
+  /** Writes every held answer to the one its agent answers (the trace showed no other reader). */
+  releaseHeld(out: Timed[]): void {
+    for (const held of this.held.values()) this.message(out, held.startMs, held.endMs, held.draft);
+    this.held.clear();
   }
 
   toolCalls(message: ChatMessage, spanId: string, index: number): ToolCall[] {
@@ -203,6 +287,17 @@ export class TranscriptState {
     };
     out.push({ ms: endMs, event: { t: 0, agent, kind: 'message.completed', payload: { message } } });
   }
+}
+
+function addTo(map: Map<string, Set<string>>, agent: string, key: string): boolean {
+  let set = map.get(agent);
+  if (!set) {
+    set = new Set();
+    map.set(agent, set);
+  }
+  if (set.has(key)) return false;
+  set.add(key);
+  return true;
 }
 
 /** An error event for a span that reported failure and produced nothing else. */

@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+
+/** Something one participant said in the session, as the index finds it again. */
+export interface Said {
+  speaker: string;
+  /** When it was said (epoch ms of the span that said it). */
+  ms: number;
+  /** The transcript message holding it; its recipient may still be open (see TranscriptState). */
+  messageId: string;
+}
+
+/** A stretch of a longer text that repeats something said earlier: words [start, end). */
+export interface Quote {
+  said: Said;
+  /** Character offsets in the text searched. */
+  from: number;
+  to: number;
+}
+
+/** Words a quote must have to be looked for inside a longer text (shorter ones only as a whole). */
+export const QUOTE_WORDS = 6;
+
+const FORMATTING = /[*_`#>"“”‘’«»]/g;
+const WORD = /\S+/g;
+
+interface Word {
+  text: string;
+  from: number;
+  to: number;
+}
+
+/** The text's words, lower-cased, without Markdown and quotation marks, with their offsets. */
+export function words(text: string): Word[] {
+  const out: Word[] = [];
+  for (const match of text.matchAll(WORD)) {
+    const word = match[0].toLowerCase().replace(FORMATTING, '');
+    if (word === '' || word === '-' || word === '•') continue;
+    out.push({ text: word, from: match.index, to: match.index + match[0].length });
+  }
+  return out;
+}
+
+/** A short fixed-size key for a text after normalising (so the maps hold digests, not texts). */
+export function textKey(text: string): string {
+  return digest(
+    words(text)
+      .map((word) => word.text)
+      .join(' '),
+  );
+}
+
+function digest(normalised: string): string {
+  return createHash('sha1').update(normalised).digest('base64');
+}
+
+/**
+ * What was said in one session, by the digest of its normalised words, so that a model call's
+ * input can be traced back to its speakers in time linear in the input: a whole input message is
+ * one lookup; a quote inside a longer input is found by the digest of its first `QUOTE_WORDS`
+ * words at each word of the input, then checked word by word.
+ */
+export class SaidIndex {
+  private readonly whole = new Map<string, Said[]>();
+  private readonly openings = new Map<string, Array<{ said: Said; words: string[] }>>();
+
+  add(text: string, said: Said): void {
+    const list = words(text).map((word) => word.text);
+    if (list.length === 0) return;
+    push(this.whole, digest(list.join(' ')), said);
+    if (list.length >= QUOTE_WORDS)
+      push(this.openings, digest(list.slice(0, QUOTE_WORDS).join(' ')), { said, words: list });
+  }
+
+  /** Everyone who said exactly this (after normalising), in the order they were added. */
+  saidWhole(text: string): Said[] {
+    return this.whole.get(textKey(text)) ?? [];
+  }
+
+  /**
+   * The earlier messages quoted inside `text` (each at least `QUOTE_WORDS` words long), left to
+   * right, not overlapping; `pick` chooses among speakers who said the same words.
+   */
+  quotes(text: string, pick: (candidates: Said[]) => Said | null): Quote[] {
+    const list = words(text);
+    const found: Quote[] = [];
+    let i = 0;
+    while (i + QUOTE_WORDS <= list.length) {
+      const key = digest(
+        list
+          .slice(i, i + QUOTE_WORDS)
+          .map((word) => word.text)
+          .join(' '),
+      );
+      const candidates = this.openings.get(key) ?? [];
+      // The longest candidate that the text goes on to repeat whole.
+      let best: { said: Said[]; length: number } | null = null;
+      for (const candidate of candidates) {
+        const n = candidate.words.length;
+        if (i + n > list.length || (best && best.length > n)) continue;
+        let same = true;
+        for (let k = QUOTE_WORDS; k < n && same; k++) same = list[i + k]?.text === candidate.words[k];
+        if (!same) continue;
+        if (best && best.length === n) best.said.push(candidate.said);
+        else best = { said: [candidate.said], length: n };
+      }
+      const chosen = best ? pick(best.said) : null;
+      if (best && chosen) {
+        const first = list[i] as Word;
+        const last = list[i + best.length - 1] as Word;
+        found.push({ said: chosen, from: first.from, to: last.to });
+        i += best.length;
+      } else {
+        i++;
+      }
+    }
+    return found;
+  }
+}
+
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
