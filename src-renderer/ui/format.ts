@@ -33,6 +33,13 @@ export function formatCount(value: number): string {
   return `${(value / 1_000_000).toFixed(1)}M`;
 }
 
+const WALL_CLOCK = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** A wall-clock date and time to the second, in the user's locale ("18 Aug 2025, 14:32:58"). */
+export function formatWallClock(epochMs: number): string {
+  return WALL_CLOCK.format(new Date(epochMs));
+}
+
 export function formatWhen(epochMs: number, now = Date.now()): string {
   const date = new Date(epochMs);
   const sameDay = new Date(now).toDateString() === date.toDateString();
