@@ -72,7 +72,10 @@ describe('wall-clock times (Chromium)', () => {
       const times = page.getByTestId('transcript').getByTestId('message-time');
       await expect.poll(() => times.count()).toBeGreaterThan(2);
       const shown = await times.evaluateAll((elements) =>
-        elements.map((element) => ({ datetime: element.getAttribute('datetime'), title: element.title })),
+        elements.map((element) => ({
+          datetime: element.getAttribute('datetime'),
+          title: element.getAttribute('title') ?? '',
+        })),
       );
       const second = messages[1]!;
       const secondShown = shown.find(
