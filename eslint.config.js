@@ -132,7 +132,18 @@ const RENDERER_FOLDERS = {
   sessions: ['bridge', 'branches', 'builder', 'compare', 'shell', 'ui'],
   shell: ['bridge', 'compare', 'ui'],
   settings: ['bridge', 'builder', 'shell', 'ui'],
-  'session-view': ['bridge', 'session', 'graph', 'lanes', 'transcript', 'branches', 'builder', 'shell', 'ui'],
+  'session-view': [
+    'bridge',
+    'session',
+    'graph',
+    'lanes',
+    'transcript',
+    'branches',
+    'builder',
+    'sessions',
+    'shell',
+    'ui',
+  ],
 };
 
 /** Rules of several fences together (each keeps its own message), without repeats. */

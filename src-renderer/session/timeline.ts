@@ -8,6 +8,18 @@ export const SNAPSHOT_EVERY = 500;
 export type AppendResult = 'applied' | 'duplicate' | 'gap';
 
 /**
+ * A quiet stretch longer than this (ms of session time) between two events is an idle gap: replay
+ * plays it as this long, at any speed, and the scrubber marks it.
+ */
+export const IDLE_GAP_LIMIT_MS = 2_000;
+
+/** An idle gap: nothing happened for `ms` milliseconds before event `seq`. */
+export interface IdleGap {
+  seq: number;
+  ms: number;
+}
+
+/**
  * Where a window of the log starts: the frame right after event `seq` (from the store's folded
  * view and graph totals) and the messages known by then (a page of them).
  */
@@ -33,6 +45,8 @@ export class Timeline {
   readonly messageSeqs: number[] = [];
   /** Seqs where each agent began a turn (its message started or, unstreamed, completed). */
   readonly turns = new Map<string, number[]>();
+  /** The idle gaps between the events held (longer than IDLE_GAP_LIMIT_MS), in seq order. */
+  readonly idleGaps: IdleGap[] = [];
   /** The seq the held events follow (0 for the whole log). */
   readonly baseSeq: number;
   private readonly baseFrame: SessionFrame;
@@ -70,6 +84,9 @@ export class Timeline {
   append(event: RunEvent): AppendResult {
     if (event.seq <= this.lastSeq) return 'duplicate';
     if (event.seq !== this.lastSeq + 1) return 'gap';
+    const quiet = event.t - this.lastT;
+    if (this.events.length > 0 && quiet > IDLE_GAP_LIMIT_MS)
+      this.idleGaps.push({ seq: event.seq, ms: quiet });
     this.events.push(event);
     applyFrameEvent(this.head, event);
     const before = this.log.size;

@@ -1,11 +1,14 @@
 import { onScopeDispose, ref } from 'vue';
 import { useSessionStore } from './session-store';
+import { IDLE_GAP_LIMIT_MS } from './timeline';
 
 export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16] as const;
 
 /**
  * Replay transport for the open session: plays the event log at its recorded pace (event `t`)
- * times `speed`, steps by event or message, and jumps. Drives the store's playhead once per frame.
+ * times `speed`, steps by event or message, and jumps. An idle gap (a quiet stretch longer than
+ * IDLE_GAP_LIMIT_MS) plays as IDLE_GAP_LIMIT_MS: only this playback clock is compressed, the
+ * frames and their times stay those of the log. Drives the store's playhead once per frame.
  * It reads only what the store holds around the playhead (`getReplay`): while the playhead is
  * outside it (a window on its way) the clock waits, and at the end of what is held it waits for
  * the next events rather than stopping.
@@ -14,6 +17,8 @@ export function usePlayer() {
   const store = useSessionStore();
   const playing = ref(false);
   const speed = ref<number>(1);
+  /** Seq of the event after the idle gap being played through, else null. */
+  const skipping = ref<number | null>(null);
   let playT = 0;
   /** Set when the playhead moved somewhere the clock has not been read from yet. */
   let clockStale = true;
@@ -36,6 +41,15 @@ export function usePlayer() {
       clockStale = false;
     }
     playT += elapsed * speed.value;
+    skipping.value = null;
+    if (store.playhead < replay.lastSeq) {
+      const from = replay.timeAt(store.playhead);
+      const next = replay.timeAt(store.playhead + 1);
+      if (next - from > IDLE_GAP_LIMIT_MS) {
+        if (playT - from >= IDLE_GAP_LIMIT_MS) playT = Math.max(playT, next);
+        else skipping.value = store.playhead + 1;
+      }
+    }
     let target = Math.max(
       store.playhead +
         (store.playhead < replay.lastSeq && replay.timeAt(store.playhead + 1) <= playT ? 1 : 0),
@@ -71,6 +85,7 @@ export function usePlayer() {
 
   function pause(): void {
     playing.value = false;
+    skipping.value = null;
     if (handle !== null) cancelAnimationFrame(handle);
     handle = null;
   }
@@ -114,7 +129,7 @@ export function usePlayer() {
 
   onScopeDispose(pause);
 
-  return { playing, speed, play, pause, toggle, seekTo, stepEvent, stepMessage, home, end };
+  return { playing, speed, skipping, play, pause, toggle, seekTo, stepEvent, stepMessage, home, end };
 }
 
 export type Player = ReturnType<typeof usePlayer>;

@@ -13,21 +13,17 @@ export interface RowSource {
 }
 
 /**
- * Threading of a whole message log, computed once per log size (not per seek). Children always
- * come after their parent, so the rows visible at a playhead (the first `count` messages) are the
- * whole-log depth-first order with indexes >= count left out: `cut` filters that order and
- * recomputes depth, descendants and child counts for the prefix, in a few linear passes.
- * Gives exactly what `threadMessages(items, collapsed, { count, parentIndex })` gives.
+ * Threading of a whole message log, computed once per log size (not per seek). Rows are in log
+ * order and children always come after their parent, so the rows visible at a playhead (the
+ * first `count` messages) are a prefix: `cut` recomputes depth, descendants and child counts for
+ * it in a few linear passes. Gives exactly what `threadMessages(items, collapsed, { count,
+ * parentIndex })` gives.
  */
 export class ThreadIndex {
   /** Items threaded (the log size when built). */
   readonly size: number;
   /** parents[i]: index of item i's parent (always < i), or -1 for a thread start. */
   private readonly parents: Int32Array;
-  /** Every item in depth-first order (replies in arrival order under what they answer). */
-  private readonly order: Int32Array;
-  /** subtreeEnd[i]: the position in `order` just after item i's subtree. */
-  private readonly subtreeEnd: Int32Array;
   /**
    * Working arrays of `cut`, two sets used in turn: a seek on 100k messages would otherwise
    * allocate ~2 MB per cut, and the young-generation GCs that follow cost more than the cut.
@@ -44,43 +40,6 @@ export class ThreadIndex {
       parents[index] = parent >= 0 && parent < index ? parent : -1;
     }
     this.parents = parents;
-    // Children as linked lists in arrival order.
-    const firstChild = new Int32Array(size).fill(-1);
-    const lastChild = new Int32Array(size).fill(-1);
-    const nextSibling = new Int32Array(size).fill(-1);
-    const roots: number[] = [];
-    for (let index = 0; index < size; index++) {
-      const parent = parents[index] as number;
-      if (parent < 0) {
-        roots.push(index);
-        continue;
-      }
-      if (firstChild[parent] === -1) firstChild[parent] = index;
-      else nextSibling[lastChild[parent] as number] = index;
-      lastChild[parent] = index;
-    }
-    const subtree = new Int32Array(size).fill(1);
-    for (let index = size - 1; index >= 0; index--) {
-      const parent = parents[index] as number;
-      if (parent >= 0) subtree[parent] = (subtree[parent] as number) + (subtree[index] as number);
-    }
-    // Iterative depth-first walk (long reply chains must not overflow the stack).
-    const order = new Int32Array(size);
-    const subtreeEnd = new Int32Array(size);
-    const stack: number[] = [];
-    for (let r = roots.length - 1; r >= 0; r--) stack.push(roots[r] as number);
-    let position = 0;
-    while (stack.length > 0) {
-      const index = stack.pop() as number;
-      subtreeEnd[index] = position + (subtree[index] as number);
-      order[position++] = index;
-      const mark = stack.length;
-      for (let child = firstChild[index] as number; child !== -1; child = nextSibling[child] as number)
-        stack.push(child);
-      reverseFrom(stack, mark);
-    }
-    this.order = order;
-    this.subtreeEnd = subtreeEnd;
   }
 
   /**
@@ -90,7 +49,7 @@ export class ThreadIndex {
    */
   cut(count: number, isCollapsed: (index: number) => boolean, anyCollapsed: boolean): RowSource {
     const n = Math.max(0, Math.min(count, this.size));
-    const { parents, order, subtreeEnd } = this;
+    const { parents } = this;
     this.turn = 1 - this.turn;
     const buffers = (this.buffers[this.turn] ??= newBuffers(this.size));
     const childCount = buffers.childCount.fill(0, 0, n);
@@ -106,29 +65,23 @@ export class ThreadIndex {
     }
     const depth = buffers.depth.fill(0, 0, n);
     const collapsed = anyCollapsed ? buffers.collapsed.fill(0, 0, n) : null;
+    // 1 where a collapsed message above hides the item.
+    const hidden = anyCollapsed ? buffers.hidden.fill(0, 0, n) : null;
     const rows = buffers.rows;
     let length = 0;
-    let position = 0;
-    while (position < this.size) {
-      const index = order[position] as number;
-      // Everything below a later item is later still: skip the whole subtree.
-      if (index >= n) {
-        position = subtreeEnd[index] as number;
-        continue;
-      }
+    for (let index = 0; index < n; index++) {
       const parent = parents[index] as number;
       if (parent >= 0) {
         const parentDepth = depth[parent] as number;
         depth[index] =
           (childCount[parent] as number) > 1 ? Math.min(MAX_DEPTH, parentDepth + 1) : parentDepth;
+        if (hidden && collapsed && (hidden[parent] === 1 || collapsed[parent] === 1)) {
+          hidden[index] = 1;
+          continue;
+        }
       }
       rows[length++] = index;
-      if (collapsed && isCollapsed(index)) {
-        collapsed[index] = 1;
-        position = subtreeEnd[index] as number;
-      } else {
-        position += 1;
-      }
+      if (collapsed && isCollapsed(index)) collapsed[index] = 1;
     }
     return {
       length,
@@ -155,6 +108,7 @@ interface CutBuffers {
   descendants: Int32Array;
   depth: Int32Array;
   collapsed: Uint8Array;
+  hidden: Uint8Array;
   rows: Int32Array;
 }
 
@@ -164,6 +118,7 @@ function newBuffers(size: number): CutBuffers {
     descendants: new Int32Array(size),
     depth: new Int32Array(size),
     collapsed: new Uint8Array(size),
+    hidden: new Uint8Array(size),
     rows: new Int32Array(size),
   };
 }
@@ -182,13 +137,4 @@ export function flatRows(indexes: Int32Array, length: number): RowSource {
       toggleable: false,
     }),
   };
-}
-
-/** Reverses `list[from..]` in place. */
-function reverseFrom(list: number[], from: number): void {
-  for (let low = from, high = list.length - 1; low < high; low++, high--) {
-    const swap = list[low] as number;
-    list[low] = list[high] as number;
-    list[high] = swap;
-  }
 }

@@ -33,10 +33,11 @@ export interface ThreadOptions {
 export const MAX_DEPTH = 6;
 
 /**
- * Orders messages into threads: every reply sits under what it answers (depth first, replies in
- * the order they arrived), messages whose parent is unknown start a thread. A plain chain of
- * replies (each message answered once) stays at one depth; a message answered several times
- * indents its replies, so fan-outs read as branches. Collapsed messages hide their descendants.
+ * The transcript's rows: every message in log order (the order it first appeared, as the lanes
+ * and the graph show it), indented by thread. Messages whose parent is unknown start a thread. A
+ * plain chain of replies (each message answered once) stays at one depth; a message answered
+ * several times indents its replies, so fan-outs read as branches. Collapsed messages hide their
+ * descendants.
  */
 export function threadMessages(
   items: readonly ThreadInput[],
@@ -62,22 +63,10 @@ export function threadMessages(
         indexById.set((items[index] as ThreadInput).id, index);
     }
   }
-  // Children as linked lists in typed arrays: first child, next sibling, child count (-1 = none).
-  const firstChild = new Int32Array(count).fill(-1);
-  const lastChild = new Int32Array(count).fill(-1);
-  const nextSibling = new Int32Array(count).fill(-1);
   const childCount = new Int32Array(count);
-  const roots: number[] = [];
   for (let index = 0; index < count; index++) {
     const parent = parents[index] as number;
-    if (parent < 0) {
-      roots.push(index);
-      continue;
-    }
-    if (firstChild[parent] === -1) firstChild[parent] = index;
-    else nextSibling[lastChild[parent] as number] = index;
-    lastChild[parent] = index;
-    childCount[parent] = (childCount[parent] as number) + 1;
+    if (parent >= 0) childCount[parent] = (childCount[parent] as number) + 1;
   }
   // Children always come after their parent, so one backward pass sums subtree sizes.
   const descendants = new Int32Array(count);
@@ -88,46 +77,32 @@ export function threadMessages(
   }
 
   const rows: ThreadRow[] = [];
-  // Iterative depth-first walk: long chains must not overflow the call stack.
-  const stackIndex: number[] = [];
-  const stackDepth: number[] = [];
-  for (let r = roots.length - 1; r >= 0; r--) {
-    stackIndex.push(roots[r] as number);
-    stackDepth.push(-1);
-  }
-  while (stackIndex.length > 0) {
-    const index = stackIndex.pop() as number;
-    const encoded = stackDepth.pop() as number;
-    // Roots are pushed with a negative depth so the walk can tell thread starts apart.
-    const start = encoded < 0;
-    const depth = start ? -1 - encoded : encoded;
+  // Log order: a parent always comes before its replies, so one forward pass knows its depth
+  // and whether a collapsed message above hides it.
+  const depths = new Int32Array(count);
+  const hidden = new Uint8Array(count);
+  const folded = new Uint8Array(count);
+  for (let index = 0; index < count; index++) {
+    const parent = parents[index] as number;
+    if (parent >= 0) {
+      const parentDepth = depths[parent] as number;
+      depths[index] = (childCount[parent] as number) > 1 ? Math.min(MAX_DEPTH, parentDepth + 1) : parentDepth;
+      if (hidden[parent] === 1 || folded[parent] === 1) {
+        hidden[index] = 1;
+        continue;
+      }
+    }
     const isCollapsed = collapsed.size > 0 && collapsed.has((items[index] as ThreadInput).id);
+    if (isCollapsed) folded[index] = 1;
+    const start = parent < 0;
     rows.push({
       index,
-      depth,
+      depth: depths[index] as number,
       descendants: descendants[index] as number,
       collapsed: isCollapsed,
       threadStart: start,
       toggleable: start || (childCount[index] as number) > 1,
     });
-    if (isCollapsed || firstChild[index] === -1) continue;
-    const childDepth = (childCount[index] as number) > 1 ? Math.min(MAX_DEPTH, depth + 1) : depth;
-    // Children go on the stack last first, so the first is walked first.
-    const mark = stackIndex.length;
-    for (let child = firstChild[index] as number; child !== -1; child = nextSibling[child] as number) {
-      stackIndex.push(child);
-      stackDepth.push(childDepth);
-    }
-    reverseFrom(stackIndex, mark);
   }
   return rows;
-}
-
-/** Reverses `list[from..]` in place. */
-function reverseFrom(list: number[], from: number): void {
-  for (let low = from, high = list.length - 1; low < high; low++, high--) {
-    const swap = list[low] as number;
-    list[low] = list[high] as number;
-    list[high] = swap;
-  }
 }

@@ -19,10 +19,25 @@ export function formatClock(ms: number): string {
   return `${minutes}:${seconds.toFixed(1).padStart(4, '0')}`;
 }
 
+/** How much of an idle gap replay skips (`ms` of it), as "13 min skipped". */
+export function formatSkipped(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 1) return `${Math.round(ms / 1000)} s skipped`;
+  if (minutes < 60) return `${minutes} min skipped`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min skipped`;
+}
+
 export function formatCount(value: number): string {
   if (value < 10_000) return String(value);
   if (value < 1_000_000) return `${(value / 1000).toFixed(value < 100_000 ? 1 : 0)}k`;
   return `${(value / 1_000_000).toFixed(1)}M`;
+}
+
+const WALL_CLOCK = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** A wall-clock date and time to the second, in the user's locale ("18 Aug 2025, 14:32:58"). */
+export function formatWallClock(epochMs: number): string {
+  return WALL_CLOCK.format(new Date(epochMs));
 }
 
 export function formatWhen(epochMs: number, now = Date.now()): string {

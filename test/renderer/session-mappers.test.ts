@@ -133,7 +133,7 @@ describe('threading', () => {
   const ids = (rows: ReturnType<typeof threadMessages>, items: Array<{ id: string }>) =>
     rows.map((row) => `${items[row.index]!.id}@${row.depth}`);
 
-  it('puts each reply under what it answers and indents fan-outs', () => {
+  it('lists messages in log order (as the lanes do) and indents the replies of fan-outs', () => {
     const items = [
       { id: 'task', parentId: null, threadId: 't1' },
       { id: 'w1', parentId: 'task', threadId: 't1' },
@@ -142,7 +142,7 @@ describe('threading', () => {
       { id: 'w1-reply', parentId: 'w1', threadId: 't1' },
     ];
     const rows = threadMessages(items);
-    expect(ids(rows, items)).toEqual(['task@0', 'w1@1', 'w1-reply@1', 'w2@1', 'other@0']);
+    expect(ids(rows, items)).toEqual(['task@0', 'w1@1', 'other@0', 'w2@1', 'w1-reply@1']);
     expect(rows[0]).toMatchObject({ descendants: 3, threadStart: true });
   });
 
