@@ -107,6 +107,8 @@ export interface AppOptions {
    * user chose another). `fleetscope serve` receives on its web host's port instead.
    */
   listenForTraces?: boolean;
+  /** How long controls of a run another process drives wait for it, in ms (default 10 s). */
+  runRequestTimeoutMs?: number;
 }
 
 export interface FleetscopeApp {
@@ -258,6 +260,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
     onRequestError: (error) =>
       logger.warn("Reading requests to this process's runs failed; retried", { err: error }),
     tools: toolRegistry,
+    ...(options.runRequestTimeoutMs !== undefined ? { requestTimeoutMs: options.runRequestTimeoutMs } : {}),
   });
   const liveExport = new OtlpLiveExport({
     store,

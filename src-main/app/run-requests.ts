@@ -6,12 +6,15 @@ import { AppError, toAppError } from './errors';
 /** How often a process that drives runs reads the store for requests to them, in ms. */
 export const REQUEST_POLL_MS = 100;
 /**
- * How long a requester waits for the owning process to handle its request, in ms: one heartbeat
- * interval, so a busy machine's owner that polls late is still heard.
+ * How long a requester waits for a living owner to handle its request, in ms. An owner whose
+ * event loop a loaded machine starves polls late (seconds at a load of 15 on two cores); an owner
+ * whose process is gone is noticed within OWNER_CHECK_MS instead.
  */
-export const REQUEST_TIMEOUT_MS = 5_000;
+export const REQUEST_TIMEOUT_MS = 10_000;
 /** How often a requester reads whether its request was handled, in ms. */
 const OUTCOME_POLL_MS = 20;
+/** How often a waiting requester checks that the owner's process still exists, in ms. */
+const OWNER_CHECK_MS = 250;
 /** Handled requests whose requester never read them are deleted after this many ms. */
 const HANDLED_KEPT_MS = 60_000;
 /** Polls between deletions of unread handled requests. */
@@ -36,8 +39,10 @@ export class RunRequestDesk {
   /** Starts polling (a run started here); it stops by itself once no run here is live. */
   wake(): void {
     if (this.timer) return;
+    // Not unref'd: it keeps the process alive while it drives live runs. A run paused from
+    // another process has nothing else pending in a `fleetscope run` (no stream, no prompt), and
+    // without it Node would exit (code 13, its top-level await unsettled) before the resume came.
     this.timer = setInterval(() => this.poll(), REQUEST_POLL_MS);
-    this.timer.unref?.();
   }
 
   dispose(): void {
@@ -79,6 +84,8 @@ export function outcomeOf(run: () => SessionStatus): RunRequestOutcome {
  * rejects with an AppError: not-found (no such session, or no run in progress), read-only (a
  * trace or import being written has no run), unavailable (the owning process is gone or did not
  * answer in time), or the owner's own refusal (e.g. conflict for a question already answered).
+ * Only an owner whose process no longer exists is said to have ended (noticed within
+ * OWNER_CHECK_MS); a living one that is slow gets the whole `timeoutMs`.
  */
 export async function askOwner(
   store: HistoryStore,
@@ -109,23 +116,18 @@ export async function askOwner(
   if (owner.self) throw new AppError('not-found', `No run in progress for session "${sessionId}".`);
   const id = requests.post(sessionId, kind, answer);
   const deadline = Date.now() + timeoutMs;
+  let nextOwnerCheck = Date.now() + OWNER_CHECK_MS;
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, OUTCOME_POLL_MS));
     let outcome = requests.outcome(id);
-    if (outcome === null && Date.now() >= deadline) {
-      if (requests.withdraw(id)) {
-        const status = store.getSession(sessionId)?.summary.status;
-        if (status === undefined || !isLiveStatus(status))
-          throw new AppError('not-found', `No run in progress for session "${sessionId}".`);
-        const gone = !(requests.owner(sessionId)?.alive ?? false);
-        if (gone) store.recoverInterrupted();
-        throw new AppError(
-          'unavailable',
-          gone
-            ? `The process running this session (pid ${owner.pid}) has ended; the run can no longer be controlled.`
-            : `The process running this session (pid ${owner.pid}) did not take the request within ${timeoutMs / 1000} s; try again.`,
-        );
-      }
+    const now = Date.now();
+    if (outcome === null && (now >= nextOwnerCheck || now >= deadline)) {
+      nextOwnerCheck = now + OWNER_CHECK_MS;
+      // Only a process that no longer exists is judged ended; a living one is waited for.
+      const gone = !(requests.owner(sessionId)?.alive ?? false);
+      if ((gone || now >= deadline) && requests.withdraw(id))
+        throw unanswered(store, sessionId, owner.pid, gone, timeoutMs);
+      // Not withdrawn: it was handled meanwhile, and its outcome stands.
       outcome = requests.outcome(id);
     }
     if (outcome === null) continue;
@@ -137,4 +139,27 @@ export async function askOwner(
       : 'internal';
     throw new AppError(code, outcome.message);
   }
+}
+
+/** Why a withdrawn request was not handled: the run ended, its process ended, or it was slow. */
+function unanswered(
+  store: HistoryStore,
+  sessionId: string,
+  pid: number,
+  gone: boolean,
+  timeoutMs: number,
+): AppError {
+  const status = store.getSession(sessionId)?.summary.status;
+  if (status === undefined || !isLiveStatus(status))
+    return new AppError('not-found', `No run in progress for session "${sessionId}".`);
+  if (!gone)
+    return new AppError(
+      'unavailable',
+      `The process running this session (pid ${pid}) is running but did not answer within ${timeoutMs / 1000} s (the machine may be busy); try again.`,
+    );
+  store.recoverInterrupted();
+  return new AppError(
+    'unavailable',
+    `The process running this session (pid ${pid}) has ended; the run can no longer be controlled.`,
+  );
 }

@@ -44,6 +44,8 @@ export interface RunServiceOptions {
   onRequestError?: (error: unknown) => void;
   /** The tools every run offers (the composition root's one registry). */
   tools: ToolRegistry;
+  /** How long a control waits for the process that drives the run, in ms (REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number;
 }
 
 /** A stored session to go on with (see RunService.resume). */
@@ -209,7 +211,11 @@ export class RunService {
     action: 'pause' | 'resume' | 'step' | 'stop',
   ): Promise<{ sessionId: string; status: SessionStatus }> {
     const handle = this.liveHere(sessionId);
-    if (!handle) return { sessionId, status: await askOwner(this.options.store, sessionId, action) };
+    if (!handle)
+      return {
+        sessionId,
+        status: await askOwner(this.options.store, sessionId, action, null, this.options.requestTimeoutMs),
+      };
     return { sessionId, status: this.controlHeld(handle, action) };
   }
 
@@ -223,7 +229,13 @@ export class RunService {
     if (!handle)
       return {
         sessionId,
-        status: await askOwner(this.options.store, sessionId, 'answer', { requestId, text }),
+        status: await askOwner(
+          this.options.store,
+          sessionId,
+          'answer',
+          { requestId, text },
+          this.options.requestTimeoutMs,
+        ),
       };
     return { sessionId, status: this.answerHeld(handle, requestId, text) };
   }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetInput, RunEvent } from '../../../src-shared/domain';
 import { AppError, createApp, type FleetscopeApp } from '../../../src-main/app';
+import { askOwner } from '../../../src-main/app/run-requests';
 import { makeTempDir } from '../../helpers/temp-dir';
 
 const root = join(import.meta.dirname, '../../..');
@@ -105,8 +106,15 @@ describe('controls in the app for a run that `fleetscope run` drives in another 
   };
 
   beforeAll(() => {
-    // The app as `fleetscope serve` or the window opens it: it watches the shared store.
-    app = createApp({ dataDir, surface: 'browser', seedSamples: false, pingIntervalMs: 0 });
+    // The app as `fleetscope serve` or the window opens it: it watches the shared store. Its
+    // controls wait for the child as long as a loaded machine may need (a bound, not a speed goal).
+    app = createApp({
+      dataDir,
+      surface: 'browser',
+      seedSamples: false,
+      pingIntervalMs: 0,
+      runRequestTimeoutMs: 60_000,
+    });
   });
   afterAll(async () => {
     for (const run of children) if (run.child.exitCode === null) run.child.kill('SIGKILL');
@@ -171,16 +179,18 @@ describe('controls in the app for a run that `fleetscope run` drives in another 
       payload: { status: 'running' },
     });
 
-    // A frozen owner (alive, not answering): the request is withdrawn and the app says so.
+    // A frozen owner (alive, not answering): the request is withdrawn and the requester is told
+    // it did not answer, never that it ended (askOwner as the app calls it, with a short wait).
     run.child.kill('SIGSTOP');
-    const frozen = await app
-      .call('runs.control', { sessionId, action: 'pause' })
-      .catch((error: unknown) => error);
+    const frozen = await askOwner(app.store, sessionId, 'pause', null, 2_000).catch(
+      (error: unknown) => error,
+    );
     run.child.kill('SIGCONT');
     expect(frozen).toBeInstanceOf(AppError);
     expect((frozen as AppError).code).toBe('unavailable');
-    expect((frozen as AppError).message).toMatch(/did not take the request within 5 s/);
+    expect((frozen as AppError).message).toMatch(/is running but did not answer within 2 s/);
     expect(app.store.runRequests.open()).toEqual([]);
+    expect(app.store.getSession(sessionId)?.summary.status).toBe('running');
 
     // Stop: the child's run ends as cancelled, as if stopped in its own terminal.
     const stopFrom = stored(sessionId).at(-1)!.seq;
@@ -239,15 +249,21 @@ describe('controls in the app for a run that `fleetscope run` drives in another 
     await until('the terminal to move on', () => run.stderr.includes('(Answered elsewhere.)'));
 
     // The owner dies while a question is open: the app says the run is gone, and it is interrupted.
+    // It is frozen when the answer is sent and killed while the app waits: the app notices the
+    // process is gone without waiting out its 60 s for a living owner.
     const second = asked()[1]!;
-    run.child.kill('SIGKILL');
-    await run.exited;
-    const gone = await app
+    run.child.kill('SIGSTOP');
+    const pending = app
       .call('runs.answer', { sessionId, requestId: second.payload.requestId, text: 'Too late' })
       .catch((error: unknown) => error);
+    await until('the answer to be waiting for the child', () => app.store.runRequests.open().length === 1);
+    run.child.kill('SIGKILL');
+    await run.exited;
+    const gone = await pending;
     expect((gone as AppError).code).toBe('unavailable');
     expect((gone as AppError).message).toMatch(/has ended/);
     expect(app.store.getSession(sessionId)?.summary.status).toBe('interrupted');
+    expect(app.store.runRequests.open()).toEqual([]);
     expect(stored(sessionId).filter((event) => event.kind === 'human.given')).toHaveLength(1);
   }, 120_000);
 });
