@@ -5,15 +5,15 @@
 
 /** For each src-main layer, the layers it may not import. */
 const FORBIDDEN_LAYERS = {
-  api: ['cli', 'electron', 'history', 'ingest', 'llm', 'orchestrator', 'server'],
+  api: ['cli', 'electron', 'history', 'interop', 'llm', 'orchestrator', 'server'],
   app: ['api', 'cli', 'electron', 'server'],
-  orchestrator: ['api', 'app', 'cli', 'electron', 'history', 'ingest', 'server'],
-  llm: ['api', 'app', 'cli', 'electron', 'history', 'ingest', 'orchestrator', 'server'],
-  history: ['api', 'app', 'cli', 'electron', 'ingest', 'server'],
-  ingest: ['api', 'app', 'cli', 'electron', 'llm', 'orchestrator', 'server'],
-  server: ['api', 'cli', 'electron', 'history', 'ingest', 'llm', 'orchestrator'],
-  cli: ['api', 'electron', 'history', 'ingest', 'llm', 'orchestrator'],
-  electron: ['api', 'cli', 'history', 'ingest', 'llm', 'orchestrator', 'server'],
+  orchestrator: ['api', 'app', 'cli', 'electron', 'history', 'interop', 'server'],
+  llm: ['api', 'app', 'cli', 'electron', 'history', 'interop', 'orchestrator', 'server'],
+  history: ['api', 'app', 'cli', 'electron', 'interop', 'server'],
+  interop: ['api', 'app', 'cli', 'electron', 'llm', 'orchestrator', 'server'],
+  server: ['api', 'cli', 'electron', 'history', 'interop', 'llm', 'orchestrator'],
+  cli: ['api', 'electron', 'history', 'interop', 'llm', 'orchestrator'],
+  electron: ['api', 'cli', 'history', 'interop', 'llm', 'orchestrator', 'server'],
 };
 
 const layerRules = Object.entries(FORBIDDEN_LAYERS).map(([layer, forbidden]) => ({

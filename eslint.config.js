@@ -9,7 +9,7 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
 /** The folders of src-main, each one layer (docs/ARCHITECTURE.md section 2). */
-const LAYERS = ['api', 'app', 'cli', 'electron', 'history', 'ingest', 'llm', 'orchestrator', 'server'];
+const LAYERS = ['api', 'app', 'cli', 'electron', 'history', 'interop', 'llm', 'orchestrator', 'server'];
 
 const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const alternatives = (names) => names.map(escapeRegex).join('|');
@@ -25,6 +25,14 @@ const packageImport = (names) => `^(?:${alternatives(names)})(?:/.*)?$`;
  */
 const layerImport = (layers) =>
   `^(?:\\./)?(?:\\.\\./)+(?:(?:[^/]+/)*src-main/)?(?:${alternatives(layers)})(?:/.*)?$`;
+
+/**
+ * A deep import of history from outside it, other than its ports: interop may use `history`
+ * (index.ts), `history/ports` and `history/thread-write-job` (the import's writing thread loads
+ * only what it writes with), never the store's internals.
+ */
+const HISTORY_INTERNALS =
+  '^(?:\\./)?(?:\\.\\./)+(?:(?:[^/]+/)*src-main/)?history/(?!(?:ports|thread-write-job)$).+$';
 
 /**
  * A `..` after an ordinary segment (`./run/../../history`, `@shared/../../src-main`): such paths
@@ -212,7 +220,7 @@ export default tseslint.config(
     rules: fence(
       {
         packages: [...ELECTRON, 'better-sqlite3', 'openai'],
-        layers: ['cli', 'electron', 'history', 'ingest', 'llm', 'orchestrator', 'server'],
+        layers: ['cli', 'electron', 'history', 'interop', 'llm', 'orchestrator', 'server'],
       },
       'The public `fleetscope/api` entry goes through the composition root src-main/app (and src-shared), nothing below it.',
     ),
@@ -229,9 +237,9 @@ export default tseslint.config(
     rules: fence(
       {
         packages: [...ELECTRON, 'better-sqlite3'],
-        layers: ['api', 'app', 'cli', 'electron', 'history', 'ingest', 'server'],
+        layers: ['api', 'app', 'cli', 'electron', 'history', 'interop', 'server'],
       },
-      'The orchestrator knows storage only through the EventSink interface: no electron, sqlite, history, ingest, app, server or CLI imports.',
+      'The orchestrator knows storage only through the EventSink interface: no electron, sqlite, history, interop, app, server or CLI imports.',
     ),
   },
   {
@@ -239,26 +247,27 @@ export default tseslint.config(
     rules: fence(
       {
         packages: [...ELECTRON, 'better-sqlite3'],
-        layers: ['api', 'app', 'cli', 'electron', 'history', 'ingest', 'orchestrator', 'server'],
+        layers: ['api', 'app', 'cli', 'electron', 'history', 'interop', 'orchestrator', 'server'],
       },
-      'llm is the model clients only: the orchestrator imports llm, never the other way; no electron, sqlite, history, ingest, app, server or CLI imports.',
+      'llm is the model clients only: the orchestrator imports llm, never the other way; no electron, sqlite, history, interop, app, server or CLI imports.',
     ),
   },
   {
     files: ['src-main/history/**'],
     rules: fence(
-      { packages: ELECTRON, layers: ['api', 'app', 'cli', 'electron', 'ingest', 'server'] },
-      'History is storage only: no electron, app, ingest, server or CLI imports.',
+      { packages: ELECTRON, layers: ['api', 'app', 'cli', 'electron', 'interop', 'server'] },
+      'History is the SQLite store only: no electron, app, interop, server or CLI imports.',
     ),
   },
   {
-    files: ['src-main/ingest/**'],
+    files: ['src-main/interop/**'],
     rules: fence(
       {
         packages: [...ELECTRON, 'better-sqlite3', 'openai'],
         layers: ['api', 'app', 'cli', 'electron', 'llm', 'orchestrator', 'server'],
+        regexes: [HISTORY_INTERNALS],
       },
-      'The trace ingest maps spans into the history store: it may import history and src-shared, nothing above them.',
+      "Interop (import, export, OTLP in and out) reaches the store only through history's ports (history/index.ts, history/ports.ts, and history/thread-write-job.ts for the import's writing thread) and src-shared.",
     ),
   },
   {
@@ -266,7 +275,7 @@ export default tseslint.config(
     rules: fence(
       {
         packages: [...ELECTRON, 'better-sqlite3', 'openai'],
-        layers: ['api', 'cli', 'electron', 'history', 'ingest', 'llm', 'orchestrator'],
+        layers: ['api', 'cli', 'electron', 'history', 'interop', 'llm', 'orchestrator'],
       },
       'The web host reaches the backend only through the composition root src-main/app (and src-shared).',
     ),
@@ -277,7 +286,7 @@ export default tseslint.config(
     rules: fence(
       {
         packages: [...ELECTRON, 'better-sqlite3', 'openai'],
-        layers: ['api', 'electron', 'history', 'ingest', 'llm', 'orchestrator', 'server'],
+        layers: ['api', 'electron', 'history', 'interop', 'llm', 'orchestrator', 'server'],
       },
       'The CLI goes through the composition root src-main/app (and src-shared); only commands/serve.ts may import the web host.',
     ),
@@ -287,7 +296,7 @@ export default tseslint.config(
     rules: fence(
       {
         packages: [...ELECTRON, 'better-sqlite3', 'openai'],
-        layers: ['api', 'electron', 'history', 'ingest', 'llm', 'orchestrator'],
+        layers: ['api', 'electron', 'history', 'interop', 'llm', 'orchestrator'],
       },
       'The serve command may import the web host (src-main/server) and the composition root, nothing below them.',
     ),
@@ -297,7 +306,7 @@ export default tseslint.config(
     rules: fence(
       {
         packages: ['better-sqlite3', 'openai'],
-        layers: ['api', 'cli', 'history', 'ingest', 'llm', 'orchestrator', 'server'],
+        layers: ['api', 'cli', 'history', 'interop', 'llm', 'orchestrator', 'server'],
       },
       'The desktop shell reaches the backend only through the composition root src-main/app (and src-shared).',
     ),

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../', import.meta.url));
 const jiti = createJiti(import.meta.url, { alias: { '@shared': `${root}src-shared` } });
 const { createApp } = await jiti.import(`${root}src-main/app/index.ts`);
-const { exportSession } = await jiti.import(`${root}src-main/history/export/index.ts`);
+const { exportSession } = await jiti.import(`${root}src-main/interop/export/index.ts`);
 
 const TASKS = {
   'example:scripted/debate': 'Does remote work make teams more productive?',

@@ -7,56 +7,62 @@ import type { AppInfo, ChannelName, Input, Output } from '@shared/contract';
 import { openHistory, type HistoryStore, type SqliteDatabase } from '../history';
 import type { SalvageReport } from '../history/salvage';
 import { SettingsStore } from '../history/settings-store';
-import { importFile, type ImportResult } from '../history/import';
-import { exportSession, exportToStream, type ExportFormat } from '../history/export';
-import { trackTask } from './task-progress';
-import { APP_NAME } from './data-dir';
-import { Dispatcher, type CallContext, type Handlers } from './dispatcher';
-import { AppError, toAppError } from './errors';
-import { ForeignRunRelay } from './foreign-runs';
-import { createLogger } from './logger';
+import { importFile, type ImportResult } from '../interop/import';
+import { exportSession, exportToStream, type ExportFormat } from '../interop/export';
+import { trackTask } from './services/task-progress';
+import { APP_NAME } from './composition/data-dir';
+import { Dispatcher, type CallContext, type Handlers } from './handlers/dispatcher';
+import { AppError, toAppError } from './handlers/errors';
+import { ForeignRunRelay } from './services/foreign-runs';
+import { createLogger } from './composition/logger';
 import type { Logger } from '@shared/logger';
-import { EventHub } from './event-hub';
-import { FleetCatalog } from './fleet-catalog';
-import { registerAppHandlers } from './handlers-app';
-import { registerFleetHandlers } from './handlers-fleets';
-import { registerProviderHandlers } from './handlers-providers';
-import { ProviderService, type KeyVault } from './providers';
-import { RetentionService } from './retention';
+import { EventHub } from './delivery/event-hub';
+import { FleetCatalog } from './services/fleet-catalog';
+import { registerAppHandlers } from './handlers/app';
+import { registerFleetHandlers } from './handlers/fleets';
+import { registerProviderHandlers } from './handlers/providers';
+import { ProviderService, type KeyVault } from './services/providers';
+import { RetentionService } from './services/retention';
 import { createBuiltinTools } from '../orchestrator/tools';
-import { registerRunHandlers } from './handlers-runs';
-import { registerBranchHandlers } from './handlers-branches';
-import { BranchService } from './branch-service';
-import { registerSessionHandlers } from './handlers-sessions';
-import { RunService } from './run-service';
-import { TraceReceiver } from './trace-receiver';
-import { registerTraceHandlers } from './handlers-traces';
-import { OtlpLiveExport } from './otlp-live';
-import { seedSamples } from './seed';
-import { announceStoreChanges } from './store-events';
-import { readOnlyMessage, refuseWrites } from './read-only';
-import { version } from './version';
+import { registerRunHandlers } from './handlers/runs';
+import { registerBranchHandlers } from './handlers/branches';
+import { BranchService } from './services/branch-service';
+import { registerSessionHandlers } from './handlers/sessions';
+import { RunService } from './services/run-service';
+import { TraceReceiver } from '../interop/otlp-in';
+import { registerTraceHandlers } from './handlers/traces';
+import { OtlpLiveExport } from '../interop/otlp-out';
+import { seedSamples } from './composition/seed';
+import { announceStoreChanges } from './delivery/store-events';
+import { readOnlyMessage, refuseWrites } from './handlers/read-only';
+import { version } from '../version';
 
-export { Dispatcher, type CallContext } from './dispatcher';
-export { EventHub } from './event-hub';
-export { AppError, toAppError } from './errors';
-export { defaultDataDir, APP_NAME } from './data-dir';
-export type { KeyVault } from './providers';
-export { createLogger, LOG_FILE, type AppLogger } from './logger';
+export { Dispatcher, type CallContext } from './handlers/dispatcher';
+export { EventHub } from './delivery/event-hub';
+export { AppError, toAppError } from './handlers/errors';
+export { defaultDataDir, APP_NAME } from './composition/data-dir';
+export type { KeyVault } from './services/providers';
+export { createLogger, LOG_FILE, type AppLogger } from './composition/logger';
 export type { Logger } from '@shared/logger';
-export type { RunService, LaunchRequest, PreparedLaunch, ResumeRequest } from './run-service';
-export type { BranchService } from './branch-service';
+export type { RunService, LaunchRequest, PreparedLaunch, ResumeRequest } from './services/run-service';
+export type { BranchService } from './services/branch-service';
 export type { RunHandle, RunSummary, HumanRequest, ProviderOverrides } from '../orchestrator';
 export { createBuiltinTools } from '../orchestrator';
 export { STORE_FILE, type StoredMessage, type SessionListItem } from '../history';
 export { StoreFault, storeFaultOf } from '../history/store-faults';
-export { readOnlyMessage } from './read-only';
-export { TransferError } from '../history/import';
-export { checkFleet, loadFleetFile, type LoadedFleet } from './fleet-file';
-export { EXPORT_FORMATS, exportSession, exportToStream, type ExportFormat } from '../history/export';
-export { TraceReceiver } from './trace-receiver';
-export { handleTraceExport, otlpEnvLines, TOKEN_HEADER, TRACES_PATH } from '../ingest';
-export { OtlpLiveExport, OtlpTargetError, type LiveExportReport, type OtlpTarget } from './otlp-live';
+export { readOnlyMessage } from './handlers/read-only';
+export { TransferError } from '../interop/import';
+export { checkFleet, loadFleetFile, type LoadedFleet } from './services/fleet-file';
+export { EXPORT_FORMATS, exportSession, exportToStream, type ExportFormat } from '../interop/export';
+export { TraceReceiver } from '../interop/otlp-in';
+export { handleTraceExport, otlpEnvLines, TOKEN_HEADER, TRACES_PATH } from '../interop/otlp-in';
+export {
+  OtlpLiveExport,
+  OtlpTargetError,
+  tracesUrl,
+  type LiveExportReport,
+  type OtlpTarget,
+} from '../interop/otlp-out';
 
 /**
  * The project's resources/ folder, found by walking up from this module: it sits two levels up

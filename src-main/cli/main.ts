@@ -1,4 +1,4 @@
-import { version } from '../app/version';
+import { version } from '../version';
 import { EXIT, UsageError, type CliIO } from './command';
 import { COMMANDS } from './commands';
 import { normalizeNegativeValues } from './args';

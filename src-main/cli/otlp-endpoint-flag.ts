@@ -1,5 +1,4 @@
-import { OtlpTargetError, type FleetscopeApp } from '../app';
-import { tracesUrl } from '../app/otlp-live';
+import { OtlpTargetError, tracesUrl, type FleetscopeApp } from '../app';
 import { UsageError, type CliIO } from './command';
 
 /**

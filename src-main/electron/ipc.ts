@@ -1,7 +1,7 @@
 import { CHANNEL_NAMES, type Result } from '@shared/contract';
 import type { FleetscopeApp } from '../app';
-import { forwardInBatches } from '../app/event-batcher';
-import { EventClient } from '../app/event-client';
+import { forwardInBatches } from '../app/delivery/event-batcher';
+import { EventClient } from '../app/delivery/event-client';
 import { EVENTS_CHANNEL } from './ipc-names';
 import { isTrustedSender, type FrameLike } from './sender-check';
 

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrate, type Migration } from './migrations/runner';
 import { MIGRATIONS } from './migrations';
-import { StoreFault } from './store-faults';
+import { StoreFault } from './errors';
 
 export type SqliteDatabase = Database.Database;
 

@@ -22,3 +22,7 @@ export type { MessageCapCheck } from './maintenance';
 export type { OpenRunRequest, RunRequestKind, RunRequestOutcome, SessionOwner } from './run-requests';
 export type { SessionReader, SessionWriter, ImportedEvent, ImportedSessionMeta } from './ports';
 export { MIGRATIONS, migrate, type Migration } from './migrations';
+export { NamedSetting } from './named-setting';
+export { importThreadStarted, threadTurnEnded } from './write-turns';
+export type { WriteJob, WriteReport, WriteRequest } from './thread-write-protocol';
+export type { EarlierImport, ImportInProgress, ImportStoreFile, ImportThreadHandoff } from './ports';

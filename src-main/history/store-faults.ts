@@ -1,7 +1,9 @@
 import { readFileSync, statfsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SqliteDatabase } from './database';
-import { HistoryError } from './errors';
+import { StoreFault } from './errors';
+
+export { StoreFault } from './errors';
 import { currentProcess, ownerIsAlive, type OwnerRow } from './ownership';
 
 /**
@@ -54,21 +56,6 @@ export function freeBytes(file: string): number | null {
     return stats.bavail * stats.bsize;
   } catch {
     return null;
-  }
-}
-
-/**
- * Why the store cannot go on, in a sentence for the person at the screen (what, where, and what
- * to do). `kind`: full (disk or size limit), locked (another process writes), read-only.
- */
-export class StoreFault extends HistoryError {
-  constructor(
-    readonly kind: 'full' | 'locked' | 'read-only',
-    readonly file: string,
-    message: string,
-  ) {
-    super(kind === 'full' ? 'store-full' : kind === 'locked' ? 'store-locked' : 'read-only', message);
-    this.name = 'StoreFault';
   }
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { LIMITS, MAX_IMPORT_BYTES, type CallError, type ErrorCode, type Result } from '@shared/contract';
 import { AppError, readOnlyMessage, toAppError, type FleetscopeApp } from '../app';
-import { ImportCancelled, importUploadedFile, uploadName } from '../app/import-upload';
+import { ImportCancelled, importUploadedFile, uploadName } from '../app/services/import-upload';
 import { BASE_HEADERS, type AccessVerdict } from './security';
 
 /** Uploads received or imported at once; more are refused (429) rather than filling the disk. */

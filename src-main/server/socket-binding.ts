@@ -1,8 +1,8 @@
 import type { WebSocket } from 'ws';
 import { LIMITS, type ClientFrame, type ServerFrame } from '@shared/contract';
 import type { FleetscopeApp } from '../app';
-import { forwardInBatches } from '../app/event-batcher';
-import { addressedTo, EventClient } from '../app/event-client';
+import { forwardInBatches } from '../app/delivery/event-batcher';
+import { addressedTo, EventClient } from '../app/delivery/event-client';
 
 /**
  * A client that has not read this many bytes (a frozen or throttled tab) is disconnected rather

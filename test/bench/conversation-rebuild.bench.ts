@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
-import { SessionMapper } from '../../src-main/history/import/otlp/session-mapper';
-import { SpanIndex } from '../../src-main/history/import/otlp/span-index';
-import type { TraceSpan } from '../../src-main/history/import/otlp/span';
+import { SessionMapper } from '../../src-main/interop/span-mapping/session-mapper';
+import { SpanIndex } from '../../src-main/interop/span-mapping/span-index';
+import type { TraceSpan } from '../../src-main/interop/span-mapping/span';
 import { benchSize } from './harness';
 
 /**

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src-main/app';
-import { EXPORT_FORMATS } from '../../src-main/history/export';
+import { EXPORT_FORMATS } from '../../src-main/interop/export';
 import { STORE_FILE } from '../../src-main/history';
 import { decodePayload, type ReferredRow, type StoredEventRow } from '../../src-main/history/event-codec';
-import { sampleEvents } from '../main/history/export/sample-session';
+import { sampleEvents } from '../main/interop/export/sample-session';
 import { makeTempDir } from '../helpers/temp-dir';
 import { BenchReport, benchReps, benchSize, fmt, interleave } from './harness';
 

@@ -1,7 +1,7 @@
 import { fleetSchema, type FleetInput } from '@shared/domain';
 import { createApp, type FleetscopeApp } from '../../src-main/app';
 import type { ImportedEvent } from '../../src-main/history/ports';
-import { sampleEvents } from '../main/history/export/sample-session';
+import { sampleEvents } from '../main/interop/export/sample-session';
 
 /**
  * The setup the branch benches (fork, compare) share: an app on a bench data folder (no samples,

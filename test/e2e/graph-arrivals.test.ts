@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeSender, type Sender } from '../main/ingest/otel-sdk';
+import { makeSender, type Sender } from '../main/interop/otlp-in/otel-sdk';
 import { callHost, serveForSuite, shot } from './session-helpers';
 import { cardRects, measureGraph, openGraph, settle } from './graph-measure';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { type HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
-import { makeSender, type Sender } from '../main/ingest/otel-sdk';
+import { makeSender, type Sender } from '../main/interop/otlp-in/otel-sdk';
 import { shot, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
 
 const TOKEN = 'e2e-otel-token-0123456789abcdefghijklmnop';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { gunzipSync } from 'node:zlib';
-import { decodeTraceRequest } from '../../src-main/ingest/otlp-codec';
+import { decodeTraceRequest } from '../../src-main/interop/otlp-in/otlp-codec';
 
 /** An OTLP/JSON span as the collector received it. */
 export interface ReceivedSpan {

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { encodeTraceRequest } from '../../../src-main/ingest/otlp-codec';
+import { encodeTraceRequest } from '../../../src-main/interop/otlp-in/otlp-codec';
 
 const AGENTS = ['planner', 'researcher', 'writer', 'critic', 'editor'];
 const TEXT = 'A sentence an agent might say about the plan, with a few more words. '.repeat(3);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetInput, RunEvent } from '../../../src-shared/domain';
 import { AppError, createApp, type FleetscopeApp } from '../../../src-main/app';
-import { askOwner } from '../../../src-main/app/run-requests';
+import { askOwner } from '../../../src-main/app/services/run-requests';
 import { makeTempDir } from '../../helpers/temp-dir';
 
 const root = join(import.meta.dirname, '../../..');

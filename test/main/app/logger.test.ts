@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src-main/app';
-import { createLogger, LOG_FILE, logLevelFrom } from '../../../src-main/app/logger';
+import { createLogger, LOG_FILE, logLevelFrom } from '../../../src-main/app/composition/logger';
 import { makeTempDir } from '../../helpers/temp-dir';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));

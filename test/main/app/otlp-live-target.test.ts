@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OtlpTargetError, otlpTarget, parseOtlpHeaders, tracesUrl } from '../../../src-main/app/otlp-live';
+import { OtlpTargetError, otlpTarget, parseOtlpHeaders, tracesUrl } from '../../../src-main/interop/otlp-out';
 
 describe('the live export target', () => {
   it.each([

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { ChannelName, Input, Output, Result } from '@shared/contract';
 import type { FleetInput, ProviderRef } from '@shared/domain';
 import { createApp, type FleetscopeApp } from '../../../src-main/app';
-import { PROVIDER_PRESETS } from '../../../src-main/app/provider-presets';
+import { PROVIDER_PRESETS } from '../../../src-main/app/services/provider-presets';
 import { dispatchChecked } from '../../helpers/checked-dispatch';
 import { startOpenAiStub, type OpenAiStub } from '../../helpers/openai-stub';
 import { makeTempDir } from '../../helpers/temp-dir';

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChannelName, Delivered, Input, Output, Result } from '@shared/contract';
 import type { FleetInput } from '@shared/domain';
 import { createApp, type FleetscopeApp, type KeyVault } from '../../../src-main/app';
-import { ProviderService } from '../../../src-main/app/providers';
+import { ProviderService } from '../../../src-main/app/services/providers';
 import { startOpenAiStub, type OpenAiStub } from '../../helpers/openai-stub';
 import { dispatchChecked } from '../../helpers/checked-dispatch';
 import { makeTempDir } from '../../helpers/temp-dir';

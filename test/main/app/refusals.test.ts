@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelName } from '@shared/contract';
 import type { FleetInput } from '@shared/domain';
 import { createApp, type CallContext, type FleetscopeApp } from '../../../src-main/app';
-import { EventClient } from '../../../src-main/app/event-client';
+import { EventClient } from '../../../src-main/app/delivery/event-client';
 import { callChecked, failChecked } from '../../helpers/checked-dispatch';
 import { makeTempDir } from '../../helpers/temp-dir';
 

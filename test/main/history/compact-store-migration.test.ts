@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrate, openHistory, STORE_FILE, type OpenedHistory } from '../../../src-main/history';
 import { demoFleet, openTempHistory, SessionScript } from '../../helpers/temp-store';
 import { makeTempDir } from '../../helpers/temp-dir';
-import { sampleEvents } from './export/sample-session';
+import { sampleEvents } from '../interop/export/sample-session';
 
 const OLD_MESSAGE_COLUMNS = `pk, session_id, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta,
   tool_calls, tool_results, prompt_tokens, completion_tokens, state, dropped_reason, ended_t`;

@@ -12,7 +12,7 @@ import {
 import { Lineage } from '../../../src-main/history/lineage';
 import { demoFleet, openTempHistory, SessionScript } from '../../helpers/temp-store';
 import { makeTempDir } from '../../helpers/temp-dir';
-import { sampleEvents } from './export/sample-session';
+import { sampleEvents } from '../interop/export/sample-session';
 
 /**
  * The store reads the message rows a page of events refers to in one query. These check, on real

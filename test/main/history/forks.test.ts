@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { foldEvents, fleetSchema, type RunEvent } from '@shared/domain';
 import { HistoryError } from '../../../src-main/history';
-import { exportToStream } from '../../../src-main/history/export';
-import { importFile } from '../../../src-main/history/import';
+import { exportToStream } from '../../../src-main/interop/export';
+import { importFile } from '../../../src-main/interop/import';
 import { demoFleet, openTempHistory, SessionScript } from '../../helpers/temp-store';
 import { Writable } from 'node:stream';
 import { writeFileSync } from 'node:fs';

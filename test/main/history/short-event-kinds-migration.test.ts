@@ -6,7 +6,7 @@ import { MIGRATIONS, migrate, openHistory, STORE_FILE, type OpenedHistory } from
 import { EventDecoder, type StoredEventRow } from '../../../src-main/history/event-codec';
 import { demoFleet, openTempHistory, SessionScript } from '../../helpers/temp-store';
 import { makeTempDir } from '../../helpers/temp-dir';
-import { sampleEvents } from './export/sample-session';
+import { sampleEvents } from '../interop/export/sample-session';
 
 const SESSION_COLUMNS = `id, title, task, fleet_name, fleet_json, status, stop_reason, created_at, updated_at,
   ended_at, message_count, tokens, parent_session_id, fork_seq, tags, source, read_only, fork_message,

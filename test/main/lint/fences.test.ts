@@ -33,7 +33,7 @@ const DEEP: Record<string, string> = {
   cli: 'cli/commands/run',
   electron: 'electron/window',
   history: 'history/database',
-  ingest: 'ingest/otlp-http',
+  interop: 'interop/otlp-in/otlp-http',
   llm: 'llm/openai-client',
   orchestrator: 'orchestrator/runtime/bus',
   server: 'server/web-host',
@@ -57,54 +57,55 @@ const LAYER_FENCES: LayerFence[] = [
     folder: 'src-main/app',
     forbiddenLayers: ['cli', 'electron', 'server'],
     forbiddenPackages: NO_ELECTRON,
-    allowedLayers: ['history', 'ingest', 'orchestrator', 'llm'],
+    allowedLayers: ['history', 'interop', 'orchestrator', 'llm'],
     allowedPackages: ['better-sqlite3', 'node:fs', '@shared/contract'],
   },
   {
     folder: 'src-main/api',
-    forbiddenLayers: ['cli', 'electron', 'server', 'history', 'ingest', 'orchestrator', 'llm'],
+    forbiddenLayers: ['cli', 'electron', 'server', 'history', 'interop', 'orchestrator', 'llm'],
     forbiddenPackages: [...NO_ELECTRON, 'better-sqlite3', 'openai'],
     allowedLayers: ['app'],
     allowedPackages: ['@shared/domain', 'node:path'],
   },
   {
     folder: 'src-main/orchestrator',
-    forbiddenLayers: ['history', 'ingest', 'app', 'server', 'electron', 'cli'],
+    forbiddenLayers: ['history', 'interop', 'app', 'server', 'electron', 'cli'],
     forbiddenPackages: [...NO_ELECTRON, 'better-sqlite3'],
     allowedLayers: ['llm'],
     allowedPackages: ['@shared/domain', 'ajv', 'node:path'],
   },
   {
     folder: 'src-main/llm',
-    forbiddenLayers: ['orchestrator', 'history', 'ingest', 'app', 'server', 'electron', 'cli', 'api'],
+    forbiddenLayers: ['orchestrator', 'history', 'interop', 'app', 'server', 'electron', 'cli', 'api'],
     forbiddenPackages: [...NO_ELECTRON, 'better-sqlite3'],
     allowedLayers: [],
     allowedPackages: ['openai', '@shared/domain'],
   },
   {
     folder: 'src-main/history',
-    forbiddenLayers: ['app', 'ingest', 'server', 'cli', 'electron'],
+    forbiddenLayers: ['app', 'interop', 'server', 'cli', 'electron'],
     forbiddenPackages: NO_ELECTRON,
     allowedLayers: ['orchestrator'],
     allowedPackages: ['better-sqlite3', 'zod', '@shared/domain', 'node:fs'],
   },
   {
-    folder: 'src-main/ingest',
+    folder: 'src-main/interop',
     forbiddenLayers: ['app', 'server', 'cli', 'electron', 'orchestrator', 'llm'],
     forbiddenPackages: [...NO_ELECTRON, 'better-sqlite3', 'openai'],
-    allowedLayers: ['history'],
+    // history only through its ports: see 'lets interop reach history only through its ports'
+    allowedLayers: [],
     allowedPackages: ['protobufjs', 'node:http', 'node:zlib', '@shared/domain'],
   },
   {
     folder: 'src-main/server',
-    forbiddenLayers: ['history', 'ingest', 'orchestrator', 'llm', 'cli', 'electron'],
+    forbiddenLayers: ['history', 'interop', 'orchestrator', 'llm', 'cli', 'electron'],
     forbiddenPackages: [...NO_ELECTRON, 'better-sqlite3', 'openai'],
     allowedLayers: ['app'],
     allowedPackages: ['ws', 'node:http', '@shared/contract'],
   },
   {
     folder: 'src-main/cli',
-    forbiddenLayers: ['history', 'ingest', 'orchestrator', 'llm', 'server', 'electron'],
+    forbiddenLayers: ['history', 'interop', 'orchestrator', 'llm', 'server', 'electron'],
     forbiddenPackages: [...NO_ELECTRON, 'better-sqlite3', 'openai'],
     allowedLayers: ['app'],
     allowedPackages: ['node:util', '@shared/domain'],
@@ -112,14 +113,14 @@ const LAYER_FENCES: LayerFence[] = [
   {
     folder: 'src-main/cli',
     files: ['src-main/cli/commands/serve.ts'],
-    forbiddenLayers: ['history', 'ingest', 'orchestrator', 'llm', 'electron'],
+    forbiddenLayers: ['history', 'interop', 'orchestrator', 'llm', 'electron'],
     forbiddenPackages: [...NO_ELECTRON, 'better-sqlite3', 'openai'],
     allowedLayers: ['app', 'server'],
     allowedPackages: ['node:url'],
   },
   {
     folder: 'src-main/electron',
-    forbiddenLayers: ['history', 'ingest', 'orchestrator', 'llm', 'server', 'cli'],
+    forbiddenLayers: ['history', 'interop', 'orchestrator', 'llm', 'server', 'cli'],
     forbiddenPackages: ['better-sqlite3', 'openai'],
     allowedLayers: ['app'],
     allowedPackages: ['electron', 'electron/main', '@shared/contract', 'node:path'],
@@ -164,6 +165,18 @@ describe('the src-main layer fences', () => {
 
   it.each(packageCases((fence) => fence.allowedPackages))('allows in %s: %s', async (file, specifier) => {
     expect(await fenceMessages(file, staticImport(specifier))).toEqual([]);
+  });
+
+  it('lets interop reach history only through its ports', async () => {
+    for (const file of ['src-main/interop/x.ts', 'src-main/interop/import/x.ts']) {
+      const up = '../'.repeat(file.split('/').length - 2);
+      for (const internal of ['history/database', 'history/materializer', 'history/write-turns']) {
+        expect(await fenceMessages(file, staticImport(`${up}${internal}`))).not.toEqual([]);
+      }
+      for (const port of ['history', 'history/ports', 'history/thread-write-job']) {
+        expect(await fenceMessages(file, staticImport(`${up}${port}`))).toEqual([]);
+      }
+    }
   });
 
   it('lets only commands/serve.ts import the web host, not the other CLI files', async () => {

@@ -1,7 +1,11 @@
 import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeStatus, decodeTraceResponse, encodeTraceRequest } from '../../../src-main/ingest/otlp-codec';
+import {
+  decodeStatus,
+  decodeTraceResponse,
+  encodeTraceRequest,
+} from '../../../src-main/interop/otlp-in/otlp-codec';
 import { startTestHost, type RunningHost } from '../../helpers/web-host';
 
 let running: RunningHost;

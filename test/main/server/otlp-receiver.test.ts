@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Delivered } from '@shared/contract';
 import { foldEvents, type Message, type RunEvent } from '@shared/domain';
 import { startTestHost, type RunningHost } from '../../helpers/web-host';
-import { makeSender, type Protocol } from '../ingest/otel-sdk';
+import { makeSender, type Protocol } from '../interop/otlp-in/otel-sdk';
 
 let running: RunningHost | null = null;
 afterEach(async () => {

@@ -5,7 +5,7 @@ import { createApp } from '../../../src-main/app';
 import { runCli } from '../../../src-main/cli/main';
 import { captureIo } from '../../helpers/cli-io';
 import { makeTempDir } from '../../helpers/temp-dir';
-import { makeSender } from '../ingest/otel-sdk';
+import { makeSender } from '../interop/otlp-in/otel-sdk';
 
 const temps: Array<ReturnType<typeof makeTempDir>> = [];
 afterEach(() => temps.splice(0).forEach((temp) => temp.remove()));

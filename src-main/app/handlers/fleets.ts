@@ -1,0 +1,27 @@
+import { parseFleet } from '@shared/domain';
+import type { Handlers } from './dispatcher';
+import type { FleetCatalog } from '../services/fleet-catalog';
+
+type FleetHandlers = Pick<
+  Handlers,
+  'fleets.list' | 'fleets.get' | 'fleets.save' | 'fleets.delete' | 'fleets.validate'
+>;
+
+export function registerFleetHandlers(catalog: FleetCatalog): FleetHandlers {
+  return {
+    'fleets.list': () => catalog.list(),
+    'fleets.get': ({ id }) => {
+      const { summary, fleet } = catalog.get(id);
+      return { summary, fleet };
+    },
+    'fleets.save': ({ id, fleet }) => catalog.save(fleet, id),
+    'fleets.delete': ({ id }) => ({ deleted: catalog.delete(id) }),
+    'fleets.validate': ({ fleet }) => {
+      const result = parseFleet(fleet);
+      const strip = ({ path, message }: { path: string; message: string }) => ({ path, message });
+      return result.ok
+        ? { errors: [], warnings: result.warnings.map(strip) }
+        : { errors: result.issues.filter((issue) => issue.severity === 'error').map(strip), warnings: [] };
+    },
+  };
+}

@@ -1,0 +1,484 @@
+import type { AgentChange, FleetSource, ProviderId, ResumeCheck } from '@shared/contract';
+import {
+  fleetProviders,
+  isLiveStatus,
+  type Fleet,
+  type ProviderRef,
+  type RunEvent,
+  type SessionStatus,
+  type TerminationSpec,
+} from '@shared/domain';
+import type { HistoryStore, OpenRunRequest, RunRequestOutcome } from '../../history';
+import type { SettingsStore } from '../../history/settings-store';
+import {
+  FleetInvalidError,
+  RunManager,
+  applyProviderOverrides,
+  type ProviderOverrides,
+  type RunHandle,
+} from '../../orchestrator/run';
+import type { ToolRegistry } from '../../orchestrator/tools';
+import { AppError } from '../handlers/errors';
+import type { EventHub } from '../delivery/event-hub';
+import type { FleetCatalog } from './fleet-catalog';
+import type { ProviderPreset } from './fleet-changes';
+import type { ProviderAddress } from '../../llm';
+import { checkResume, nothingToSay, planResume, scriptedOnly } from './resume-plan';
+import { askOwner, outcomeOf, RunRequestDesk } from './run-requests';
+
+export interface RunServiceOptions {
+  store: HistoryStore;
+  hub: EventHub;
+  settings: SettingsStore;
+  catalog: FleetCatalog;
+  env?: NodeJS.ProcessEnv;
+  /** Why an agent's provider may not run or use its key (see ProviderService.providerProblem). */
+  checkProvider?: (provider: ProviderRef) => string | null;
+  /** Where each provider connects and sends its key (see ProviderService.address). */
+  address?: ProviderAddress;
+  /** Key values to mask in everything a run records or relays (vault keys included). */
+  secrets?: () => string[];
+  /** A provider preset from Settings (agents given a provider by id: imports, forks). */
+  providerPreset?: (id: ProviderId) => ProviderPreset;
+  /** A poll for requests from other processes failed (the store was busy). */
+  onRequestError?: (error: unknown) => void;
+  /** The tools every run offers (the composition root's one registry). */
+  tools: ToolRegistry;
+  /** How long a control waits for the process that drives the run, in ms (REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number;
+}
+
+/** A stored session to go on with (see RunService.resume). */
+export interface ResumeRequest {
+  sessionId: string;
+  /** A follow-up task; empty resumes where the conversation stopped. */
+  task?: string;
+  context?: Record<string, string>;
+  /** Providers for agents that have none (imports), or changed agent settings. */
+  agents?: readonly AgentChange[];
+  /** Go on with another fleet (its agents must include every agent that spoke). */
+  fleet?: FleetSource | { parsed: Fleet };
+  /**
+   * Replaces every LLM agent's base URL, model or key variable (CLI flags). A base URL typed here
+   * is where the person wants keys to go, so the Settings check is skipped, as for `run`.
+   */
+  overrides?: ProviderOverrides;
+  fileRoot?: string | null;
+  idleTimeoutMs?: number;
+  /** Aborting it cancels the run like `stop()`. */
+  signal?: AbortSignal;
+}
+
+/** Adds the user's per-session message cap (Settings) to a fleet's own termination. */
+export function withMessageCap(fleet: Fleet, cap: number | null): Fleet {
+  if (cap === null) return fleet;
+  const capCondition: TerminationSpec = { type: 'max-messages', max: cap };
+  return {
+    ...fleet,
+    termination: fleet.termination
+      ? { type: 'or', conditions: [fleet.termination, capCondition] }
+      : capCondition,
+  };
+}
+
+/** A run to start: the fleet, the task, and how this surface wants it run. */
+export interface LaunchRequest {
+  source: FleetSource | { parsed: Fleet };
+  task: string;
+  title?: string;
+  /** Replaces every LLM agent's base URL, model or key variable (CLI flags, API options). */
+  overrides?: ProviderOverrides;
+  /** Per-session message cap; default the one in Settings. */
+  maxMessages?: number | null;
+  /** Folder the read_file tool may read; default none. */
+  fileRoot?: string | null;
+  idleTimeoutMs?: number;
+  /** Aborting it cancels the run like `stop()`. */
+  signal?: AbortSignal;
+}
+
+/** The fleet a launch runs, after the message cap and provider overrides, with where keys go. */
+export interface PreparedLaunch {
+  fleet: Fleet;
+  /** One line per key variable and the address it is sent to. */
+  keyDestinations: string[];
+}
+
+/**
+ * The app's runs, for every surface (window, browser, CLI, API): starts them from saved fleets,
+ * examples or fleet objects, relays their events to the hub as `run.events` packed per session
+ * and per store commit (the runtime shows a commit's events in one synchronous burst; they leave
+ * in a microtask, so the surfaces' per-frame batching is the only wait between a commit and a
+ * client), and routes control and human answers.
+ */
+export class RunService {
+  private readonly manager: RunManager;
+  private readonly pending = new Map<string, RunEvent[]>();
+  /** The last seq this service's runs recorded, per session (to notice appends by others). */
+  private readonly lastSeqs = new Map<string, number>();
+  /** Takes the requests other processes leave in the store for the runs this service drives. */
+  private readonly desk: RunRequestDesk;
+  private flushQueued = false;
+
+  constructor(private readonly options: RunServiceOptions) {
+    this.manager = new RunManager({
+      sink: options.store,
+      env: options.env ?? process.env,
+      fileRoot: null,
+      tools: options.tools,
+      ...(options.address ? { address: options.address } : {}),
+    });
+    this.manager.onDidEvent((event) => this.enqueue(event));
+    this.desk = new RunRequestDesk(
+      options.store,
+      (request) => this.takeRequest(request),
+      () => this.active().length > 0,
+      options.onRequestError,
+    );
+    // A store that cannot write stops every run at once (in-flight model requests are aborted):
+    // nothing more they produce could be kept.
+    options.store.onDidFault(() => {
+      for (const handle of this.manager.list()) if (isLiveStatus(handle.status)) handle.stop();
+    });
+  }
+
+  /** Every event of the runs this service drives (not of runs relayed from other processes). */
+  onDidEvent(listener: (event: RunEvent) => void): () => void {
+    return this.manager.onDidEvent(listener);
+  }
+
+  start(source: FleetSource, task: string, title?: string): { sessionId: string } {
+    const handle = this.launch({ source, task, ...(title ? { title } : {}) });
+    return { sessionId: handle.sessionId };
+  }
+
+  /**
+   * Resolves and checks what a launch would run without starting it. A key goes only where its
+   * provider in Settings points, unless the caller named the address itself (`overrides.baseUrl`:
+   * a flag the person at the terminal typed); the result lists where every key goes.
+   */
+  prepare(request: LaunchRequest): PreparedLaunch {
+    const cap =
+      request.maxMessages === undefined
+        ? this.options.settings.get().maxMessagesPerSession
+        : request.maxMessages;
+    const base = 'parsed' in request.source ? request.source.parsed : this.resolveFleet(request.source);
+    const fleet = withMessageCap(base, cap);
+    const effective = applyProviderOverrides(fleet, request.overrides ?? {});
+    const providers = fleetProviders(effective);
+    if (request.overrides?.baseUrl === undefined) {
+      for (const provider of providers) {
+        const problem = this.options.checkProvider?.(provider);
+        if (problem) throw new AppError('forbidden', problem);
+      }
+    }
+    const keyDestinations = [
+      ...new Set(
+        providers.flatMap((provider) =>
+          provider.apiKeyEnv ? [`key: ${provider.apiKeyEnv} is sent to ${this.addressOf(provider)}`] : [],
+        ),
+      ),
+    ];
+    return { fleet: effective, keyDestinations };
+  }
+
+  /** Starts a run and returns its handle (events also reach the hub as `run.events`). */
+  launch(request: LaunchRequest, prepared: PreparedLaunch = this.prepare(request)): RunHandle {
+    try {
+      return this.driven(
+        this.manager.start({
+          fleet: prepared.fleet,
+          task: request.task,
+          ...(this.options.secrets ? { secrets: this.options.secrets() } : {}),
+          ...(request.title ? { title: request.title } : {}),
+          ...(request.fileRoot !== undefined ? { fileRoot: request.fileRoot } : {}),
+          ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
+          ...(request.signal ? { signal: request.signal } : {}),
+        }),
+      );
+    } catch (error) {
+      if (error instanceof FleetInvalidError) throw new AppError('invalid-input', error.message);
+      throw error;
+    }
+  }
+
+  /**
+   * Pauses, resumes, steps or stops a live run: one this service drives at once, one another
+   * process drives (a `fleetscope run` in a terminal) through a request in the shared store.
+   */
+  async control(
+    sessionId: string,
+    action: 'pause' | 'resume' | 'step' | 'stop',
+  ): Promise<{ sessionId: string; status: SessionStatus }> {
+    const handle = this.liveHere(sessionId);
+    if (!handle)
+      return {
+        sessionId,
+        status: await askOwner(this.options.store, sessionId, action, null, this.options.requestTimeoutMs),
+      };
+    return { sessionId, status: this.controlHeld(handle, action) };
+  }
+
+  /** Answers a person's question to a live run, here or in the process that drives it. */
+  async answer(
+    sessionId: string,
+    requestId: string,
+    text: string,
+  ): Promise<{ sessionId: string; status: SessionStatus }> {
+    const handle = this.liveHere(sessionId);
+    if (!handle)
+      return {
+        sessionId,
+        status: await askOwner(
+          this.options.store,
+          sessionId,
+          'answer',
+          { requestId, text },
+          this.options.requestTimeoutMs,
+        ),
+      };
+    return { sessionId, status: this.answerHeld(handle, requestId, text) };
+  }
+
+  private controlHeld(handle: RunHandle, action: 'pause' | 'resume' | 'step' | 'stop'): SessionStatus {
+    switch (action) {
+      case 'pause':
+        handle.pause();
+        break;
+      case 'resume':
+        handle.resume();
+        break;
+      case 'step':
+        void handle.step();
+        break;
+      case 'stop':
+        handle.stop();
+        break;
+    }
+    return handle.status;
+  }
+
+  private answerHeld(handle: RunHandle, requestId: string, text: string): SessionStatus {
+    if (!handle.answer(requestId, text)) {
+      throw new AppError('conflict', 'That question was already answered or the run has moved on.');
+    }
+    return handle.status;
+  }
+
+  /**
+   * The run of `sessionId` while it is live here. A run held here that has ended may have gone on
+   * in another process since: controls and requests go to that process.
+   */
+  private liveHere(sessionId: string): RunHandle | undefined {
+    const handle = this.manager.get(sessionId);
+    return handle && isLiveStatus(handle.status) ? handle : undefined;
+  }
+
+  /** A request another process left for a run live here; null when it is not (left to its owner). */
+  private takeRequest(request: OpenRunRequest): RunRequestOutcome | null {
+    const handle = this.liveHere(request.sessionId);
+    if (!handle) return null;
+    return outcomeOf(() => {
+      if (request.kind !== 'answer') return this.controlHeld(handle, request.kind);
+      const { requestId, text } = request.answer ?? { requestId: '', text: '' };
+      return this.answerHeld(handle, requestId, text);
+    });
+  }
+
+  /** A run started here: other processes' requests to it are taken from now on. */
+  private driven(handle: RunHandle): RunHandle {
+    this.desk.wake();
+    return handle;
+  }
+
+  /** Sends a follow-up (or, with an empty task, resumes) a stored session that is not running. */
+  continue(sessionId: string, task: string, context: Record<string, string>): { sessionId: string } {
+    this.resume({ sessionId, task, context });
+    return { sessionId };
+  }
+
+  /**
+   * Goes on with any stored session that is not running: one this process still holds goes on in
+   * memory; any other (finished, stopped, interrupted, from an earlier launch or another process,
+   * an import once its agents have providers) is rebuilt from its events by the runtime fold and
+   * appends to the same session, which this process then owns. Throws AppError (not-found,
+   * conflict, read-only, invalid-input, forbidden).
+   */
+  resume(request: ResumeRequest): RunHandle {
+    const { sessionId } = request;
+    const store = this.options.store;
+    const task = request.task ?? '';
+    const context = request.context ?? {};
+    const agents = request.agents ?? [];
+    let stored = store.getSession(sessionId);
+    if (!stored) throw new AppError('not-found', `No session with id "${sessionId}".`);
+    if (stored.summary.readOnly) {
+      throw new AppError(
+        'read-only',
+        'This session is read-only (imported); it never changes. Continuing it makes a fork (BranchService.continue).',
+      );
+    }
+    const held = this.manager.get(sessionId);
+    if (held && isLiveStatus(held.status)) {
+      throw new AppError('conflict', 'The run is still going; stop it or wait for it to end first.');
+    }
+    // Settings' cap counts the whole session, every continuation included (a fleet's own
+    // max-messages counts each run afresh).
+    const cap = this.options.settings.get().maxMessagesPerSession;
+    const capCheck = store.checkMessageCap(sessionId, cap);
+    if (capCheck.reached) {
+      throw new AppError(
+        'conflict',
+        `This session has ${capCheck.count} messages, and Settings stops a session at ${cap}; nothing was changed. Raise the limit in Settings to go on, or fork it.`,
+      );
+    }
+    // A run this process still holds goes on in memory, unless its session changed elsewhere
+    // since (another process continued it): then it goes on from the store like any other. With a
+    // cap it goes on from the store too, where the continuation is given what is left of the cap,
+    // and so does an all-scripted one, whose folded state tells whether anyone has lines left.
+    const current = held !== undefined && this.lastSeqs.get(sessionId) === store.countEvents(sessionId);
+    if (
+      held &&
+      current &&
+      cap === null &&
+      !scriptedOnly(stored.fleet) &&
+      agents.length === 0 &&
+      request.fleet === undefined &&
+      !request.overrides
+    ) {
+      const undo = store.claimForContinuation(sessionId);
+      if (undo === null) throw new AppError('conflict', 'The session is running; wait for it to end first.');
+      held.continueWith(task, context).catch(() => undo());
+      return this.driven(held);
+    }
+    if (held) this.manager.forget(sessionId);
+    if (isLiveStatus(stored.summary.status)) {
+      // Its process may be gone without anyone noticing yet.
+      store.recoverInterrupted();
+      stored = store.getSession(sessionId) ?? stored;
+      if (isLiveStatus(stored.summary.status))
+        throw new AppError(
+          'conflict',
+          'Another process is running this session; wait for it to end or stop it there.',
+        );
+    }
+    const other = request.fleet
+      ? 'parsed' in request.fleet
+        ? request.fleet.parsed
+        : this.resolveFleet(request.fleet)
+      : undefined;
+    const plan = planResume(
+      store,
+      stored.summary,
+      stored.fleet,
+      { agents, ...(other ? { fleet: other } : {}) },
+      (id) => this.preset(id),
+      this.options.tools.names(),
+    );
+    const silent = nothingToSay(plan.fleet, plan.snapshot);
+    if (silent) throw new AppError('conflict', `${silent} Nothing was changed.`);
+    const overrides = request.overrides ?? {};
+    const fleet = applyProviderOverrides(plan.fleet, overrides);
+    if (overrides.baseUrl === undefined) this.checkKeys(fleet);
+    // Claimed before anything is written: a second continuation, here or in another process, is refused.
+    const undo = store.claimForContinuation(sessionId);
+    if (undo === null) throw new AppError('conflict', 'The session is running; wait for it to end first.');
+    if (plan.fleetChanged || fleet !== plan.fleet) store.setRunFleet(sessionId, fleet);
+    try {
+      return this.driven(
+        this.manager.start({
+          fleet: cap === null ? fleet : withMessageCap(fleet, cap - capCheck.count),
+          task,
+          sessionId,
+          resume: { snapshot: plan.snapshot, context, startT: plan.startT },
+          ...(this.options.secrets ? { secrets: this.options.secrets() } : {}),
+          ...(request.fileRoot !== undefined ? { fileRoot: request.fileRoot } : {}),
+          ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
+          ...(request.signal ? { signal: request.signal } : {}),
+        }),
+      );
+    } catch (error) {
+      undo();
+      if (error instanceof FleetInvalidError) throw new AppError('invalid-input', error.message);
+      throw error;
+    }
+  }
+
+  /** The run of a session while this service drives it (or keeps it finished), else undefined. */
+  handle(sessionId: string): RunHandle | undefined {
+    return this.manager.get(sessionId);
+  }
+
+  /** Whether a stored session can go on now, and what it still needs. */
+  resumeCheck(sessionId: string): ResumeCheck {
+    const stored = this.options.store.getSession(sessionId);
+    if (!stored) throw new AppError('not-found', `No session with id "${sessionId}".`);
+    const held = this.manager.get(sessionId);
+    return checkResume(stored.summary, stored.fleet, held !== undefined && isLiveStatus(held.status));
+  }
+
+  /** A provider preset from Settings (see RunServiceOptions.providerPreset). */
+  preset(id: ProviderId): ProviderPreset {
+    const preset = this.options.providerPreset?.(id);
+    if (!preset) throw new AppError('unavailable', `Provider ${id} is not configured on this surface.`);
+    return preset;
+  }
+
+  /** Where a provider connects (as the run will), or why it cannot, for the launch summary. */
+  private addressOf(provider: ProviderRef): string {
+    try {
+      return this.options.address?.(provider) ?? provider.baseUrl ?? `no address (provider "${provider.id}")`;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  /** Refuses a fleet whose keys would go where their provider in Settings does not point. */
+  checkKeys(fleet: Fleet): void {
+    for (const provider of fleetProviders(fleet)) {
+      const problem = this.options.checkProvider?.(provider);
+      if (problem) throw new AppError('forbidden', problem);
+    }
+  }
+
+  active(): Array<{ sessionId: string; status: SessionStatus }> {
+    return this.manager
+      .list()
+      .filter((handle) => isLiveStatus(handle.status))
+      .map((handle) => ({ sessionId: handle.sessionId, status: handle.status }));
+  }
+
+  /** Cancels every run and delivers what is still queued. */
+  async dispose(): Promise<void> {
+    this.desk.dispose();
+    await this.manager.stopAll();
+    this.flush();
+  }
+
+  private resolveFleet(source: FleetSource): Fleet {
+    if ('fleetId' in source) return this.options.catalog.get(source.fleetId).parsed;
+    if ('example' in source) return this.options.catalog.get(source.example).parsed;
+    return this.options.catalog.parse(source.fleet);
+  }
+
+  private enqueue(event: RunEvent): void {
+    this.lastSeqs.set(event.sessionId, event.seq);
+    if (event.kind === 'session.stopped' && this.lastSeqs.size > 256) {
+      // Only runs still held need it: released ones go on from the store.
+      for (const id of this.lastSeqs.keys()) if (!this.manager.get(id)) this.lastSeqs.delete(id);
+    }
+    const queue = this.pending.get(event.sessionId);
+    if (queue) queue.push(event);
+    else this.pending.set(event.sessionId, [event]);
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    queueMicrotask(() => this.flush());
+  }
+
+  private flush(): void {
+    this.flushQueued = false;
+    for (const [sessionId, events] of this.pending)
+      this.options.hub.emit('run.events', { sessionId, events });
+    this.pending.clear();
+  }
+}

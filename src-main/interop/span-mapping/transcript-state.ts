@@ -1,0 +1,306 @@
+import {
+  BROADCAST,
+  USER,
+  type Fleet,
+  type Message,
+  type MessageKind,
+  type TokenUsage,
+  type ToolCall,
+} from '@shared/domain';
+import type { ImportedEvent } from '../../history/ports';
+import type { ChatMessage } from './chat-messages';
+import type { SessionEnding } from './fleetscope-attributes';
+import { SaidIndex, textKey, type Said } from './said-index';
+
+/** An event with the span time it belongs at (epoch ms); `t` is set when the batch is sorted. */
+export interface Timed {
+  ms: number;
+  event: ImportedEvent;
+}
+
+export interface AgentInfo {
+  name: string;
+  model: string | null;
+  provider: string | null;
+  description: string;
+  /** The first system prompt the agent was sent: its configuration, not a message. */
+  systemPrompt?: string;
+}
+
+type Draft = Parameters<TranscriptState['message']>[3];
+
+/** An answer whose recipient is not known yet: the first agent found repeating it receives it. */
+interface HeldAnswer {
+  startMs: number;
+  endMs: number;
+  draft: Draft;
+}
+
+export interface PendingCall {
+  agent: string;
+  name: string;
+  messageId: string;
+}
+
+/**
+ * What the mapping of one session remembers between spans: the agents seen, the inputs and
+ * outputs already in the transcript (so a model call's repeated history is not repeated), tool
+ * calls waiting for their results, and the thread. Its helpers write messages as events.
+ */
+export class TranscriptState {
+  readonly agents = new Map<string, AgentInfo>();
+  /** Agents described by their invocation spans, before (or without) doing anything. */
+  readonly declared = new Map<string, AgentInfo>();
+  /** Per agent, the inputs and outputs already in the transcript (by role and text). */
+  readonly seen = new Map<string, Set<string>>();
+  readonly pendingCalls = new Map<string, PendingCall>();
+  readonly answeredCalls = new Set<string>();
+  /** Each agent's last answer (an agent span's output often repeats it). */
+  readonly lastOutput = new Map<string, string>();
+  /** Everything said in the session, by its normalised words (who said it, in which message). */
+  readonly said = new SaidIndex();
+  /** Per agent, the digests of the inputs it already received (a call resending history). */
+  private readonly received = new Map<string, Set<string>>();
+  private readonly receivedRaw = new Map<string, Set<string>>();
+  /** Per agent, the digests of what it said (its own words sent back to it are not new). */
+  private readonly spoke = new Map<string, Set<string>>();
+  /** Answers waiting for their recipient, by message id, in the order they were said. */
+  private readonly held = new Map<string, HeldAnswer>();
+  threadId: string | null = null;
+  previousId: string | null = null;
+  /** The outermost agent span reported an error. */
+  failed = false;
+  firstUserText: string | null = null;
+  messageCount = 0;
+  /** The fleet a Fleetscope export sent (`fleetscope.fleet`): used as it is instead of inferred. */
+  fleet: Fleet | null = null;
+  /** How the sending run ended, once its root span said so. */
+  ending: SessionEnding | null = null;
+
+  agentInfo(name: string): AgentInfo {
+    let info = this.agents.get(name);
+    if (!info) {
+      info = { ...(this.declared.get(name) ?? { name, model: null, provider: null, description: '' }) };
+      this.agents.set(name, info);
+    }
+    return info;
+  }
+
+  isNew(agent: string, key: string): boolean {
+    let set = this.seen.get(agent);
+    if (!set) {
+      set = new Set();
+      this.seen.set(agent, set);
+    }
+    if (set.has(key)) return false;
+    set.add(key);
+    return true;
+  }
+
+  /** The agent's system prompt: its configuration (the first one it was sent), not a message. */
+  configure(agent: string, systemPrompt: string): void {
+    this.agentInfo(agent).systemPrompt ??= systemPrompt;
+  }
+
+  /** True when the agent already said this text (an answer later repeated as input). */
+  seenText(agent: string, text: string): boolean {
+    return this.spoke.get(agent)?.has(textKey(text)) ?? false;
+  }
+
+  /** True the first time `agent` receives this text (after normalising); false for resent history. */
+  firstReceipt(agent: string, text: string): boolean {
+    // History resent word for word is the common case: known by its raw text, not normalised again.
+    if (!addTo(this.receivedRaw, agent, text)) return false;
+    return addTo(this.received, agent, textKey(text));
+  }
+
+  /** Records that `said.speaker` said `text`, so later inputs repeating it are traced to it. */
+  remember(text: string, said: Said): void {
+    if (!text) return;
+    addTo(this.spoke, said.speaker, textKey(text));
+    this.said.add(text, said);
+  }
+
+  /**
+   * Among speakers who said the same words: the one named by the hint, else the latest before
+   * `ms` (ties by name), never `self`. The same for any order the spans came in.
+   */
+  pickSpeaker(candidates: readonly Said[], self: string, ms: number, hint: string | null): Said | null {
+    const others = candidates.filter((said) => said.speaker !== self);
+    if (hint) {
+      const named = others.find((said) => said.speaker === hint);
+      if (named) return named;
+    }
+    const before = others.filter((said) => said.ms <= ms);
+    const latest = before.length > 0;
+    let best: Said | null = null;
+    for (const said of latest ? before : others) {
+      const better = latest ? said.ms > (best?.ms ?? -Infinity) : said.ms < (best?.ms ?? Infinity);
+      if (!best || better || (said.ms === best.ms && said.speaker < best.speaker)) best = said;
+    }
+    return best;
+  }
+
+  /** Writes an answer once its recipient is known (see `deliver` and `releaseHeld`). */
+  hold(startMs: number, endMs: number, draft: Draft): void {
+    this.held.set(draft.id, { startMs, endMs, draft });
+  }
+
+  get holding(): number {
+    return this.held.size;
+  }
+
+  /**
+   * The held answer `said` went to `to`: written now, addressed to it. False when it was
+   * written already (it reached someone before; it is not repeated).
+   */
+  deliver(out: Timed[], said: Said, to: string): boolean {
+    const held = this.held.get(said.messageId);
+    if (!held) return false;
+    this.held.delete(said.messageId);
+    this.message(out, held.startMs, held.endMs, { ...held.draft, to });
+    return true;
+  }
+
+  /** Writes every held answer to the one its agent answers (the trace showed no other reader). */
+  releaseHeld(out: Timed[]): void {
+    for (const held of this.held.values()) this.message(out, held.startMs, held.endMs, held.draft);
+    this.held.clear();
+  }
+
+  toolCalls(message: ChatMessage, spanId: string, index: number): ToolCall[] {
+    return message.toolCalls.map((call, i) => ({
+      id: call.id ?? `${spanId}.out${index}.call${i}`,
+      name: call.name || 'tool',
+      arguments: call.arguments,
+    }));
+  }
+
+  /** The oldest unanswered call of that name (by this agent when given). */
+  callIdByName(agent: string | null, name: string | undefined): string | undefined {
+    if (!name) return undefined;
+    for (const [id, call] of this.pendingCalls) {
+      if (call.name === name && (agent === null || call.agent === agent) && !this.answeredCalls.has(id))
+        return id;
+    }
+    return undefined;
+  }
+
+  result(
+    out: Timed[],
+    startMs: number,
+    endMs: number,
+    agent: string,
+    spanId: string,
+    suffix: string,
+    result: { callId: string; name: string; content: string; isError: boolean },
+  ): void {
+    this.answeredCalls.add(result.callId);
+    const pending = this.pendingCalls.get(result.callId);
+    this.pendingCalls.delete(result.callId);
+    this.message(
+      out,
+      startMs,
+      endMs,
+      {
+        id: `${spanId}.${suffix}`,
+        from: agent,
+        to: agent,
+        kind: 'tool',
+        content: result.content,
+        meta: {},
+        toolCalls: [],
+        toolResults: [{ ...result, name: result.name || 'tool' }],
+      },
+      pending?.messageId,
+    );
+    out.push({
+      ms: endMs,
+      event: { t: 0, agent, kind: 'tool.executed', payload: { ...result, result: result.content } },
+    });
+  }
+
+  say(
+    out: Timed[],
+    ms: number,
+    from: string,
+    to: string,
+    kind: MessageKind,
+    content: string,
+    meta: Record<string, unknown>,
+    spanId: string,
+    suffix: string,
+  ): void {
+    this.message(out, ms, ms, { id: `${spanId}.${suffix}`, from, to, kind, content, meta, toolCalls: [] });
+  }
+
+  message(
+    out: Timed[],
+    startMs: number,
+    endMs: number,
+    draft: {
+      id: string;
+      from: string;
+      to: string;
+      kind: MessageKind;
+      content: string;
+      meta: Record<string, unknown>;
+      toolCalls: ToolCall[];
+      toolResults?: Message['toolResults'];
+      usage?: TokenUsage;
+    },
+    parentOverride?: string,
+  ): void {
+    const threadId = this.threadId ?? draft.id;
+    this.threadId = threadId;
+    const parentId = parentOverride ?? this.previousId;
+    this.previousId = draft.id;
+    this.messageCount++;
+    if (draft.from !== USER && draft.from !== 'system' && draft.from !== BROADCAST)
+      this.agentInfo(draft.from);
+    const agent = draft.from === USER || draft.from === 'system' ? null : draft.from;
+    const { id: messageId, from, to, kind } = draft;
+    out.push({
+      ms: startMs,
+      event: {
+        t: 0,
+        agent,
+        kind: 'message.started',
+        payload: { messageId, threadId, parentId, from, to, kind },
+      },
+    });
+    const message: Message = {
+      id: messageId,
+      threadId,
+      parentId,
+      from,
+      to,
+      kind,
+      content: draft.content,
+      meta: draft.meta,
+      ...(draft.toolCalls.length > 0 ? { toolCalls: draft.toolCalls } : {}),
+      ...(draft.toolResults?.length ? { toolResults: draft.toolResults } : {}),
+      ...(draft.usage ? { usage: draft.usage } : {}),
+      state: 'complete',
+      // Set from the event's clamped time when written (see `map`).
+      t: 0,
+    };
+    out.push({ ms: endMs, event: { t: 0, agent, kind: 'message.completed', payload: { message } } });
+  }
+}
+
+function addTo(map: Map<string, Set<string>>, agent: string, key: string): boolean {
+  let set = map.get(agent);
+  if (!set) {
+    set = new Set();
+    map.set(agent, set);
+  }
+  if (set.has(key)) return false;
+  set.add(key);
+  return true;
+}
+
+/** An error event for a span that reported failure and produced nothing else. */
+export function failIn(out: Timed[], ms: number, agent: string, message: string): void {
+  out.push({ ms, event: { t: 0, agent, kind: 'error', payload: { code: 'span-error', message } } });
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import type { Message } from '@shared/domain';
+import type { ImportedEvent } from '../../../../src-main/history/ports';
+import { SessionMapper } from '../../../../src-main/interop/span-mapping/session-mapper';
+import { SpanIndex } from '../../../../src-main/interop/span-mapping/span-index';
+import type { TraceSpan } from '../../../../src-main/interop/span-mapping/span';
+import { json, span } from './span-builders';
+
+/**
+ * The conversation rebuilt from model calls alone, fed in batches as a receiver gets them: which
+ * speaker an input is traced to must not depend on how the spans were cut into batches or ordered.
+ */
+function rebuild(batches: TraceSpan[][]): string[] {
+  const index = new SpanIndex({ holdMs: 10_000, retainMs: Infinity, maxSpans: Infinity });
+  const all = batches.flat();
+  const mapper = new SessionMapper(Math.min(...all.map((s) => s.startMs)));
+  const events: ImportedEvent[] = [];
+  for (const batch of batches) {
+    index.add(batch, 0);
+    for (const group of index.drain(0).values()) events.push(...mapper.map(group));
+  }
+  for (const group of index.drain(0, true).values()) events.push(...mapper.map(group));
+  events.push(...mapper.finish('done'));
+  return events
+    .flatMap((event) => (event.kind === 'message.completed' ? [event.payload.message as Message] : []))
+    .map((m) => `${m.from} -> ${m.to}: ${m.content}`)
+    .sort();
+}
+
+let nextId = 1;
+/** A model call of `agent` (its agent span and the LLM span under it), sent `inputs`, answering `output`. */
+function call(
+  agent: string,
+  start: number,
+  inputs: Array<{ role: string; content: string }>,
+  output: string,
+) {
+  const agentId = nextId++;
+  const llmId = nextId++;
+  return [
+    span(agentId, null, `agent ${agent}`, start, start + 100, {
+      'openinference.span.kind': 'AGENT',
+      'agent.name': agent,
+      'session.id': 'odd',
+    }),
+    span(llmId, agentId, 'chat', start + 10, start + 90, {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.input.messages': json(
+        inputs.map((m) => ({ role: m.role, parts: [{ type: 'text', content: m.content }] })),
+      ),
+      'gen_ai.output.messages': json([{ role: 'assistant', parts: [{ type: 'text', content: output }] }]),
+    }),
+  ];
+}
+
+const SAME = 'Agreed, we should book the venue before the end of the month.';
+
+describe('odd input to the conversation rebuild', () => {
+  it('two agents saying the same words: both kept, the input traced to the one who spoke last before it, whatever the batches or order', () => {
+    const spans = [
+      ...call('Alpha', 0, [{ role: 'user', content: 'Should we book the venue soon, Alpha?' }], SAME),
+      ...call('Beta', 1_000, [{ role: 'user', content: 'Should we book the venue soon, Beta?' }], SAME),
+      ...call('Carol', 2_000, [{ role: 'user', content: SAME }], 'Booked it for the 28th, deposit paid.'),
+    ];
+    const expected = [
+      'Alpha -> user: ' + SAME,
+      'Beta -> Carol: ' + SAME,
+      'Carol -> user: Booked it for the 28th, deposit paid.',
+      'user -> Alpha: Should we book the venue soon, Alpha?',
+      'user -> Beta: Should we book the venue soon, Beta?',
+    ];
+    expect(rebuild([spans])).toEqual(expected);
+    expect(rebuild([[...spans].reverse()])).toEqual(expected);
+    // Live: one span per batch, in start order and in reverse.
+    expect(rebuild(spans.map((s) => [s]))).toEqual(expected);
+    expect(rebuild([spans.slice(0, 4), spans.slice(4)])).toEqual(expected);
+  });
+
+  it('spans out of order and resent history: each sentence once, from its speaker', () => {
+    const task = 'Write the invitation for the summer party at the lake.';
+    const a1 = 'Draft: join us at the lake on the 28th for food, music and a swim.';
+    const b1 = 'Tighten it: drop the swim and name the time, from five in the evening.';
+    const a2 = 'Join us at the lake on the 28th from five in the evening for food and music.';
+    const spans = [
+      ...call('Writer', 0, [{ role: 'user', content: task }], a1),
+      ...call(
+        'Reviewer',
+        1_000,
+        [
+          { role: 'user', content: task },
+          { role: 'user', content: `Writer wrote:\n\n  ${a1.toUpperCase()}` },
+        ],
+        b1,
+      ),
+      ...call(
+        'Writer',
+        2_000,
+        [
+          { role: 'user', content: task },
+          { role: 'assistant', content: a1 },
+          { role: 'user', content: b1 },
+        ],
+        a2,
+      ),
+    ];
+    const expected = [
+      `Reviewer -> Writer: ${b1}`,
+      `Writer -> Reviewer: ${a1}`,
+      `Writer -> user: ${a2}`,
+      `user -> Writer: ${task}`,
+    ];
+    expect(rebuild([spans])).toEqual(expected);
+    expect(rebuild([[...spans].reverse()])).toEqual(expected);
+    // Live, each model call before its agent span (exporters send a parent after its children).
+    const llmFirst = [1, 0, 3, 2, 5, 4].map((i) => [spans[i] as TraceSpan]);
+    expect(rebuild(llmFirst)).toEqual(expected);
+  });
+});

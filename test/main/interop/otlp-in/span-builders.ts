@@ -1,0 +1,32 @@
+import type { Attributes, TraceSpan } from '../../../../src-main/interop/span-mapping/span';
+
+/** A normalized span for mapping tests: ids from small numbers, times in ms after `BASE`. */
+export const BASE = Date.UTC(2026, 0, 15, 9, 0, 0);
+
+export function span(
+  id: number,
+  parent: number | null,
+  name: string,
+  start: number,
+  end: number,
+  attributes: Attributes,
+  extra: Partial<TraceSpan> = {},
+): TraceSpan {
+  return {
+    traceId: (extra.traceId ?? 'a'.repeat(32)).padStart(32, '0'),
+    spanId: id.toString(16).padStart(16, '0'),
+    parentSpanId: parent === null ? null : parent.toString(16).padStart(16, '0'),
+    name,
+    kind: 1,
+    startMs: BASE + start,
+    endMs: BASE + end,
+    attributes,
+    events: [],
+    status: { code: 0, message: '' },
+    resource: {},
+    scope: 'test',
+    ...extra,
+  };
+}
+
+export const json = (value: unknown): string => JSON.stringify(value);
