@@ -40,7 +40,8 @@ function mainThreadOnly(store: SessionWriter): SessionWriter {
 
 /** The tables a session's rows live in, and how each names the session. */
 const TABLES = [
-  { table: 'sessions', key: 'id = ?', skip: ['id'] },
+  // stored_at is when the session entered the store: each import writes its own.
+  { table: 'sessions', key: 'id = ?', skip: ['id', 'stored_at'] },
   { table: 'event_log', key: 'sid = (SELECT sid FROM sessions WHERE id = ?)', skip: [] },
   { table: 'message_rows', key: 'sid = (SELECT sid FROM sessions WHERE id = ?)', skip: [] },
   { table: 'checkpoints', key: 'session_id = ?', skip: ['session_id'] },
