@@ -193,7 +193,8 @@ describe('event decoding with the referred rows read in one query', () => {
       string,
       unknown
     >;
-    const { sid: _sid, ...sessionRow } = session;
+    // Columns later migrations added (sid, stored_at, sample) are not in a schema-8 store.
+    const { sid: _sid, stored_at: _storedAt, sample: _sample, ...sessionRow } = session;
     const columns = Object.keys(sessionRow);
     const messageColumns = `id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta,
       tool_calls, tool_results, prompt_tokens, completion_tokens, state, dropped_reason, ended_t`;
