@@ -56,11 +56,18 @@ describe('a live run in the session view (Chromium + `fleetscope serve`)', () =>
     await page.getByTestId('clear-filter').click();
   });
 
-  it('sends a follow-up to the finished session and the conversation continues', async () => {
+  it('refuses a follow-up no agent can answer, and changes nothing', async () => {
+    // The example's agents are scripted and have said all their lines: a follow-up would get no
+    // reply, so it is refused with the reason and the session stays as it was.
     const before = await page.getByTestId('message').count();
+    const status = await page.getByTestId('session-status').getAttribute('data-status');
     await page.getByTestId('follow-up-task').fill('Now consider green tea.');
     await page.getByTestId('follow-up-send').click();
-    await expect.poll(() => page.getByTestId('message').count(), { timeout: 30_000 }).toBeGreaterThan(before);
+    await expect
+      .poll(() => page.getByTestId('toast').allTextContents(), { timeout: 30_000 })
+      .toContainEqual(expect.stringMatching(/nothing to continue/));
+    expect(await page.getByTestId('message').count()).toBe(before);
+    expect(await page.getByTestId('session-status').getAttribute('data-status')).toBe(status);
   });
 
   it('stops a running session from the run controls', async () => {
