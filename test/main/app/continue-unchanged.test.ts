@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FleetInput } from '@shared/domain';
 import { AppError, createApp, type FleetscopeApp } from '../../../src-main/app';
 import { makeTempDir } from '../../helpers/temp-dir';
+import { runCliProcess } from '../../helpers/cli-process';
 
 /**
  * Continuing never changes what it should not: Settings' message cap holds across continuations,
@@ -13,8 +13,6 @@ import { makeTempDir } from '../../helpers/temp-dir';
  * session with nothing left to say is refused with nothing written. Real store files, the real
  * runtime, the real CLI process.
  */
-
-const root = join(import.meta.dirname, '../../..');
 
 /** Two scripted agents that always have something to say. */
 const chatty: FleetInput = {
@@ -51,20 +49,7 @@ function sessionCount(dataDir: string): number {
   }
 }
 
-function cli(args: string[]) {
-  const child = spawn(process.execPath, [join(root, 'test/helpers/cli-child.mjs'), ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('exit', (code) => resolve({ code, stdout, stderr })),
-  );
-}
+const cli = runCliProcess;
 
 describe('continuing a stored session', { timeout: 120_000 }, () => {
   const temps: Array<{ remove(): void }> = [];

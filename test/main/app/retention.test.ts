@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type FleetscopeApp } from '../../../src-main/app';
 import { MIGRATIONS, migrate } from '../../../src-main/history';
 import { makeTempDir } from '../../helpers/temp-dir';
+import { runCliProcess } from '../../helpers/cli-process';
 
 /**
  * Retention counts from when a session entered this store, shows what it would delete before it
@@ -190,20 +190,7 @@ describe('the stored_at migration', () => {
 });
 
 describe('retention from the terminal (real processes)', () => {
-  function cli(args: string[]) {
-    const child = spawn(process.execPath, [join(root, 'test/helpers/cli-child.mjs'), ...args], {
-      cwd: root,
-      env: { PATH: process.env.PATH },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-      child.on('exit', (code) => resolve({ code, stdout, stderr })),
-    );
-  }
+  const cli = runCliProcess;
 
   it('import then show finds it; reading commands delete nothing; retention previews, then --apply deletes', async () => {
     const temp = makeTempDir();
