@@ -41,6 +41,16 @@ const COMMIT_AT_ONCE: ReadonlySet<RunEvent['kind']> = new Set([
   'session.stopped',
 ]);
 
+/**
+ * A completed message commits without waiting for the group-commit window (at once unless an
+ * import's writing thread is in its transaction, then as soon as it is out): the model call that
+ * produced it was paid for, and a store that cannot keep it must stop the run (onStoreFault)
+ * before the run's next call starts. With a 16 ms window, several fast replies could otherwise
+ * start, be paid for and be lost under load. Its deltas were already grouped by the recorder, so
+ * this is one small transaction per reply; a failure is reported, not thrown at the run.
+ */
+const COMMIT_SOON: ReadonlySet<RunEvent['kind']> = new Set(['message.completed']);
+
 export interface LiveWriterOptions {
   /** Events between checkpoints of the folded view. */
   checkpointInterval: number;
@@ -63,7 +73,8 @@ export interface LiveWriterOptions {
 
 /**
  * The write side: buffers live events and commits them in groups (one transaction per `batchMs`,
- * sooner past MAX_PENDING_EVENTS, at a session's start, status change or end, or on `commit()`),
+ * sooner past MAX_PENDING_EVENTS, at a session's start, status change or end, at a completed
+ * message (COMMIT_SOON), or on `commit()`),
  * and imports whole sessions.
  *
  * Nothing a surface shows may be lost to a crash, so a group commit is only safe because the
@@ -153,7 +164,7 @@ export class LiveWriter {
     this.acceptedSeq.set(event.sessionId, event.seq);
     this.pending.push(event);
     if (COMMIT_AT_ONCE.has(event.kind)) this.commit();
-    else if (this.pending.length >= MAX_PENDING_EVENTS) this.commitOrReport();
+    else if (COMMIT_SOON.has(event.kind) || this.pending.length >= MAX_PENDING_EVENTS) this.commitOrReport();
     else if (this.timer === null) {
       this.timer = setTimeout(() => {
         this.timer = null;

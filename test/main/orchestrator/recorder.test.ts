@@ -150,14 +150,19 @@ describe('EventRecorder: durability before display', () => {
     expect(shown.map((event) => event.kind)).toEqual(['session.started']);
     recorder.emit('alice', opened('m1'));
     recorder.emit('alice', delta('m1', 'Hello'));
-    recorder.emit('alice', completed('m1', 'Hello'));
-    // Buffered for the group commit: nobody has seen the completion yet.
+    // Buffered for the group commit: nobody has seen them yet.
     expect(shown).toHaveLength(1);
     expect(history.store.countEvents('s1')).toBe(1);
     recorder.flush();
+    expect(shown.map((event) => event.kind)).toEqual(['session.started', 'message.started', 'message.delta']);
+    recorder.emit('alice', delta('m1', '!'));
+    // A completion commits without waiting for the window, with the delta before it.
+    recorder.emit('alice', completed('m1', 'Hello!'));
+    expect(history.store.countEvents('s1')).toBe(5);
     expect(shown.map((event) => event.kind)).toEqual([
       'session.started',
       'message.started',
+      'message.delta',
       'message.delta',
       'message.completed',
     ]);
@@ -173,13 +178,14 @@ describe('EventRecorder: durability before display', () => {
     recorder.onDidEvent((event) => shown.push(event.kind));
     recorder.emit(null, started());
     recorder.emit('alice', opened('m1'));
-    recorder.emit('alice', completed('m1', 'Hello'));
     // A second connection holds the write lock: the commit cannot happen.
     const blocker = new (history.db.constructor as new (file: string) => typeof history.db)(history.db.name);
     blocker.pragma('busy_timeout = 0');
     history.db.pragma('busy_timeout = 0');
     blocker.prepare('BEGIN IMMEDIATE').run();
     expect(() => recorder.flush()).toThrow();
+    // A completion's own commit fails too: reported (onWriteError), not thrown at the run, not shown.
+    recorder.emit('alice', completed('m1', 'Hello'));
     expect(shown).toEqual(['session.started']);
     blocker.prepare('ROLLBACK').run();
     blocker.close();
@@ -201,7 +207,7 @@ describe('EventRecorder: durability before display', () => {
     recorder.emit(null, started());
     recorder.emit('alice', opened('m1'));
     recorder.emit('alice', completed('m1', 'Hello'));
-    recorder.flush();
+    // The completion committed at once and was shown; the status its listener emitted waits.
     expect(shown).toEqual(['session.started', 'message.started', 'message.completed']);
     recorder.flush();
     expect(shown.at(-1)).toBe('agent.status');
