@@ -8,7 +8,7 @@ import { LaneRowBuilder, type LaneRows } from './lane-rows';
 /**
  * Everything the sequence lens draws of one session, kept up to date as the timeline grows:
  * rows, their offsets, busy time per agent and the names that need a lane. Plain objects (not
- * reactive): views learn of changes through the lanes store's `revision`.
+ * reactive): the lanes store triggers its ref to the model when it changed.
  */
 export class LanesModel {
   readonly offsets: RowOffsets;

@@ -1,5 +1,5 @@
 import { defineStore, storeToRefs } from 'pinia';
-import { markRaw, onScopeDispose, ref, shallowRef, watch } from 'vue';
+import { markRaw, onScopeDispose, ref, shallowRef, triggerRef, watch } from 'vue';
 import { useSessionStore } from '../session/session-store';
 import type { FirstError, Wait } from './activity';
 import { LanesModel } from './lanes-model';
@@ -20,10 +20,11 @@ const INSIGHT_INTERVAL_MS = 1000;
 export const useLanesStore = defineStore('lanes', () => {
   const session = useSessionStore();
   const { loadedEvents, sessionId, windowed } = storeToRefs(session);
-  /** The model the lens draws now. */
+  /**
+   * The model the lens draws now: a plain object (a million rows are not made reactive), so when
+   * it grows in place the store triggers this ref (triggerRef) and whatever reads it updates.
+   */
   const model = shallowRef<LanesModel | null>(null);
-  /** Bumped whenever the drawn model changed or grew. */
-  const revision = ref(0);
   const waits = shallowRef<Wait[]>([]);
   const firstError = shallowRef<FirstError | null>(null);
   /**
@@ -54,7 +55,6 @@ export const useLanesStore = defineStore('lanes', () => {
     if (current?.timeline !== replay) {
       current = markRaw(LanesModel.forTimeline(replay));
       model.value = current;
-      revision.value += 1;
       waits.value = [];
       firstError.value = null;
       insightsScope.value = windowed.value ? 'window' : 'session';
@@ -67,7 +67,7 @@ export const useLanesStore = defineStore('lanes', () => {
       return;
     }
     if (current.ingest(viewers.value > 0)) {
-      revision.value += 1;
+      triggerRef(model);
       scheduleInsights();
     }
   }
@@ -94,5 +94,5 @@ export const useLanesStore = defineStore('lanes', () => {
     if (insightTimer !== null) clearTimeout(insightTimer);
   });
 
-  return { model, revision, waits, firstError, insightsScope, show, hide };
+  return { model, waits, firstError, insightsScope, show, hide };
 });

@@ -1,4 +1,4 @@
-import { computed, type ComputedRef, type Ref, type ShallowRef } from 'vue';
+import { computed, type ComputedRef, type Ref } from 'vue';
 import { USER, type AgentStatus } from '@shared/domain';
 import type { AgentInfo } from '../session/graph-mapper';
 import type { SessionDisplay } from '../session/display';
@@ -8,9 +8,8 @@ import { laneOrder, type LanesModel } from './lanes-model';
 import type { LaneColumn } from './row-drawing';
 
 export interface LaneColumnsSource {
-  model: ShallowRef<LanesModel | null>;
-  /** Bumped when the model grows. */
-  revision: Ref<number>;
+  /** The lanes model, triggered when it grows in place (lanes store). */
+  model: Readonly<Ref<LanesModel | null>>;
   agents: Ref<AgentInfo[]>;
   display: Ref<SessionDisplay | null>;
   /** Width of the lens in pixels. */
@@ -32,12 +31,11 @@ export interface LaneColumns {
  * the playhead does not redraw the lane heads (names, widths and colours are worked out once).
  */
 export function useLaneColumns(source: LaneColumnsSource): LaneColumns {
-  const { model, revision, agents, display, paneWidth } = source;
+  const { model, agents, display, paneWidth } = source;
   const fleetNames = computed(() => agents.value.map((agent) => agent.name));
 
   let lastNames: readonly string[] = [];
   const names = computed(() => {
-    void revision.value;
     const next = laneOrder(fleetNames.value, model.value?.names ?? []);
     if (next.length === lastNames.length && next.every((name, index) => name === lastNames[index]))
       return lastNames;

@@ -4,8 +4,11 @@ import type { SessionDisplay } from '../session/display';
 export interface LensDisplaySource {
   /** The session's display at the playhead (a new object every live frame). */
   display: Ref<SessionDisplay | null>;
-  /** The lanes store's revision: bumped when a row, busy span, lane or the first error changed. */
-  revision: Ref<number>;
+  /**
+   * The lanes model: triggered (triggerRef in the lanes store) when a row, busy span, lane or the
+   * first error changed, though it stays the same object.
+   */
+  model: Readonly<Ref<unknown>>;
   /** True while the playhead follows the end of a live log. */
   following: Ref<boolean>;
   /** Longest time a display that only moved streaming text waits before the lens draws it. */
@@ -21,9 +24,10 @@ export interface LensDisplaySource {
  * status change, a seek or a replay step.
  */
 export function useLensDisplay(source: LensDisplaySource): ShallowRef<SessionDisplay | null> {
-  const { display, revision, following, intervalMs } = source;
+  const { display, model, following, intervalMs } = source;
   const shown = shallowRef<SessionDisplay | null>(display.value);
-  let shownRevision = revision.value;
+  /** Whether the model changed since the display shown was taken. */
+  let modelChanged = false;
   let shownAt = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
 
@@ -31,7 +35,7 @@ export function useLensDisplay(source: LensDisplaySource): ShallowRef<SessionDis
     if (timer !== null) clearTimeout(timer);
     timer = null;
     shown.value = display.value;
-    shownRevision = revision.value;
+    modelChanged = false;
     shownAt = performance.now();
   }
 
@@ -48,9 +52,15 @@ export function useLensDisplay(source: LensDisplaySource): ShallowRef<SessionDis
     );
   }
 
-  watch([display, revision, following], () => {
-    if (!following.value || revision.value !== shownRevision || differs(display.value, shown.value))
-      return take();
+  // The model is the same object when it grows, so the getter returns a new token for each trigger.
+  watch(
+    () => ({ model: model.value }),
+    () => (modelChanged = true),
+    { flush: 'sync' },
+  );
+  watch([display, following, () => ({ model: model.value })], () => {
+    if (!following.value || modelChanged || differs(display.value, shown.value)) return take();
+    if (display.value === shown.value) return;
     const wait = shownAt + intervalMs - performance.now();
     if (wait <= 0) return take();
     timer ??= setTimeout(take, wait);

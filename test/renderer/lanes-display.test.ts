@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { effectScope, nextTick, ref, shallowRef } from 'vue';
+import { effectScope, nextTick, ref, shallowRef, triggerRef } from 'vue';
 import type { SessionDisplay } from '../../src-renderer/session/display';
 import { useLensDisplay } from '../../src-renderer/lanes/useLensDisplay';
 import { EventLog } from './session-fixture';
@@ -25,11 +25,11 @@ describe('what the sequence lens draws while a run streams', () => {
 
   function lens(following = true) {
     const display = shallowRef<SessionDisplay | null>(at(seqOf('message.started')));
-    const revision = ref(0);
+    const model = shallowRef<object>({});
     const follow = ref(following);
     const scope = effectScope();
-    const shown = scope.run(() => useLensDisplay({ display, revision, following: follow, intervalMs: 100 }))!;
-    return { display, revision, follow, shown, scope };
+    const shown = scope.run(() => useLensDisplay({ display, model, following: follow, intervalMs: 100 }))!;
+    return { display, model, follow, shown, scope };
   }
 
   it('takes frames that only stream text at most every interval, and the last one within it', async () => {
@@ -53,8 +53,8 @@ describe('what the sequence lens draws while a run streams', () => {
     scope.stop();
   });
 
-  it('takes a completed message, a new revision or a seek at once', async () => {
-    const { display, revision, follow, shown, scope } = lens();
+  it('takes a completed message, a model that grew or a seek at once', async () => {
+    const { display, model, follow, shown, scope } = lens();
     const first = seqOf('message.delta');
     vi.advanceTimersByTime(150);
     display.value = at(first);
@@ -66,7 +66,7 @@ describe('what the sequence lens draws while a run streams', () => {
     expect(shown.value?.seq).toBe(completed);
     vi.advanceTimersByTime(10);
     display.value = at(completed + 1);
-    revision.value += 1;
+    triggerRef(model); // the lanes model grew in place
     await nextTick();
     expect(shown.value?.seq).toBe(completed + 1);
     // Replaying (not following): every frame is drawn.
