@@ -139,8 +139,9 @@ function launchRequest(parsed: RunArgs, fleet: Fleet): LaunchRequest {
     source: { parsed: fleet },
     task: parsed.task,
     overrides,
-    // The cap is the command's own flag; the app's Settings cap is for the app's runs.
-    maxMessages: parsed.maxMessages ?? null,
+    // The command's own flag wins; without it the data folder's Settings cap holds, as it does
+    // for the app's runs and for `continue` (undefined: the run service reads Settings).
+    ...(parsed.maxMessages !== undefined ? { maxMessages: parsed.maxMessages } : {}),
     fileRoot: parsed.files ?? null,
     ...(parsed.idleTimeoutMs !== undefined ? { idleTimeoutMs: parsed.idleTimeoutMs } : {}),
   };

@@ -208,6 +208,37 @@ describe('continuing a stored session', { timeout: 120_000 }, () => {
     expect(rowsOf(dataDir, importedId)).toBe(before);
   });
 
+  it('fleetscope run stops at the cap Settings set unless --max-messages says otherwise', async () => {
+    const temp = makeTempDir();
+    temps.push(temp);
+    const dataDir = join(temp.dir, 'data');
+    const setup = createApp({ dataDir, surface: 'cli', pingIntervalMs: 0, seedSamples: false });
+    await setup.call('settings.set', { maxMessagesPerSession: 3 });
+    await setup.close();
+    const fleetFile = join(temp.dir, 'chatty.json');
+    writeFileSync(fleetFile, JSON.stringify(chatty));
+    const countOf = (stdout: string) => {
+      const sessionId = (JSON.parse(stdout.split('\n')[0] as string) as { sessionId: string }).sessionId;
+      return /"message_count":(\d+),/.exec(rowsOf(dataDir, sessionId))?.[1];
+    };
+    const capped = await cli(['run', fleetFile, '--task', 'Go', '--json', '--data-dir', dataDir]);
+    expect(capped.code, capped.stderr).toBe(0);
+    expect(countOf(capped.stdout)).toBe('3');
+    const flagged = await cli([
+      'run',
+      fleetFile,
+      '--task',
+      'Go',
+      '--json',
+      '--max-messages',
+      '5',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(flagged.code, flagged.stderr).toBe(0);
+    expect(countOf(flagged.stdout)).toBe('5');
+  });
+
   it('fleetscope continue refuses a session at the cap Settings set, changing nothing', async () => {
     const temp = makeTempDir();
     temps.push(temp);
