@@ -136,7 +136,7 @@ const RENDERER_FOLDERS = {
   lanes: ['session', 'transcript', 'ui'],
   builder: ['bridge', 'ui'],
   compare: ['bridge', 'session', 'ui'],
-  branches: ['bridge', 'session', 'builder', 'compare', 'ui'],
+  branches: ['bridge', 'session', 'builder', 'compare', 'shell', 'ui'],
   sessions: ['bridge', 'branches', 'builder', 'compare', 'shell', 'ui'],
   shell: ['bridge', 'compare', 'ui'],
   settings: ['bridge', 'builder', 'shell', 'ui'],

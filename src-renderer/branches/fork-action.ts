@@ -10,6 +10,7 @@ import {
 import type { Message } from '@shared/domain';
 import { useSessionStore } from '../session/session-store';
 import { useBranchesStore } from './branches-store';
+import { useConnectionStore, READ_ONLY_FOLDER } from '../shell/connection-store';
 import type { LogEntry } from '../session/message-log';
 import { forkPointAt, forkPointBlocker, hasForkPointAt, messageNumberOf } from './message-number';
 
@@ -51,6 +52,7 @@ function typing(target: EventTarget | null): boolean {
 export function provideForkAction(): ForkAction {
   const session = useSessionStore();
   const branches = useBranchesStore();
+  const connection = useConnectionStore();
 
   const speakers = (): string[] => [
     ...new Set(
@@ -76,6 +78,7 @@ export function provideForkAction(): ForkAction {
   const playheadBlocker = computed(() => {
     const seq = session.display?.seq;
     if (!session.summary || seq === undefined) return 'The session is still loading.';
+    if (connection.readOnly) return READ_ONLY_FOLDER;
     if (session.isActive) return RUNNING;
     return hasForkPointAt(session.getLog(), seq) ? null : 'There is no complete message at the playhead yet.';
   });
@@ -83,13 +86,14 @@ export function provideForkAction(): ForkAction {
   const action: ForkAction = {
     blockerFor(message) {
       if (!session.summary) return 'The session is still loading.';
+      if (connection.readOnly) return READ_ONLY_FOLDER;
       if (session.isActive) return RUNNING;
       if (message.state === 'streaming')
         return 'This message is still being written: fork once it is complete.';
       return null;
     },
     atMessage(messageId) {
-      if (session.isActive) return;
+      if (session.isActive || connection.readOnly) return;
       const log = session.getLog();
       const index = log.indexOf(messageId);
       const entry = index === undefined ? null : (log.entries[index] ?? null);
@@ -98,7 +102,7 @@ export function provideForkAction(): ForkAction {
       open(entry, number);
     },
     atPlayhead() {
-      if (session.isActive) return;
+      if (session.isActive || connection.readOnly) return;
       const seq = session.display?.seq;
       if (seq === undefined) return;
       const point = forkPointAt(session.getLog(), seq);

@@ -4,6 +4,10 @@ import type { AppInfo } from '@shared/contract';
 import { useBridge, type ConnectionState } from '../bridge';
 import { createFailureReporter } from '../ui/failure';
 
+/** What a control that would write says in a read-only data folder (AppInfo.readOnly). */
+export const READ_ONLY_FOLDER =
+  'The data folder is read-only: sessions can be read and exported, not changed.';
+
 /** Backend reachability, the app's identity, and the heartbeat. */
 export const useConnectionStore = defineStore('connection', () => {
   const bridge = useBridge();
