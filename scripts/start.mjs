@@ -12,7 +12,8 @@ const [command, args] = status.available
       join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'),
       ['preview', ...process.argv.slice(2)],
     ]
-  : [join(root, 'bin', 'fleetscope.mjs'), ['serve', ...process.argv.slice(2)]];
+  : // --open: the page opens in the browser where there is a display; the URL is printed either way.
+    [join(root, 'bin', 'fleetscope.mjs'), ['serve', '--open', ...process.argv.slice(2)]];
 if (!status.available) console.log(`${UNAVAILABLE_LINE}\nStarting the browser surface instead…`);
 
 const child = spawn(process.execPath, [command, ...args], { cwd: root, stdio: 'inherit' });

@@ -51,7 +51,7 @@ export { createBuiltinTools } from '../orchestrator';
 export { STORE_FILE, type StoredMessage, type SessionListItem } from '../history';
 export { StoreFault, storeFaultOf } from '../history/store-faults';
 export { readOnlyMessage } from './handlers/read-only';
-export { TransferError } from '../interop/import';
+export { IMPORT_FORMATS, TransferError, type ImportFormat } from '../interop/import';
 export { checkFleet, loadFleetFile, type LoadedFleet } from './services/fleet-file';
 export { EXPORT_FORMATS, exportSession, exportToStream, type ExportFormat } from '../interop/export';
 export { TraceReceiver } from '../interop/otlp-in';
@@ -140,8 +140,11 @@ export interface FleetscopeApp {
   readonly retention: RetentionService;
   /** Resolves when start-up work (sample sessions, clean-up) is done. */
   readonly ready: Promise<void>;
-  /** Imports a transcript file from a path (desktop menu, CLI), reporting task.progress. */
-  importFile(path: string): Promise<ImportResult>;
+  /**
+   * Imports a transcript file from a path (desktop menu, CLI), reporting task.progress and to
+   * `onProgress` (bytes of the file, see ImportOptions).
+   */
+  importFile(path: string, onProgress?: (done: number, total: number) => void): Promise<ImportResult>;
   /**
    * Calls a channel of the contract in process, with the same validation as the bindings:
    * resolves to its output, or rejects with an AppError carrying the channel's error code.
@@ -155,6 +158,8 @@ export interface FleetscopeApp {
     idOrPrefix: string,
     format: ExportFormat,
     target: string | Writable,
+    /** Events written so far and the session's event count. */
+    onProgress?: (done: number, total: number) => void,
   ): Promise<{ sessionId: string; events: number; bytes: number }>;
   close(): Promise<void>;
 }
@@ -380,18 +385,23 @@ export function createApp(options: AppOptions): FleetscopeApp {
       if (!result.ok) throw new AppError(result.error.code, result.error.message);
       return result.value as Output<typeof channel>;
     },
-    async importFile(path) {
+    async importFile(path, onProgress) {
       const task = trackTask(hub, `Importing ${basename(path)}`);
       try {
-        return await importFile(path, store, { onProgress: (done, total) => task.progress(done, total) });
+        return await importFile(path, store, {
+          onProgress: (done, total) => {
+            task.progress(done, total);
+            onProgress?.(done, total);
+          },
+        });
       } finally {
         task.finish(1, 1);
       }
     },
-    async exportTo(idOrPrefix, format, target) {
+    async exportTo(idOrPrefix, format, target, onProgress) {
       try {
         const sessionId = store.resolveSessionId(idOrPrefix);
-        const options = { env: providers.runEnv() };
+        const options = { env: providers.runEnv(), ...(onProgress ? { onProgress } : {}) };
         const result =
           typeof target === 'string'
             ? await exportSession(store, sessionId, format, target, options)

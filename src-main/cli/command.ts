@@ -11,6 +11,11 @@ export interface CliIO {
   interrupted: Promise<void>;
   /** Where raw output (exports) goes; default process.stdout. */
   rawOut?: Writable;
+  /**
+   * Redraws one status line in place (progress of a long import or export); `null` clears it.
+   * Present only when stderr is a terminal, so piped and redirected output stays quiet.
+   */
+  status?(text: string | null): void;
   /** Resolves once written output has been taken by a slow reader (a pipe); absent in tests. */
   drained?(): Promise<void>;
 }

@@ -42,6 +42,11 @@ function drained(stream: Writable): Promise<void> {
   return new Promise((resolve) => stream.write('', () => resolve()));
 }
 
+/** One line redrawn on a terminal's stderr: carriage return, the text, erase to the line's end. */
+function status(text: string | null): void {
+  process.stderr.write(text === null ? '\r\x1b[K' : `\r${text}\x1b[K`);
+}
+
 const code = await runCli(process.argv.slice(2), {
   out: (text) => void process.stdout.write(`${text}\n`),
   err: (text) => void process.stderr.write(`${text}\n`),
@@ -50,6 +55,7 @@ const code = await runCli(process.argv.slice(2), {
   interrupted,
   rawOut: process.stdout,
   drained: () => drained(process.stdout),
+  ...(process.stderr.isTTY ? { status } : {}),
 });
 process.exitCode = code;
 if (code !== 0 || process.argv[2] !== 'serve') {

@@ -2,6 +2,20 @@
 const WORD = /[\p{L}\p{N}]/u;
 
 /**
+ * Scripts written without spaces between words (Chinese, Japanese) and Korean, whose particles
+ * attach to words. unicode61 would index a whole sentence in them as one token, so no word inside
+ * it could be found; each of their characters is indexed as a token of its own instead, and a
+ * query searches its characters as a phrase (adjacent, in order).
+ */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc]/u;
+const UNSPACED_ALL = new RegExp(UNSPACED.source, 'gu');
+
+/** The text as it goes into the full-text index: unspaced-script characters set apart by spaces. */
+export function indexableText(text: string): string {
+  return UNSPACED.test(text) ? text.replace(UNSPACED_ALL, ' $& ') : text;
+}
+
+/**
  * Turns free user text into an FTS5 MATCH expression that can never be a syntax error: every word
  * becomes a double-quoted string (quotes inside doubled), words are ANDed, and the last word
  * matches as a prefix so results follow typing. Operators, parentheses, column filters and stray
@@ -16,7 +30,9 @@ export function buildFtsQuery(text: string): string | null {
   if (words.length === 0) return null;
   return words
     .map((word, index) => {
-      const quoted = `"${word.replace(/"/g, '""')}"`;
+      // A quoted string of several tokens is an FTS5 phrase: "天 気" finds 天気 inside a sentence.
+      const tokens = indexableText(word).trim().replace(/\s+/gu, ' ');
+      const quoted = `"${tokens.replace(/"/g, '""')}"`;
       return index === words.length - 1 ? `${quoted}*` : quoted;
     })
     .join(' ');

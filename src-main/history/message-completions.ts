@@ -1,6 +1,7 @@
 import type { Message, TokenUsage } from '@shared/domain';
 import type { SqliteDatabase } from './database';
 import type { FtsIndex } from './fts-index';
+import { indexableText } from './fts-query';
 import type { SessionTally } from './session-tally';
 import type { MessageRefs } from './message-refs';
 import { completedRow, UPSERT_COMPLETED } from './message-row-sql';
@@ -82,7 +83,7 @@ export class MessageCompletions {
 
   /** The completion of a row applyWholeMessage inserted whole: what `complete` does besides the row. */
   completeWhole(tally: SessionTally, message: Message, pk: number): number {
-    if (this.ftsRows) this.ftsRows.add(pk, message.content);
+    if (this.ftsRows) this.ftsRows.add(pk, indexableText(message.content));
     else this.fts.add(pk, message.content, false);
     tally.messageCount += 1;
     if (message.usage) tally.tokens += usageTotal(message.usage);

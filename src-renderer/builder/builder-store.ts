@@ -270,11 +270,15 @@ export const useBuilderStore = defineStore('builder', () => {
     selectedEdge.value = null;
   }
 
-  /** Saves, starts a run of the saved fleet and returns its session id. */
-  async function run(task: string): Promise<string | null> {
+  /** Saves, starts a run of the saved fleet and returns its session id. `folder`: see FolderField. */
+  async function run(task: string, folder = ''): Promise<string | null> {
     await saveNow();
     if (!fleetId.value || !canRun.value) return null;
-    const result = await bridge.call('runs.start', { source: { fleetId: fleetId.value }, task });
+    const result = await bridge.call('runs.start', {
+      source: { fleetId: fleetId.value },
+      task,
+      ...(folder ? { folder } : {}),
+    });
     if (!result.ok) return fail(result.error, null);
     return result.value.sessionId;
   }

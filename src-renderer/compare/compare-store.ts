@@ -33,7 +33,8 @@ export const useCompareStore = defineStore('compare', () => {
   const error = ref<string | null>(null);
   const exporting = ref<CompareExportFormat | null>(null);
   const fail = createFailureReporter(error);
-  const failLoudly = createFailureReporter(error, (message) => toasts.push(message));
+  // Shown once, on the view's error line, not as a toast too.
+  const failLoudly = createFailureReporter(error);
   /** Loaded pages by page number; `pagesVersion` changes when one arrives. */
   let pages = markRaw(new Map<number, ComparePair[]>());
   const pagesVersion = ref(0);

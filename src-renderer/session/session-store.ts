@@ -32,10 +32,8 @@ export const useSessionStore = defineStore('session', () => {
   const loader = createSessionLoader(bridge);
   const live = createLiveEvents(loader);
   const playhead = createPlayhead(loader);
-  const controls = createRunControls(
-    bridge,
-    createFailureReporter(toRef(info, 'error'), (message) => toasts.push(message)),
-  );
+  // A control's failure shows once, on the view's error line (not as a toast too).
+  const controls = createRunControls(bridge, createFailureReporter(toRef(info, 'error')));
 
   /** The whole log (empty while a window stands in for it, and always for a long session). */
   function getTimeline(): Timeline {

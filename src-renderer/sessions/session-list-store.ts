@@ -40,9 +40,9 @@ export const useSessionListStore = defineStore('sessionList', () => {
   const loading = ref(false);
   const loaded = ref(false);
   const error = ref<string | null>(null);
-  /** The list's own load fails quietly (the page shows `error`); commands also toast. */
+  /** Failures show once, on the page's error line (`error`), never as a toast too. */
   const failQuietly = createFailureReporter(error);
-  const fail = createFailureReporter(error, (message) => toasts.push(message));
+  const fail = failQuietly;
   const filters = reactive<SessionFilters>({
     search: '',
     status: '',

@@ -18,6 +18,8 @@ export const LIMITS = {
   text: 100_000,
   /** Model names, environment variable names. */
   name: 300,
+  /** A folder path on this machine (the folder a run may read files from). */
+  path: 4096,
   /** Sessions one client watches at a time. */
   watched: 50,
   /** Keys of free-form JSON objects (fleet files). */

@@ -44,6 +44,8 @@ export const runChannels = {
         source: fleetSourceSchema,
         task: z.string().trim().min(1).max(LIMITS.text),
         title: z.string().max(LIMITS.title).optional(),
+        /** An absolute folder the agents' read_file tool may read inside (like the CLI's --files). */
+        folder: z.string().trim().min(1).max(LIMITS.path).optional(),
       })
       .strict(),
     z.object({ sessionId: z.string() }),

@@ -27,6 +27,7 @@ export type ProviderRef = z.infer<typeof providerRefSchema>;
 
 /** One canned reply of a scripted agent. */
 export const scriptedReplySchema = z.object({
+  /** The text; `{{task}}` is replaced by the run's task (its first line, shortened). */
   content: z.string(),
   kind: messageKindSchema.optional(),
   /** Receiver; defaults to the team's routing. */

@@ -20,6 +20,10 @@ export type MessageKind = z.infer<typeof messageKindSchema>;
 
 /** Receiver meaning "every agent in the session". */
 export const BROADCAST = '*';
+/** A receiver as people read it: a broadcast is "everyone". */
+export function receiverLabel(to: string): string {
+  return to === BROADCAST ? 'everyone' : to;
+}
 /** Sender / receiver id used for the person who gave the task. */
 export const USER = 'user';
 

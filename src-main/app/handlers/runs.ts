@@ -10,7 +10,7 @@ type RunHandlers = Pick<
 /** `runs.continue` goes through the branches: a read-only session is continued in a fork. */
 export function registerRunHandlers(runs: RunService, branches: BranchService): RunHandlers {
   return {
-    'runs.start': ({ source, task, title }) => runs.start(source, task, title),
+    'runs.start': ({ source, task, title, folder }) => runs.start(source, task, title, folder),
     'runs.control': ({ sessionId, action }) => runs.control(sessionId, action),
     'runs.answer': ({ sessionId, requestId, text }) => runs.answer(sessionId, requestId, text),
     'runs.continue': ({ sessionId, task, context, agents, fleet }) => ({

@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import type { AgentChange, FleetSource, ProviderId, ResumeCheck } from '@shared/contract';
 import {
   fleetProviders,
@@ -147,8 +149,10 @@ export class RunService {
     return this.manager.onDidEvent(listener);
   }
 
-  start(source: FleetSource, task: string, title?: string): { sessionId: string } {
-    const handle = this.launch({ source, task, ...(title ? { title } : {}) });
+  /** `folder`: where the agents' read_file may read (an existing absolute folder). */
+  start(source: FleetSource, task: string, title?: string, folder?: string): { sessionId: string } {
+    const fileRoot = folder === undefined ? null : sharedFolder(folder);
+    const handle = this.launch({ source, task, ...(title ? { title } : {}), fileRoot });
     return { sessionId: handle.sessionId };
   }
 
@@ -481,4 +485,22 @@ export class RunService {
       this.options.hub.emit('run.events', { sessionId, events });
     this.pending.clear();
   }
+}
+
+/** A folder to share for reading, checked: absolute, existing, a folder. Bad input changes nothing. */
+function sharedFolder(folder: string): string {
+  if (!isAbsolute(folder)) {
+    throw new AppError(
+      'invalid-input',
+      `The folder to share must be a full path (like /home/me/notes), not "${folder}".`,
+    );
+  }
+  let stats;
+  try {
+    stats = statSync(folder);
+  } catch {
+    throw new AppError('invalid-input', `There is no folder "${folder}" on this machine.`);
+  }
+  if (!stats.isDirectory()) throw new AppError('invalid-input', `"${folder}" is a file, not a folder.`);
+  return folder;
 }

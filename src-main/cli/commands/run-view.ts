@@ -1,13 +1,17 @@
-import type { RunEvent } from '@shared/domain';
+import { receiverLabel, stopReasonSentence, type RunEvent } from '@shared/domain';
 import type { RunSummary } from '../../app';
 import type { CliIO } from '../command';
 
 /** A CliIO that can also write without a newline, for tokens as they arrive. */
 export type StreamingIO = CliIO & { write?: (text: string) => void };
 
+/** The run's last line: its stop reason in the app's words, then the detail the runtime gave. */
 function summaryLine(summary: RunSummary): string {
+  const sentence = stopReasonSentence(summary.stopReason, { messages: summary.messageCount });
+  const detail = summary.detail.trim().replace(/\.$/, '');
+  const why = detail && detail !== sentence ? `${sentence} (${detail})` : sentence;
   return (
-    `Session ${summary.sessionId} ${summary.status}: ${summary.stopReason} (${summary.detail}) ` +
+    `Session ${summary.sessionId} ${summary.status}: ${why}. ` +
     `${summary.messageCount} messages, ${summary.tokens.total} tokens.`
   );
 }
@@ -66,7 +70,7 @@ export class LiveView implements View {
         for (const stream of this.open.values()) stream.inline = false;
         const inline = this.open.size === 0;
         this.print('');
-        this.print(`${from} → ${to}${kind === 'text' ? '' : ` [${kind}]`}`);
+        this.print(`${from} → ${receiverLabel(to)}${kind === 'text' ? '' : ` [${kind}]`}`);
         this.open.set(messageId, { from, inline, pending: '', streamedAny: false });
         break;
       }

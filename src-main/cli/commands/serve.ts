@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { createApp, defaultDataDir } from '../../app';
 import { startWebHost } from '../../server/web-host';
 import { UsageError, type CliCommand } from '../command';
+import { openInBrowser } from '../open-browser';
 
 /** The built renderer sits beside the built CLI: out/main/cli.js -> out/renderer. */
 export function builtRendererDir(): string {
@@ -14,7 +15,9 @@ export function builtRendererDir(): string {
 export const serveCommand: CliCommand = {
   name: 'serve',
   summary: 'Run the app in your browser (a loopback web host with a per-launch token)',
-  usage: 'fleetscope serve [--port N] [--data-dir DIR] [--renderer-dir DIR]',
+  usage:
+    'fleetscope serve [--port N] [--open] [--data-dir DIR] [--renderer-dir DIR]\n\n' +
+    '  --open  also opens the page in your browser where there is a display (npm start does)',
   async run(args, io) {
     const { values } = parseArgs({
       args,
@@ -22,6 +25,7 @@ export const serveCommand: CliCommand = {
         port: { type: 'string' },
         'data-dir': { type: 'string' },
         'renderer-dir': { type: 'string' },
+        open: { type: 'boolean', default: false },
       },
       strict: true,
     });
@@ -43,6 +47,13 @@ export const serveCommand: CliCommand = {
     await app.ready;
     const host = await startWebHost({ app, rendererDir, port, token });
     io.out(`Fleetscope is running at ${host.url}`);
+    if (values.open) {
+      io.out(
+        openInBrowser(host.url, io.env)
+          ? 'Opening it in your browser.'
+          : 'No display here: open the address above in a browser.',
+      );
+    }
     io.out(`Data folder: ${dataDir}. Press Ctrl+C to stop.`);
     // The two lines to paste before an instrumented program (see `otlpEnvLines`).
     const receiver = app.traces.status();

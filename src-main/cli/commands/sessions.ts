@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { stopReasonSentence } from '@shared/domain';
+import { SESSION_STATUSES, stopReasonSentence, type SessionStatus } from '@shared/domain';
 import type { SessionListItem } from '../../app';
 import { EXIT, UsageError, type CliCommand } from '../command';
 import { dataDirFrom, hasStore, withApp } from '../open-app';
@@ -72,10 +72,41 @@ export function sessionTable(items: SessionListItem[]): string[] {
   ];
 }
 
+/** `--status done,failed --status paused` → the statuses, each checked against the list. */
+function parseStatuses(values: readonly string[]): SessionStatus[] {
+  const statuses = values.flatMap((value) => value.split(',')).map((value) => value.trim());
+  for (const status of statuses) {
+    if (!(SESSION_STATUSES as readonly string[]).includes(status)) {
+      throw new UsageError(
+        `--status "${status}" is not a session status; use one of: ${SESSION_STATUSES.join(', ')}`,
+      );
+    }
+  }
+  return [...new Set(statuses)] as SessionStatus[];
+}
+
+function emptyListSentence(
+  total: number,
+  offset: number,
+  search: string | undefined,
+  status: readonly SessionStatus[],
+): string {
+  if (total > 0 && offset >= total) {
+    return `No sessions past number ${total}: --offset ${offset} is beyond the end of the list.`;
+  }
+  const filters = [
+    ...(search ? [`match "${search}"`] : []),
+    ...(status.length > 0 ? [`are ${status.join(' or ')}`] : []),
+  ];
+  return filters.length > 0 ? `No sessions ${filters.join(' and ')}.` : 'No sessions yet.';
+}
+
 export const sessionsCommand: CliCommand = {
   name: 'sessions',
   summary: 'List recorded sessions, newest first',
-  usage: 'fleetscope sessions [--json] [--search TEXT] [--limit N] [--data-dir DIR]',
+  usage:
+    'fleetscope sessions [--json] [--search TEXT] [--status STATUS[,STATUS]] [--limit N] [--offset N] [--data-dir DIR]\n' +
+    `  --status takes one or more of: ${SESSION_STATUSES.join(', ')} (comma-separated or repeated)`,
   async run(args, io) {
     const { values } = parseArgs({
       args,
@@ -83,6 +114,8 @@ export const sessionsCommand: CliCommand = {
         json: { type: 'boolean', default: false },
         search: { type: 'string' },
         limit: { type: 'string' },
+        offset: { type: 'string' },
+        status: { type: 'string', multiple: true },
         'data-dir': { type: 'string' },
       },
       strict: true,
@@ -92,6 +125,11 @@ export const sessionsCommand: CliCommand = {
     if (!Number.isInteger(limit) || limit < 1 || limit > 500) {
       throw new UsageError(`--limit must be a whole number from 1 to 500, got "${values.limit}"`);
     }
+    const offset = values.offset === undefined ? 0 : Number(values.offset);
+    if (!Number.isInteger(offset) || offset < 0) {
+      throw new UsageError(`--offset must be a whole number of 0 or more, got "${values.offset}"`);
+    }
+    const status = parseStatuses(values.status ?? []);
     const dataDir = dataDirFrom(values['data-dir'], io);
     if (!hasStore(dataDir)) {
       io.out(
@@ -102,15 +140,21 @@ export const sessionsCommand: CliCommand = {
     return withApp(dataDir, io, async (app) => {
       const page = await app.call('sessions.list', {
         limit,
+        offset,
+        ...(status.length > 0 ? { status } : {}),
         ...(values.search !== undefined ? { search: values.search } : {}),
       });
       if (values.json) {
         io.out(JSON.stringify(page, null, 2));
       } else if (page.items.length === 0) {
-        io.out(values.search ? `No sessions match "${values.search}".` : 'No sessions yet.');
+        io.out(emptyListSentence(page.total, offset, values.search, status));
       } else {
         for (const row of sessionTable(page.items)) io.out(row);
-        io.out(`\nShowing ${page.items.length} of ${page.total} session${page.total === 1 ? '' : 's'}.`);
+        const range = offset === 0 ? `${page.items.length}` : `${offset + 1}-${offset + page.items.length}`;
+        io.out(`\nShowing ${range} of ${page.total} session${page.total === 1 ? '' : 's'}.`);
+        if (offset + page.items.length < page.total) {
+          io.out(`More: --offset ${offset + page.items.length}`);
+        }
       }
       return EXIT.ok;
     });

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Family } from '@shared/contract';
+import { receiverLabel, stopReasonSentence } from '@shared/domain';
 import { AppError, type FleetscopeApp, type StoredMessage } from '../../app';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 import { dataDirFrom, hasStore, withApp } from '../open-app';
@@ -27,7 +28,9 @@ function printMessage(message: StoredMessage, position: number, io: CliIO): void
   ]
     .filter((flag) => flag !== null)
     .join(', ');
-  io.out(`#${position} [+${(message.t / 1000).toFixed(1)}s] ${message.from} -> ${message.to} (${flags})`);
+  io.out(
+    `#${position} [+${(message.t / 1000).toFixed(1)}s] ${message.from} -> ${receiverLabel(message.to)} (${flags})`,
+  );
   for (const line of message.content.split('\n')) io.out(`  ${line}`);
   for (const call of message.toolCalls ?? [])
     io.out(`  > tool call ${call.name}(${call.arguments}) [${call.id}]`);
@@ -97,7 +100,7 @@ export const showCommand: CliCommand = {
         return EXIT.ok;
       }
       io.out(`${s.title}  (${s.id})`);
-      const stop = s.stopReason ? ` (${s.stopReason})` : '';
+      const stop = s.stopReason ? ` (${stopReasonSentence(s.stopReason, { messages: s.messageCount })})` : '';
       io.out(
         `Fleet: ${s.fleetName || '-'} | Status: ${s.status}${stop} | ${s.messageCount} messages | ${s.tokens} tokens | ` +
           `${formatDuration(s.durationMs)} | ${formatWhen(s.createdAt)}${s.readOnly ? ` | imported (${s.source})` : ''}`,

@@ -11,6 +11,8 @@ import { compactStore } from './009-compact-store';
 import { shortEventKinds } from './010-short-event-kinds';
 import { storedAtColumn } from './011-stored-at';
 import { runRequestsTable } from './012-run-requests';
+import { reserved13 } from './013-reserved';
+import { cjkSearch } from './014-cjk-search';
 
 /** Every schema step in order. Append only; never edit a released migration. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -26,6 +28,8 @@ export const MIGRATIONS: readonly Migration[] = [
   shortEventKinds,
   storedAtColumn,
   runRequestsTable,
+  reserved13,
+  cjkSearch,
 ];
 export type { Migration } from './runner';
 export { migrate } from './runner';

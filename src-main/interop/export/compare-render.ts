@@ -1,4 +1,5 @@
 import type { Compare, ComparePair, CompareSide, DiffSegment, StoredMessage } from '@shared/contract';
+import { receiverLabel } from '@shared/domain';
 import { CONTENT_SECURITY_POLICY } from './html-template';
 import { codeSpan, escapeHtml, escapeHtmlText, escapeInline, formatOffset, quoteBlock } from './text';
 
@@ -41,7 +42,8 @@ function prefixSentence(frame: CompareRenderInput['frame']): string {
   return `${shared}; they diverge at message ${frame.divergeAt}.`;
 }
 
-const envelope = (message: StoredMessage) => `${message.from} -> ${message.to} (${message.kind})`;
+const envelope = (message: StoredMessage) =>
+  `${message.from} → ${receiverLabel(message.to)} (${message.kind})`;
 
 /** `~~removed~~` and `**added**` words, each run made safe as inline Markdown. */
 function markdownDiff(segments: readonly DiffSegment[]): string {
@@ -56,6 +58,14 @@ function markdownDiff(segments: readonly DiffSegment[]): string {
     .join('');
 }
 
+/** A figure's table cell: text escaped, session ids in code spans so they copy as they are. */
+function figureCell(label: string, text: string): string {
+  if (label === 'Session') return codeSpan(text, true);
+  const fork = label === 'Fork of' ? /^(\S+)( at message \d+)$/.exec(text) : null;
+  if (fork) return `${codeSpan(fork[1] as string, true)}${fork[2] as string}`;
+  return escapeInline(text).replace(/\|/g, '\\|');
+}
+
 /**
  * The comparison as Markdown: both sessions' figures and stop reasons side by side, per-agent
  * figures and edge counts (differences marked), the shared prefix once, then each aligned pair
@@ -68,7 +78,7 @@ export function* renderCompareMarkdown(input: CompareRenderInput): Generator<str
   yield `${prefixSentence(frame)}\n\n`;
   yield '| | A | B |\n|---|---|---|\n';
   for (const [label, a, b] of figureRows(frame))
-    yield `| ${label} | ${escapeInline(a).replace(/\|/g, '\\|')} | ${escapeInline(b).replace(/\|/g, '\\|')} |\n`;
+    yield `| ${label} | ${figureCell(label, a)} | ${figureCell(label, b)} |\n`;
   yield '\n## Agents\n\n| Agent | Messages A / B | Tokens A / B | Time A / B | Tool calls A / B | Errors A / B | |\n|---|---|---|---|---|---|---|\n';
   for (const agent of frame.agents) {
     const pair = (key: 'messages' | 'tokens' | 'toolCalls' | 'errors') => `${agent.a[key]} / ${agent.b[key]}`;

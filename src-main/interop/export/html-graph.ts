@@ -8,7 +8,7 @@ const OUTSIDERS = new Set(['user', BROADCAST]);
 const MAX_LABEL = 22;
 const NODE_HEIGHT = 30;
 const CHAR_WIDTH = 7.4;
-/** Broadcast fans (drawn while a broadcast replays) are left out of larger graphs: too many lines. */
+/** Broadcast fans are left out of larger graphs: too many lines (the count badge stays). */
 const MAX_FAN_NODES = 30;
 
 interface EdgeTally {
@@ -31,6 +31,60 @@ function nodeWidth(name: string): number {
 }
 
 const round = (value: number) => Math.round(value * 10) / 10;
+
+/**
+ * A path from one node's border to another's with an arrowhead at the end; `bend` curves it a
+ * little so a -> b and b -> a stay apart. Empty when either node has no position.
+ */
+function arrow(
+  from: string,
+  to: string,
+  position: Map<string, { x: number; y: number }>,
+  width: number,
+  bend: boolean,
+): string {
+  const a = position.get(from);
+  const b = position.get(to);
+  if (!a || !b) return '';
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const length = Math.hypot(dx, dy) || 1;
+  const ux = dx / length;
+  const uy = dy / length;
+  // Start and end on the boxes' borders (plus a small gap), never inside a box.
+  const exit = (name: string) => {
+    const halfWidth = nodeWidth(name) / 2;
+    const halfHeight = NODE_HEIGHT / 2;
+    const along = Math.min(
+      Math.abs(ux) > 1e-6 ? halfWidth / Math.abs(ux) : Infinity,
+      Math.abs(uy) > 1e-6 ? halfHeight / Math.abs(uy) : Infinity,
+    );
+    return Math.min(along + 4, length / 2.5);
+  };
+  const start = { x: a.x + ux * exit(from), y: a.y + uy * exit(from) };
+  const end = { x: b.x - ux * exit(to), y: b.y - uy * exit(to) };
+  const offset = bend ? Math.min(30, length * 0.12) : 0;
+  const control = { x: (start.x + end.x) / 2 - uy * offset, y: (start.y + end.y) / 2 + ux * offset };
+  // The arrowhead points along the curve's last tangent (control point to end), sized by the stroke.
+  const tx = end.x - control.x;
+  const ty = end.y - control.y;
+  const tangent = Math.hypot(tx, ty) || 1;
+  const hx = tx / tangent;
+  const hy = ty / tangent;
+  const size = 6 + width * 1.5;
+  const back = { x: end.x - hx * size, y: end.y - hy * size };
+  const head = [
+    [end.x, end.y],
+    [back.x - hy * size * 0.55, back.y + hx * size * 0.55],
+    [back.x + hy * size * 0.55, back.y - hx * size * 0.55],
+  ]
+    .map(([x, y]) => `${round(x ?? 0)},${round(y ?? 0)}`)
+    .join(' ');
+  return (
+    `<path d="M${round(start.x)},${round(start.y)} Q${round(control.x)},${round(control.y)} ${round(back.x)},${round(back.y)}" stroke-width="${width}"/>` +
+    `<polygon points="${head}"/>`
+  );
+}
 
 /**
  * Counts who spoke to whom while the export streams, then draws the session's graph as a static
@@ -111,64 +165,27 @@ export class SessionGraphTally {
   }
 
   private edgePath(edge: EdgeTally, position: Map<string, { x: number; y: number }>): string {
-    const a = position.get(edge.from);
-    const b = position.get(edge.to);
-    if (!a || !b) return '';
-    const dx = b.x - a.x;
-    const dy = b.y - a.y;
-    const length = Math.hypot(dx, dy) || 1;
-    // Stop short of the boxes, and bend a little so a -> b and b -> a stay apart.
-    const ux = dx / length;
-    const uy = dy / length;
-    // Start and end on the boxes' borders (plus a small gap), never inside a box.
-    const exit = (name: string) => {
-      const halfWidth = nodeWidth(name) / 2;
-      const halfHeight = NODE_HEIGHT / 2;
-      const along = Math.min(
-        Math.abs(ux) > 1e-6 ? halfWidth / Math.abs(ux) : Infinity,
-        Math.abs(uy) > 1e-6 ? halfHeight / Math.abs(uy) : Infinity,
-      );
-      return Math.min(along + 4, length / 2.5);
-    };
-    const start = { x: a.x + ux * exit(edge.from), y: a.y + uy * exit(edge.from) };
-    const end = { x: b.x - ux * exit(edge.to), y: b.y - uy * exit(edge.to) };
-    const bend = Math.min(30, length * 0.12);
-    const control = { x: (start.x + end.x) / 2 - uy * bend, y: (start.y + end.y) / 2 + ux * bend };
     const width = round(Math.min(6, 1.2 + Math.log2(1 + edge.count)));
     const title = `${edge.from} → ${edge.to}: ${edge.count} ${edge.count === 1 ? 'message' : 'messages'}`;
-    // The arrowhead points along the curve's last tangent (control point to end), sized by the stroke.
-    const tx = end.x - control.x;
-    const ty = end.y - control.y;
-    const tangent = Math.hypot(tx, ty) || 1;
-    const hx = tx / tangent;
-    const hy = ty / tangent;
-    const size = 6 + width * 1.5;
-    const back = { x: end.x - hx * size, y: end.y - hy * size };
-    const head = [
-      [end.x, end.y],
-      [back.x - hy * size * 0.55, back.y + hx * size * 0.55],
-      [back.x + hy * size * 0.55, back.y - hx * size * 0.55],
-    ]
-      .map(([x, y]) => `${round(x ?? 0)},${round(y ?? 0)}`)
-      .join(' ');
+    const drawn = arrow(edge.from, edge.to, position, width, true);
+    if (!drawn) return '';
     return (
       `<g class="edge" data-from="${escapeHtml(edge.from)}" data-to="${escapeHtml(edge.to)}"><title>${escapeHtml(title)}</title>` +
-      `<path d="M${round(start.x)},${round(start.y)} Q${round(control.x)},${round(control.y)} ${round(back.x)},${round(back.y)}" stroke-width="${width}"/>` +
-      `<polygon points="${head}"/></g>`
+      `${drawn}</g>`
     );
   }
 
-  /** Lines from a speaker to everyone else, shown while one of its broadcasts replays. */
+  /**
+   * Arrows from a speaker to everyone else: drawn faintly always (a broadcast reaches them all),
+   * fully while one of its broadcasts replays.
+   */
   private fan(speaker: string, position: Map<string, { x: number; y: number }>): string {
-    const from = position.get(speaker);
-    if (!from) return '';
-    const lines = this.order
+    const count = this.broadcasts.get(speaker) ?? 0;
+    const title = `${speaker} → everyone: ${count} ${count === 1 ? 'broadcast' : 'broadcasts'}`;
+    const arrows = this.order
       .filter((name) => name !== speaker)
-      .map((name) => {
-        const to = position.get(name) ?? from;
-        return `<line x1="${from.x}" y1="${from.y}" x2="${to.x}" y2="${to.y}"/>`;
-      });
-    return `<g class="fan" data-from="${escapeHtml(speaker)}">${lines.join('')}</g>`;
+      .map((name) => arrow(speaker, name, position, 1.5, false));
+    return `<g class="fan" data-from="${escapeHtml(speaker)}"><title>${escapeHtml(title)}</title>${arrows.join('')}</g>`;
   }
 
   private nodeGroup(name: string, at: { x: number; y: number }): string {

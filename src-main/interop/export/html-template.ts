@@ -1,7 +1,9 @@
 /**
  * The static parts of the HTML replay. No external resources: the CSP below forbids every
- * network fetch, and the script builds the page with textContent only (never innerHTML), so
- * message content always renders as text.
+ * network fetch. The script builds the page with textContent; the one exception is a message's
+ * Markdown, rendered at export time (raw HTML off), parsed into an inert <template> and cut down
+ * to an allowlist of tags and attributes before it is added; and the page's CSP lets only this
+ * script run (by its hash), so even markup that slipped through could run nothing.
  */
 
 export const CONTENT_SECURITY_POLICY =
@@ -27,9 +29,12 @@ figure.graph figcaption { color: var(--muted); font-size: 12px; margin-top: 6px;
 .graph .edge.live { opacity: 1; }
 .graph .edge.live path { stroke: var(--accent); }
 .graph .edge.live polygon { fill: var(--accent); }
-.graph .fan { display: none; }
-.graph .fan.live { display: inline; }
-.graph .fan line { stroke: var(--accent); stroke-width: 1.5; stroke-dasharray: 5 4; opacity: .7; }
+.graph .fan { opacity: .3; }
+.graph .fan path { fill: none; stroke: var(--muted); stroke-dasharray: 5 4; }
+.graph .fan polygon { fill: var(--muted); }
+.graph .fan.live { opacity: .9; }
+.graph .fan.live path { stroke: var(--accent); }
+.graph .fan.live polygon { fill: var(--accent); }
 .graph .node rect { fill: var(--card); stroke: var(--agent); stroke-width: 2; }
 .graph .node text { fill: var(--fg); font: 600 12px system-ui, sans-serif; text-anchor: middle; }
 .graph .node text.badge { fill: var(--muted); font-weight: 400; font-size: 10px; }
@@ -51,6 +56,32 @@ li.item { border: 1px solid var(--line); background: var(--card); border-radius:
 li.item .meta { color: var(--muted); font-size: 12px; }
 li.item .who { font-weight: 600; color: var(--fg); }
 li.item pre { white-space: pre-wrap; word-break: break-word; margin: 6px 0 0; font: 13px/1.45 ui-monospace, monospace; }
+li.item .text { white-space: pre-wrap; word-break: break-word; margin: 6px 0 0; }
+li.item .md { margin: 6px 0 0; overflow-wrap: anywhere; }
+.md > :first-child { margin-top: 0; } .md > :last-child { margin-bottom: 0; }
+.md p, .md ul, .md ol, .md blockquote, .md table { margin: 6px 0; }
+.md ul, .md ol { padding-left: 22px; } .md li { margin: 2px 0; }
+.md blockquote { border-left: 3px solid var(--line); padding-left: 10px; color: var(--muted); }
+.md h1, .md h2, .md h3, .md h4 { font-size: 15px; margin: 10px 0 4px; }
+.md code { font: 12.5px ui-monospace, monospace; background: var(--bg); border: 1px solid var(--line); border-radius: 4px; padding: 0 3px; }
+.md pre { background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; overflow-x: auto; white-space: pre; }
+.md pre code { border: 0; padding: 0; background: none; }
+.md table { border-collapse: collapse; } .md td, .md th { border: 1px solid var(--line); padding: 3px 8px; }
+.md a { color: var(--accent); }
+.hljs-keyword, .hljs-built_in, .hljs-selector-tag, .hljs-type { color: #cf222e; }
+.hljs-string, .hljs-attr, .hljs-regexp, .hljs-addition { color: #0a3069; }
+.hljs-number, .hljs-literal, .hljs-variable, .hljs-attribute { color: #0550ae; }
+.hljs-title, .hljs-section, .hljs-name { color: #8250df; }
+.hljs-comment, .hljs-quote, .hljs-meta { color: #6e7781; font-style: italic; }
+.hljs-deletion { color: #82071e; }
+@media (prefers-color-scheme: dark) {
+  .hljs-keyword, .hljs-built_in, .hljs-selector-tag, .hljs-type { color: #ff7b72; }
+  .hljs-string, .hljs-attr, .hljs-regexp, .hljs-addition { color: #a5d6ff; }
+  .hljs-number, .hljs-literal, .hljs-variable, .hljs-attribute { color: #79c0ff; }
+  .hljs-title, .hljs-section, .hljs-name { color: #d2a8ff; }
+  .hljs-comment, .hljs-quote, .hljs-meta { color: #8b949e; }
+  .hljs-deletion { color: #ffa198; }
+}
 li.item.error { border-color: var(--err); }
 li.item.note { background: transparent; border-style: dashed; }
 details { margin-top: 6px; }
@@ -58,7 +89,7 @@ summary { cursor: pointer; color: var(--muted); }
 `;
 
 /** Reads the embedded data and replays it; plain ES2017, no dependencies. */
-export const SCRIPT = `
+export const PAGE_SCRIPT = `
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('fleetscope-data').textContent);
@@ -88,14 +119,46 @@ export const SCRIPT = `
     d.appendChild(el('pre', '', body));
     return d;
   }
+  var ALLOWED_TAGS = ' P BR HR STRONG EM S DEL CODE PRE SPAN UL OL LI BLOCKQUOTE H1 H2 H3 H4 H5 H6 A TABLE THEAD TBODY TR TH TD ';
+  var CODE_CLASS = /^(hljs[\\w-]*|language-[\\w-]+)( hljs[\\w-]*| language-[\\w-]+)*$/;
+  /** Keeps allowlisted elements with their safe attributes; anything else becomes its text. */
+  function sanitize(parent) {
+    Array.prototype.slice.call(parent.childNodes).forEach(function (node) {
+      if (node.nodeType === 3) return;
+      if (node.nodeType !== 1) { parent.removeChild(node); return; }
+      var tag = node.nodeName.toUpperCase();
+      if (ALLOWED_TAGS.indexOf(' ' + tag + ' ') < 0) {
+        parent.replaceChild(document.createTextNode(node.textContent || ''), node);
+        return;
+      }
+      Array.prototype.slice.call(node.attributes).forEach(function (attribute) {
+        var name = attribute.name.toLowerCase();
+        var keep = (name === 'class' && CODE_CLASS.test(attribute.value)) ||
+          (name === 'href' && tag === 'A' && /^(https?:|mailto:)/i.test(attribute.value)) ||
+          (name === 'start' && tag === 'OL' && /^[0-9]{1,9}$/.test(attribute.value));
+        if (!keep) node.removeAttribute(attribute.name);
+      });
+      if (tag === 'A') { node.setAttribute('target', '_blank'); node.setAttribute('rel', 'noopener noreferrer nofollow'); }
+      sanitize(node);
+    });
+  }
+  function markdownBody(html) {
+    var body = el('div', 'md');
+    var inert = document.createElement('template');
+    inert.innerHTML = html;
+    sanitize(inert.content);
+    body.appendChild(inert.content);
+    return body;
+  }
   function render(item) {
     var li = el('li', 'item');
     var meta = el('div', 'meta');
     if (item.k === 'm') {
-      meta.appendChild(el('span', 'who', item.from + ' \\u2192 ' + item.to));
+      meta.appendChild(el('span', 'who', item.from + ' \\u2192 ' + (item.to === '*' ? 'everyone' : item.to)));
       meta.appendChild(document.createTextNode(' \\u00b7 ' + item.kind + ' \\u00b7 ' + clock(item.t)));
       li.appendChild(meta);
-      if (item.content) li.appendChild(el('pre', '', item.content));
+      if (item.html) li.appendChild(markdownBody(item.html));
+      else if (item.content) li.appendChild(el('div', 'text', item.content));
       (item.calls || []).forEach(function (c) { li.appendChild(block('Tool call ' + c.name, c.arguments)); });
       (item.results || []).forEach(function (r) { li.appendChild(block((r.isError ? 'Tool error ' : 'Tool result ') + r.name, r.content)); });
     } else {

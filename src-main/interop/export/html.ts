@@ -1,8 +1,16 @@
+import { createHash } from 'node:crypto';
 import { stopReasonSentence, type FleetInput, type RunEvent } from '@shared/domain';
 import { SessionGraphTally } from './html-graph';
-import { CONTENT_SECURITY_POLICY, SCRIPT, STYLE } from './html-template';
+import { messageBodyHtml } from './html-body';
+import { CONTENT_SECURITY_POLICY, PAGE_SCRIPT, STYLE } from './html-template';
 import type { RenderInput } from './render-types';
 import { escapeHtml } from './text';
+
+/** Scripts run only when they are the page's own (by hash): markup in a message never can. */
+const REPLAY_POLICY = CONTENT_SECURITY_POLICY.replace(
+  "script-src 'unsafe-inline'",
+  `script-src 'sha256-${createHash('sha256').update(PAGE_SCRIPT).digest('base64')}'`,
+);
 
 /** One replay step as the page's script reads it. */
 type ReplayItem =
@@ -13,6 +21,8 @@ type ReplayItem =
       kind: string;
       t: number;
       content: string;
+      /** The content rendered from Markdown, unsanitized (the page sanitizes it); absent for plain text. */
+      html?: string;
       calls: Array<{ name: string; arguments: string }>;
       results: Array<{ name: string; content: string; isError: boolean }>;
     }
@@ -49,7 +59,7 @@ export function* renderHtml(input: RenderInput): Generator<string> {
     `${summary.fleetName} · ${capitalize(summary.status)}${stopped} · ${readableDate(summary.createdAt)}`,
   );
   yield '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n';
-  yield `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">\n`;
+  yield `<meta http-equiv="Content-Security-Policy" content="${REPLAY_POLICY}">\n`;
   yield `<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>${title} · Fleetscope</title>\n`;
   yield `<style>${STYLE}</style>\n</head>\n<body>\n`;
   yield `<header><h1>${title}</h1><p>${subtitle}</p></header>\n`;
@@ -71,7 +81,7 @@ export function* renderHtml(input: RenderInput): Generator<string> {
   yield '\n]}</script>\n';
   // The graph needs every message counted, so it comes last in the file; the layout puts it on top.
   yield `<figure class="graph" aria-label="Who spoke to whom">\n${graph.svg()}\n<figcaption>Who spoke to whom: thicker arrows carry more messages; the speaker is highlighted as the session replays.</figcaption></figure>\n`;
-  yield `</div>\n<script>${SCRIPT}</script>\n</body>\n</html>\n`;
+  yield `</div>\n<script>${PAGE_SCRIPT}</script>\n</body>\n</html>\n`;
 }
 
 /** "2026-11-22 17:40 UTC": the same in every time zone the file is opened in. */
@@ -105,6 +115,11 @@ function kindOf(agent: FleetInput['agents'][number]): string {
   }
 }
 
+function htmlOf(content: string, kind: string): { html?: string } {
+  const html = messageBodyHtml(content, kind);
+  return html === null ? {} : { html };
+}
+
 /** `shownResults` keeps a tool result from showing twice (as an event and inside a message). */
 function toItem(event: RunEvent, shownResults: Set<string>): ReplayItem | null {
   const base = { t: event.t, agent: event.agent };
@@ -120,6 +135,7 @@ function toItem(event: RunEvent, shownResults: Set<string>): ReplayItem | null {
         kind: m.kind,
         t: m.t,
         content: m.content,
+        ...htmlOf(m.content, m.kind),
         calls: (m.toolCalls ?? []).map((call) => ({ name: call.name, arguments: call.arguments })),
         results: results.map((result) => ({
           name: result.name,

@@ -1,5 +1,6 @@
 import {
   assertNever,
+  receiverLabel,
   stopReasonSentence,
   type Message,
   type RunEvent,
@@ -113,7 +114,7 @@ function renderMessage(
   const state = message.state === 'complete' ? '' : ` · ${message.state}`;
   const usage = message.usage ? ` · ${message.usage.prompt}+${message.usage.completion} tokens` : '';
   parts.push(
-    `**${index}. ${escapeInline(message.from)} → ${escapeInline(message.to)}** · ${message.kind} · ${formatOffset(message.t)}${reply}${state}${usage}\n`,
+    `**${index}. ${escapeInline(message.from)} → ${escapeInline(receiverLabel(message.to))}** · ${message.kind} · ${formatOffset(message.t)}${reply}${state}${usage}\n`,
   );
   if (message.content !== '') parts.push(`\n${quoteBlock(message.content)}\n`);
   for (const call of message.toolCalls ?? []) {
@@ -160,7 +161,7 @@ function renderEvent(event: RunEvent, shownResults: Set<string>): string | null 
     case 'error':
       return `> **Error** ${codeSpan(event.payload.code)} · ${at}: ${escapeInline(event.payload.message)}\n\n`;
     case 'message.dropped':
-      return `> **Dropped** a message from ${escapeInline(event.payload.message.from)} to ${escapeInline(event.payload.message.to)}: ${escapeInline(event.payload.reason)}\n\n`;
+      return `> **Dropped** a message from ${escapeInline(event.payload.message.from)} to ${escapeInline(receiverLabel(event.payload.message.to))}: ${escapeInline(event.payload.reason)}\n\n`;
     case 'human.requested':
       return `**Asked the human** · ${at}\n\n${quoteBlock(event.payload.prompt)}\n\n`;
     case 'human.given':

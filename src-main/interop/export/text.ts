@@ -1,5 +1,13 @@
 /** Escaping and formatting shared by the Markdown and HTML exports. */
 
+/**
+ * Punctuation whose backslash escape a model writes on purpose in Markdown (`\*`, `\_`, a literal
+ * backtick or pipe): the escape is kept as an escape. Before any other punctuation (`\(`, `\[`,
+ * `\{`, LaTeX's `\\`) the backslash is part of what was written and is kept visible.
+ */
+const MARKDOWN_ESCAPED = new Set(['*', '_', '`', '|', '~', '#']);
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
+
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -58,13 +66,16 @@ export function codeSpan(text: string, inTable = false): string {
  *   only when its destination starts with http://, https:// or mailto:; otherwise the `(` or
  *   `:` is escaped and it stays text, whatever scheme, entity or escape trick it uses;
  * - entity references are escaped, so `&#106;` is shown as written;
- * - quotes and apostrophes are written as they are.
+ * - quotes and apostrophes are written as they are;
+ * - a backslash before other punctuation than `MARKDOWN_ESCAPED` is doubled, so `\(1 + 1\)` reads
+ *   as written instead of losing its backslashes.
  * An escape is added only where the character is not already escaped (an even run of
- * backslashes before it), so `\\<b>` cannot turn an added backslash into a literal one.
+ * backslashes before it in the output), so `\\<b>` cannot turn an added backslash into a literal one.
  */
 export function safeMarkdown(text: string): string {
   let out = '';
-  let backslashes = 0;
+  /** Backslashes at the end of `out`: an odd run escapes the next character. */
+  let run = 0;
   for (let i = 0; i < text.length; i++) {
     const char = text[i] as string;
     let escape = false;
@@ -76,10 +87,17 @@ export function safeMarkdown(text: string): string {
     } else if ((char === '(' || char === ':') && text[i - 1] === ']') {
       WEB_DESTINATION.lastIndex = i + 1;
       escape = !WEB_DESTINATION.test(text);
+    } else if (char === '\\') {
+      const next = text[i + 1] ?? '';
+      // Doubled whatever came before: the backslash is shown as written.
+      if (ASCII_PUNCTUATION.test(next) && !MARKDOWN_ESCAPED.has(next)) {
+        out += '\\';
+        run++;
+      }
     }
-    if (escape && backslashes % 2 === 0) out += '\\';
+    if (escape && run % 2 === 0) out += '\\';
     out += char === '\0' ? '\uFFFD' : char;
-    backslashes = char === '\\' ? backslashes + 1 : 0;
+    run = char === '\\' ? run + 1 : 0;
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import type { AgentSpec, ScriptedReply } from '@shared/domain';
+import type { AgentSpec, Message, ScriptedReply } from '@shared/domain';
 import { TurnAborted, type Agent, type TurnContext } from './agent';
 
 /** Characters per simulated streaming chunk when the reply does not say. */
@@ -30,6 +30,27 @@ export function streamingPace(
     return { size: reply.chunkSize ?? DEFAULT_CHUNK_SIZE, delayMs: reply.delayMs ?? 0 };
   const size = reply.chunkSize ?? Math.max(1, Math.round(charsPerSecond / PACED_CHUNKS_PER_SECOND));
   return { size, delayMs: Math.round((size * 1000) / charsPerSecond) };
+}
+
+/** Longest task text put into a reply: a quote, not the whole brief. */
+const MAX_TASK_QUOTE = 160;
+
+/**
+ * A reply with `{{task}}` replaced by the task it answers: the latest task message it saw (a
+ * continued session has a new one), first line only, shortened with an ellipsis. Without a task
+ * the placeholder reads "the task".
+ */
+export function fillTask(content: string, history: readonly Message[]): string {
+  if (!content.includes('{{task}}')) return content;
+  const task = history.findLast((message) => message.kind === 'task')?.content ?? '';
+  const line =
+    task
+      .split(/\r?\n/)
+      .find((text) => text.trim() !== '')
+      ?.trim() ?? '';
+  const chars = [...line];
+  const quote = chars.length > MAX_TASK_QUOTE ? `${chars.slice(0, MAX_TASK_QUOTE - 1).join('')}…` : line;
+  return content.replaceAll('{{task}}', quote || 'the task');
 }
 
 /**
@@ -74,9 +95,10 @@ export class ScriptedAgent implements Agent {
   }
 
   async turn(context: TurnContext): Promise<void> {
-    const reply = this.nextReply();
+    const scripted = this.nextReply();
     // Its part is done: the turn ends quietly (no error, nothing for the others to answer).
-    if (reply === null) return;
+    if (scripted === null) return;
+    const reply = { ...scripted, content: fillTask(scripted.content, context.history()) };
     const writer = context.open({ to: reply.to ?? context.receiver, kind: reply.kind ?? 'text' });
     const { size, delayMs: delay } = streamingPace(reply, this.spec.charsPerSecond);
     context.setStatus('streaming');

@@ -122,7 +122,7 @@ describe('fleetscope run on a 3 MB filesystem', () => {
 
       expect(code).toBe(1);
       const summary = stdout.trim().split('\n').at(-1) ?? '';
-      expect(summary).toMatch(/failed: error/);
+      expect(summary).toMatch(/failed: Ended by an error/);
       expect(summary).toContain(`the disk holding ${dataDir} is full`);
       expect(summary).toMatch(/It needs at least 16\.0 MB free to go on/);
       const sessionId = /Session (\S+) failed/.exec(summary)?.[1] as string;

@@ -51,7 +51,9 @@ describe('fleetscope run as a process', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('editor → user [result]');
-    expect(result.stdout.trim().split('\n').at(-1)).toMatch(/completed: team-finished .* 5 messages/);
+    expect(result.stdout.trim().split('\n').at(-1)).toMatch(
+      /completed: Finished: every agent had its turn.* 5 messages/,
+    );
   }, 30_000);
 
   it('Ctrl+C (SIGINT) cancels a run waiting on the provider and exits 1', async () => {
@@ -77,7 +79,7 @@ describe('fleetscope run as a process', () => {
     running.process.kill('SIGINT');
     const result = await running.finished;
     expect(result.code).toBe(1);
-    expect(result.stdout.trim().split('\n').at(-1)).toContain('stopped: cancelled');
+    expect(result.stdout.trim().split('\n').at(-1)).toContain('stopped: Cancelled before the end');
     expect(stub.chatRequests()[0]?.abortedAt).not.toBeNull();
   }, 30_000);
 });

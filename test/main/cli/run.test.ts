@@ -53,7 +53,9 @@ describe('fleetscope run', () => {
       expect(io.stderr.join('\n')).toBe('');
       expect(code).toBe(0);
       const summary = io.stdout.at(-1) ?? '';
-      expect(summary).toMatch(/^Session ses_\S+ completed: \S+ \(.+\) \d+ messages, \d+ tokens\.$/);
+      expect(summary).toMatch(
+        /^Session ses_\S+ completed: [A-Z][^.]+( \(.+\))?\. \d+ messages, \d+ tokens\.$/,
+      );
       const sessionId = /^Session (ses_\S+) /.exec(summary)?.[1] ?? '';
       const history = openHistory(dataDir, { recover: false });
       try {
@@ -113,11 +115,11 @@ describe('fleetscope run', () => {
     );
     expect(code).toBe(0);
     const text = io.stdout.join('\n');
-    expect(text).toContain('user → * [task]\nSay hi');
-    expect(text).toContain('ann → *\nhello there');
-    expect(text).toContain('bob → *\nhi ann');
+    expect(text).toContain('user → everyone [task]\nSay hi');
+    expect(text).toContain('ann → everyone\nhello there');
+    expect(text).toContain('bob → everyone\nhi ann');
     expect(io.stdout.at(-1)).toContain(
-      'completed: max-messages (The run reached its limit of 5 messages.) 5 messages',
+      'completed: Stopped after 5 messages (The run reached its limit of 5 messages). 5 messages',
     );
   });
 
@@ -269,7 +271,9 @@ describe('fleetscope run exit codes', () => {
       io,
     );
     expect(code).toBe(3);
-    expect(io.stdout.at(-1)).toContain('failed: error (optimist: provider "openai" had a server error (503)');
+    expect(io.stdout.at(-1)).toContain(
+      'failed: Ended by an error (optimist: provider "openai" had a server error (503)',
+    );
   });
 
   it('exits 3 on a stream that stalls past --idle-timeout', async () => {
@@ -324,6 +328,6 @@ describe('fleetscope run exit codes', () => {
     await stub.waitForChatRequests(1);
     io.interrupt();
     expect(await running).toBe(1);
-    expect(io.stdout.at(-1)).toContain('stopped: cancelled');
+    expect(io.stdout.at(-1)).toContain('stopped: Cancelled before the end');
   });
 });

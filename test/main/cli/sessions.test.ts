@@ -56,8 +56,57 @@ describe('fleetscope sessions', () => {
     expect(limited.stdout.join('\n')).toContain('Showing 1 of 2 sessions.');
   });
 
+  it("pages with --offset and filters with --status, like the app's list", async () => {
+    const s = new SessionScript();
+    for (const event of [s.started('Broken run'), s.stopped('failed', 'Provider failed')]) {
+      history.store.append(event);
+    }
+    const second = captureIo();
+    expect(
+      await runCli(['sessions', '--limit', '1', '--offset', '1', '--data-dir', history.dir], second),
+    ).toBe(0);
+    const secondText = second.stdout.join('\n');
+    expect(secondText).toContain('Code review');
+    expect(secondText).not.toContain('Broken run');
+    expect(secondText).toContain('Showing 2-2 of 3 sessions.');
+    expect(secondText).toContain('More: --offset 2');
+
+    const failed = captureIo();
+    expect(
+      await runCli(['sessions', '--json', '--status', 'failed', '--data-dir', history.dir], failed),
+    ).toBe(0);
+    const page = JSON.parse(failed.stdout.join('\n')) as { total: number; items: Array<{ title: string }> };
+    expect(page.total).toBe(1);
+    expect(page.items.map((item) => item.title)).toEqual(['Broken run']);
+
+    const both = captureIo();
+    expect(
+      await runCli(
+        ['sessions', '--status', 'failed,completed', '--status', 'paused', '--data-dir', history.dir],
+        both,
+      ),
+    ).toBe(0);
+    expect(both.stdout.join('\n')).toContain('Showing 3 of 3 sessions.');
+
+    const none = captureIo();
+    expect(await runCli(['sessions', '--status', 'paused', '--data-dir', history.dir], none)).toBe(0);
+    expect(none.stdout.join('\n')).toBe('No sessions are paused.');
+
+    const beyond = captureIo();
+    expect(await runCli(['sessions', '--offset', '9', '--data-dir', history.dir], beyond)).toBe(0);
+    expect(beyond.stdout.join('\n')).toContain('--offset 9 is beyond the end');
+  });
+
   it('exits 2 for bad arguments', async () => {
-    for (const args of [['--limit', 'lots'], ['--limit', '0'], ['--frobnicate'], ['extra']]) {
+    for (const args of [
+      ['--limit', 'lots'],
+      ['--limit', '0'],
+      ['--offset', '-1'],
+      ['--offset', '1.5'],
+      ['--status', 'finished'],
+      ['--frobnicate'],
+      ['extra'],
+    ]) {
       const io = captureIo();
       expect(await runCli(['sessions', ...args, '--data-dir', history.dir], io)).toBe(2);
       expect(io.stderr.join('\n')).toContain('Usage: fleetscope sessions');

@@ -31,8 +31,8 @@ describe('fleetscope show', () => {
     const text = io.stdout.join('\n');
     expect(text).toContain('Weather check  (abc12345-0000-4000-8000-000000000001)');
     expect(text).toContain('Status: stopped (Stopped by user)');
-    const order = ['user -> alice (task)', 'alice -> bob (text)', 'bob -> * (text, partial)'].map((line) =>
-      text.indexOf(line),
+    const order = ['user -> alice (task)', 'alice -> bob (text)', 'bob -> everyone (text, partial)'].map(
+      (line) => text.indexOf(line),
     );
     expect(order.every((index) => index >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);

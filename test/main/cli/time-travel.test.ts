@@ -107,7 +107,10 @@ describe('time travel from the command line', () => {
     const markdown = await cli('compare', parentId, forkId);
     expect(markdown.code).toBe(0);
     expect(markdown.stdout).toContain('Messages 1-2 are the same in both; they diverge at message 3.');
-    expect(markdown.stdout).toContain('**Offices are better**');
+    expect(markdown.stdout).toContain('**Offices are**');
+    // Session ids are code spans, copied as they are (no `ses\_` escapes).
+    expect(markdown.stdout).toContain(`| Session | \`${parentId}\` | \`${forkId}\` |`);
+    expect(markdown.stdout).not.toContain('ses\\_');
 
     const json = await cli('compare', parentId, forkId, '--format', 'json');
     expect(json.code).toBe(0);

@@ -34,6 +34,9 @@ describe('HTML export', () => {
   it('is self-contained: no URLs, no external scripts, styles or fonts, and a CSP that forbids fetches', async () => {
     const html = await exported('html');
     expect(html).not.toMatch(/https?:\/\//);
+    // Only the page's own script runs (by its hash): markup in a message never could.
+    expect(html).toMatch(/script-src 'sha256-[A-Za-z0-9+/]+=*'/);
+    expect(html).not.toContain("script-src 'unsafe-inline'");
     expect(html).not.toMatch(/<link|@import|url\(|<script[^>]+src=|<iframe/i);
     expect(html).toContain(`content="default-src 'none';`);
     expect(html).toMatch(/id="play"/);

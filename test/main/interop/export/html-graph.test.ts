@@ -62,8 +62,8 @@ describe('the session graph in the HTML export', () => {
       '2 to everyone',
     );
     expect(window.document.querySelector('[data-agent="user"], [data-agent="*"]')).toBeNull();
-    // While a broadcast replays, a fan of lines reaches everyone else.
-    expect(window.document.querySelectorAll('.fan[data-from="reviewer"] line')).toHaveLength(3);
+    // A broadcast is drawn as an arrow to everyone else (faint until one replays).
+    expect(window.document.querySelectorAll('.fan[data-from="reviewer"] polygon')).toHaveLength(3);
   });
 
   it('keeps names inert in the SVG', () => {
