@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChannelName, Input, Output } from '@shared/contract';
-import { formatCost, type FleetInput, type TerminationSpec } from '@shared/domain';
+import { describeFigures, formatCost, type FleetInput, type TerminationSpec } from '@shared/domain';
+import { runCli } from '../../../src-main/cli/main';
+import { captureIo } from '../../helpers/cli-io';
 import { createApp, type FleetscopeApp } from '../../../src-main/app';
 import { createPricer } from '../../../src-main/history';
 import { callChecked } from '../../helpers/checked-dispatch';
@@ -188,6 +191,86 @@ describe('usage and cost of model calls', () => {
     expect(byCost.items.map((item) => item.id)).toEqual([priced, free]);
     const byTokens = await call('sessions.list', { sort: 'tokens' });
     expect(byTokens.items[0]?.id).toBe(priced);
+  });
+
+  it('shows the same figures in the store, the CLI, every export and OTLP, and reads them back from OTLP', async () => {
+    stub.enqueue(
+      {
+        type: 'text',
+        content: 'Rome.',
+        usage: { prompt: 1200, completion: 300, cached: 200, reasoning: 40 },
+      },
+      { type: 'text', content: 'Florence.', usage: { prompt: 900, completion: 100 } },
+    );
+    const id = await runToEnd(pair('gpt-4o-mini'));
+    const usage = await call('sessions.usage', { id });
+    const cost = formatCost(usage.total);
+    expect(cost).toBe(`$${(miniCost(1200, 200, 300) + miniCost(900, 0, 100)).toPrecision(2)}`);
+    const exported = async (format: 'md' | 'html' | 'json' | 'otlp') =>
+      readFileSync((await call('sessions.export', { id, format })).path, 'utf8');
+
+    expect(await exported('md')).toContain(`| Cost | ${cost} |`);
+    expect(await exported('md')).toContain('1200 in (200 cached), 300 out (40 reasoning), gpt-4o-mini');
+    expect(await exported('html')).toContain(
+      `${usage.total.inputTokens + usage.total.outputTokens} tokens · ${cost}`,
+    );
+    const json = JSON.parse(await exported('json')) as { session: { cost: number; unpricedCalls: number } };
+    expect(json.session.cost).toBeCloseTo(usage.total.cost, 12);
+    expect(json.session.unpricedCalls).toBe(0);
+
+    const otlp = await exported('otlp');
+    const spans = (
+      JSON.parse(otlp) as {
+        resourceSpans: Array<{
+          scopeSpans: Array<{
+            spans: Array<{ attributes: Array<{ key: string; value: Record<string, unknown> }> }>;
+          }>;
+        }>;
+      }
+    ).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((scope) => scope.spans));
+    const sum = (key: string) =>
+      spans.reduce((total, span) => {
+        const value = span.attributes.find((attribute) => attribute.key === key)?.value;
+        return total + Number(value?.intValue ?? value?.doubleValue ?? 0);
+      }, 0);
+    expect(sum('gen_ai.usage.input_tokens')).toBe(usage.total.inputTokens);
+    expect(sum('gen_ai.usage.output_tokens')).toBe(usage.total.outputTokens);
+    expect(sum('gen_ai.usage.cache_read.input_tokens')).toBe(200);
+    expect(sum('fleetscope.usage.reasoning_tokens')).toBe(40);
+    expect(sum('fleetscope.usage.cost_usd')).toBeCloseTo(usage.total.cost, 12);
+
+    // The OTLP file imported again: the same tokens and cost.
+    const imported = await call('sessions.importData', { fileName: 'trace.json', content: otlp });
+    const again = await call('sessions.usage', { id: imported.sessionId });
+    expect(again.total).toMatchObject({
+      calls: 2,
+      inputTokens: usage.total.inputTokens,
+      outputTokens: usage.total.outputTokens,
+      cachedTokens: 200,
+      reasoningTokens: 40,
+      unpricedCalls: 0,
+    });
+    expect(again.total.cost).toBeCloseTo(usage.total.cost, 12);
+
+    // The CLI, on the same data folder.
+    await app.close();
+    const io = captureIo();
+    expect(await runCli(['show', id, '--data-dir', join(temp.dir, 'data')], io)).toBe(0);
+    const shown = io.stdout.join('\n');
+    expect(shown).toContain(`Usage: ${describeFigures(usage.total)}`);
+    expect(shown).toContain(`| ${cost} |`);
+    const listed = captureIo();
+    expect(await runCli(['sessions', '--sort', 'cost', '--data-dir', join(temp.dir, 'data')], listed)).toBe(
+      0,
+    );
+    expect(listed.stdout.join('\n')).toContain(cost);
+    app = createApp({
+      dataDir: join(temp.dir, 'data'),
+      surface: 'cli',
+      pingIntervalMs: 0,
+      seedSamples: false,
+      watchStore: false,
+    });
   });
 
   it('stops a run at its cost budget, named in the stop reason', async () => {
