@@ -1,5 +1,6 @@
 import { LIVE_SQL } from './live-sql';
 import type { SessionStatus } from '@shared/domain';
+import type { SessionSort } from '@shared/contract';
 import type { SqliteDatabase } from './database';
 import { HistoryError } from './errors';
 import type { ProcessIdentity } from './ownership';
@@ -21,7 +22,17 @@ export interface SessionListQuery {
   tag?: string;
   /** Free text: matches message content (full-text, word prefix) or title/task (substring). */
   search?: string;
+  /** Largest first (`created`: newest first, the default); ties newest first. */
+  sort?: SessionSort;
 }
+
+/** ORDER BY of each sort; each is served by an index (migrations 2 and 13). */
+const ORDER_BY: Record<SessionSort, string> = {
+  created: 'created_at DESC, id',
+  cost: 'cost DESC, created_at DESC, id',
+  tokens: 'tokens DESC, created_at DESC, id',
+  duration: 'duration_ms DESC, created_at DESC, id',
+};
 
 export interface SessionPage {
   items: SessionListItem[];
@@ -162,7 +173,7 @@ export class SessionQueries {
     const offset = Math.max(0, Math.trunc(query.offset ?? 0));
     const rows = this.cache
       .get(
-        `SELECT *, ${FAMILY_COLUMNS} FROM sessions ${clause} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`,
+        `SELECT *, ${FAMILY_COLUMNS} FROM sessions ${clause} ORDER BY ${ORDER_BY[query.sort ?? 'created']} LIMIT ? OFFSET ?`,
       )
       .all(...params, limit, offset) as SessionRow[];
     const total = (

@@ -7,6 +7,7 @@ import { familyCountsSchema, forkOfSchema } from './lineage';
 import {
   runEventListSchema,
   sessionEdgeStatsSchema,
+  sessionUsageSchema,
   turnIndexSchema,
   unmappedListSchema,
   viewStateSchema,
@@ -32,6 +33,10 @@ export const storedMessageSchema = messageSchema.extend({
 });
 export type StoredMessage = z.infer<typeof storedMessageSchema>;
 
+/** How the session list can be sorted: newest, most expensive, most tokens, longest first. */
+export const SESSION_SORTS = ['created', 'cost', 'tokens', 'duration'] as const;
+export type SessionSort = (typeof SESSION_SORTS)[number];
+
 export const sessionListQuerySchema = z
   .object({
     limit: z.number().int().min(1).max(500).optional(),
@@ -43,6 +48,8 @@ export const sessionListQuerySchema = z
     to: z.number().optional(),
     tag: z.string().max(LIMITS.tag).optional(),
     search: z.string().max(LIMITS.search).optional(),
+    /** Sort key, largest (or newest) first; default `created`. */
+    sort: z.enum(SESSION_SORTS).optional(),
   })
   .strict();
 
@@ -68,7 +75,7 @@ export const sessionChannels = {
   'sessions.list': query(
     sessionListQuerySchema,
     z.object({ items: z.array(sessionListItemSchema), total: z.number().int() }),
-    'Sessions newest first, filtered and paged.',
+    'Sessions newest first (or by cost, tokens or duration), filtered and paged.',
   ),
   'sessions.get': query(
     z.object({ id }).strict(),
@@ -124,6 +131,11 @@ export const sessionChannels = {
     z.object({ id, seq: z.number().int().min(0).optional() }).strict(),
     sessionEdgeStatsSchema,
     'Who addressed whom and how much each agent said, up to a seq (default: the end), from the stored messages.',
+  ),
+  'sessions.usage': query(
+    z.object({ id, seq: z.number().int().min(0).optional() }).strict(),
+    sessionUsageSchema,
+    "Tokens, cost and busy time of a session's model calls up to a seq (default: the end): in total, per agent and per edge, from the stored messages.",
   ),
   'sessions.unmapped': query(
     z.object({ id, limit: z.number().int().min(1).max(5000).optional() }).strict(),

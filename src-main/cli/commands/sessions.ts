@@ -1,8 +1,13 @@
 import { parseArgs } from 'node:util';
-import { SESSION_STATUSES, stopReasonSentence, type SessionStatus } from '@shared/domain';
+import { SESSION_SORTS, type SessionSort } from '@shared/contract';
+import { SESSION_STATUSES, formatCost, stopReasonSentence, type SessionStatus } from '@shared/domain';
 import type { SessionListItem } from '../../app';
 import { EXIT, UsageError, type CliCommand } from '../command';
 import { dataDirFrom, hasStore, withApp } from '../open-app';
+
+const SESSION_SORTS_TEXT = SESSION_SORTS.join('|');
+const isSessionSort = (value: string): value is SessionSort =>
+  (SESSION_SORTS as readonly string[]).includes(value);
 
 /** "850ms", "42s", "3m 05s", "2h 14m". */
 export function formatDuration(ms: number): string {
@@ -43,6 +48,12 @@ const COLUMNS: Array<{
   { title: 'STOP REASON', width: 40, value: (s) => (s.stopReason ? stopReasonSentence(s.stopReason) : '') },
   { title: 'MSGS', width: 6, value: (s) => String(s.messageCount), right: true },
   { title: 'TOKENS', width: 8, value: (s) => String(s.tokens), right: true },
+  {
+    title: 'COST',
+    width: 34,
+    value: (s) => formatCost({ cost: s.cost ?? 0, unpricedCalls: s.unpricedCalls ?? 0 }),
+    right: true,
+  },
   { title: 'DURATION', width: 8, value: (s) => formatDuration(s.durationMs), right: true },
   { title: 'WHEN', width: 16, value: (s) => formatWhen(s.createdAt) },
 ];
@@ -105,7 +116,7 @@ export const sessionsCommand: CliCommand = {
   name: 'sessions',
   summary: 'List recorded sessions, newest first',
   usage:
-    'fleetscope sessions [--json] [--search TEXT] [--status STATUS[,STATUS]] [--limit N] [--offset N] [--data-dir DIR]\n' +
+    `fleetscope sessions [--json] [--search TEXT] [--status STATUS[,STATUS]] [--sort ${SESSION_SORTS_TEXT}] [--limit N] [--offset N] [--data-dir DIR]\n` +
     `  --status takes one or more of: ${SESSION_STATUSES.join(', ')} (comma-separated or repeated)`,
   async run(args, io) {
     const { values } = parseArgs({
@@ -113,6 +124,7 @@ export const sessionsCommand: CliCommand = {
       options: {
         json: { type: 'boolean', default: false },
         search: { type: 'string' },
+        sort: { type: 'string' },
         limit: { type: 'string' },
         offset: { type: 'string' },
         status: { type: 'string', multiple: true },
@@ -130,6 +142,10 @@ export const sessionsCommand: CliCommand = {
       throw new UsageError(`--offset must be a whole number of 0 or more, got "${values.offset}"`);
     }
     const status = parseStatuses(values.status ?? []);
+    const sort = values.sort;
+    if (sort !== undefined && !isSessionSort(sort)) {
+      throw new UsageError(`--sort must be one of ${SESSION_SORTS_TEXT}, got "${sort}"`);
+    }
     const dataDir = dataDirFrom(values['data-dir'], io);
     if (!hasStore(dataDir)) {
       io.out(
@@ -143,6 +159,7 @@ export const sessionsCommand: CliCommand = {
         offset,
         ...(status.length > 0 ? { status } : {}),
         ...(values.search !== undefined ? { search: values.search } : {}),
+        ...(sort !== undefined ? { sort } : {}),
       });
       if (values.json) {
         io.out(JSON.stringify(page, null, 2));

@@ -11,7 +11,7 @@ import { compactStore } from './009-compact-store';
 import { shortEventKinds } from './010-short-event-kinds';
 import { storedAtColumn } from './011-stored-at';
 import { runRequestsTable } from './012-run-requests';
-import { reserved13 } from './013-reserved';
+import { modelUsageColumns } from './013-model-usage';
 import { cjkSearch } from './014-cjk-search';
 
 /** Every schema step in order. Append only; never edit a released migration. */
@@ -28,7 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   shortEventKinds,
   storedAtColumn,
   runRequestsTable,
-  reserved13,
+  modelUsageColumns,
   cjkSearch,
 ];
 export type { Migration } from './runner';

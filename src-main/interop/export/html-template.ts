@@ -156,6 +156,7 @@ export const PAGE_SCRIPT = `
     if (item.k === 'm') {
       meta.appendChild(el('span', 'who', item.from + ' \\u2192 ' + (item.to === '*' ? 'everyone' : item.to)));
       meta.appendChild(document.createTextNode(' \\u00b7 ' + item.kind + ' \\u00b7 ' + clock(item.t)));
+      if (item.usage) meta.appendChild(document.createTextNode(' \\u00b7 ' + item.usage));
       li.appendChild(meta);
       if (item.html) li.appendChild(markdownBody(item.html));
       else if (item.content) li.appendChild(el('div', 'text', item.content));

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { stopReasonSentence, type FleetInput, type RunEvent } from '@shared/domain';
+import {
+  describeUsage,
+  formatCost,
+  stopReasonSentence,
+  type FleetInput,
+  type RunEvent,
+} from '@shared/domain';
 import { SessionGraphTally } from './html-graph';
 import { messageBodyHtml } from './html-body';
 import { CONTENT_SECURITY_POLICY, PAGE_SCRIPT, STYLE } from './html-template';
@@ -25,6 +31,8 @@ type ReplayItem =
       html?: string;
       calls: Array<{ name: string; arguments: string }>;
       results: Array<{ name: string; content: string; isError: boolean }>;
+      /** The model call's usage in a line (describeUsage), when it reported one. */
+      usage?: string;
     }
   | {
       k: 'tool' | 'handoff' | 'error' | 'stop' | 'human';
@@ -56,7 +64,8 @@ export function* renderHtml(input: RenderInput): Generator<string> {
     ? ` · ${stopReasonSentence(summary.stopReason, { messages: summary.messageCount })}`
     : '';
   const subtitle = escapeHtml(
-    `${summary.fleetName} · ${capitalize(summary.status)}${stopped} · ${readableDate(summary.createdAt)}`,
+    `${summary.fleetName} · ${capitalize(summary.status)}${stopped} · ${readableDate(summary.createdAt)} · ` +
+      `${summary.tokens} tokens · ${formatCost({ cost: summary.cost ?? 0, unpricedCalls: summary.unpricedCalls ?? 0 })}`,
   );
   yield '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n';
   yield `<meta http-equiv="Content-Security-Policy" content="${REPLAY_POLICY}">\n`;
@@ -142,6 +151,7 @@ function toItem(event: RunEvent, shownResults: Set<string>): ReplayItem | null {
           content: result.content,
           isError: result.isError,
         })),
+        ...(m.usage ? { usage: describeUsage(m.usage) } : {}),
       };
     }
     case 'tool.executed': {
