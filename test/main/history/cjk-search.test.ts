@@ -64,7 +64,7 @@ describe('search in languages written without spaces', () => {
       history.db.prepare('DELETE FROM messages_fts WHERE rowid = ?').run(row.pk);
       history.db.prepare('INSERT INTO messages_fts (rowid, content) VALUES (?, ?)').run(row.pk, row.content);
     }
-    history.db.pragma('user_version = 12');
+    history.db.pragma('user_version = 13');
     expect(titles(history, '天気')).toEqual([]);
     history.close();
 
