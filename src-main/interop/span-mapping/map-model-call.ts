@@ -19,6 +19,7 @@ import {
   participant,
   readUsage,
 } from './span-values';
+import { transferTarget } from '../import/transfer-tools';
 import { words } from './said-index';
 import { failIn, type Timed, type TranscriptState } from './transcript-state';
 
@@ -57,9 +58,12 @@ export function mapModelCall(
   const sourceId = reader.text('fleetscope.message.id');
   reader.use('fleetscope.thread.id');
   if (system) state.configure(agent, system);
+  state.beginInputs();
   inputs.forEach((input, index) =>
     mapInput(state, resolved, agent, caller, input, index, out, envelopes[index] ?? null),
   );
+  state.endInputs();
+  const fromFleetscope = Object.keys(span.attributes).some((key) => key.startsWith('fleetscope.'));
   const answers = outputs.filter((message) => message.text !== '' || message.toolCalls.length > 0);
   if (answers.length === 0 && span.status.code === 2) {
     failIn(out, span.endMs, agent, span.status.message || `The model call "${span.name}" failed.`);
@@ -111,6 +115,13 @@ export function mapModelCall(
           payload: { messageId, callId: call.id, name: call.name, arguments: call.arguments },
         },
       });
+      // A transfer tool is a handoff (a Fleetscope export states its handoffs as events instead).
+      const target = fromFleetscope ? null : transferTarget(call.name);
+      if (target && target !== agent)
+        out.push({
+          ms: span.endMs,
+          event: { t: 0, agent, kind: 'handoff', payload: { from: agent, to: target, messageId: null } },
+        });
     }
     out.push({
       ms: span.endMs,
@@ -166,7 +177,9 @@ export function mapInput(
       const callId = input.toolCallId ?? state.callIdByName(agent, input.name);
       if (!callId || state.answeredCalls.has(callId)) return;
       const pending = state.pendingCalls.get(callId);
-      state.result(out, at, at, agent, span.spanId, suffix, {
+      // The result belongs to the agent that called the tool (after a handoff, another agent
+      // may be the one resending it).
+      state.result(out, at, at, pending?.agent ?? agent, span.spanId, suffix, {
         callId,
         name: pending?.name ?? input.name ?? 'tool',
         content: input.text,
@@ -180,7 +193,7 @@ export function mapInput(
         const hint = input.name ? participant(input.name) : null;
         const said = state.pickSpeaker(state.said.saidWhole(input.text), agent, at, hint);
         if (said) {
-          state.deliver(out, said, agent);
+          state.deliver(said, agent);
           return;
         }
       }
@@ -259,7 +272,7 @@ function receive(
   if (state.seenText(agent, input.text)) return;
   const whole = state.pickSpeaker(state.said.saidWhole(input.text), agent, at, hint);
   if (whole) {
-    state.deliver(out, whole, agent);
+    state.deliver(whole, agent);
     return;
   }
   let rest = input.text;
@@ -267,7 +280,7 @@ function receive(
     state.pickSpeaker(candidates, agent, at, hint),
   );
   if (quotes.length > 0) {
-    for (const quote of quotes) state.deliver(out, quote.said, agent);
+    for (const quote of quotes) state.deliver(quote.said, agent);
     const parts: string[] = [];
     let from = 0;
     for (const quote of quotes) {
