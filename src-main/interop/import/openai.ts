@@ -75,6 +75,7 @@ export function importOpenAiMessages(value: unknown, fallbackTime: number): Fore
   const pending = new Map<string, { name: string; target: string | null }>();
   const agents = new Set<string>();
   const messages: ForeignMessage[] = [];
+  const systemPrompts = new Map<string, string>();
   let legacyCalls = 0;
   for (const source of parsed) {
     const content = textOf(source.content);
@@ -91,7 +92,9 @@ export function importOpenAiMessages(value: unknown, fallbackTime: number): Fore
       for (const call of toolCalls)
         pending.set(call.id, { name: call.name, target: transferTarget(call.name) });
       const kind = toolCalls.length > 0 ? 'function' : 'text';
-      messages.push({ from: current, to: USER, kind, content, ...(toolCalls.length ? { toolCalls } : {}) });
+      // Tool calls are the agent's own work: addressed to itself, never to the user.
+      const to = toolCalls.length > 0 ? current : USER;
+      messages.push({ from: current, to, kind, content, ...(toolCalls.length ? { toolCalls } : {}) });
     } else if (source.role === 'tool' || source.role === 'function') {
       const callId =
         source.tool_call_id ?? [...pending.keys()].find((id) => pending.get(id)?.name === source.name);
@@ -119,9 +122,12 @@ export function importOpenAiMessages(value: unknown, fallbackTime: number): Fore
         continue;
       }
       messages.push(message);
+    } else if (source.role === 'user') {
+      messages.push({ from: USER, to: current, kind: 'text', content });
     } else {
-      const from = source.role === 'user' ? USER : 'system';
-      messages.push({ from, to: current, kind: source.role === 'user' ? 'text' : 'system', content });
+      // A system or developer prompt configures the agent it was sent to (its first one counts).
+      const agent = source.name ? agentName(source.name) : current;
+      if (content && !systemPrompts.has(agent)) systemPrompts.set(agent, content);
     }
   }
   const team: TeamSpec =
@@ -140,6 +146,7 @@ export function importOpenAiMessages(value: unknown, fallbackTime: number): Fore
     agents: [...agents],
     team,
     messages,
+    systemPrompts: Object.fromEntries(systemPrompts),
     stopReason: 'Imported from an OpenAI message list; the conversation ended with its last message.',
     createdAt: fallbackTime,
   };
