@@ -293,8 +293,14 @@ function receive(
   }
   const known = parent !== null && parent !== USER && state.agents.has(parent) ? parent : null;
   const sender = named ?? (caller !== USER ? caller : (known ?? USER));
-  if (sender === USER) state.firstUserText ??= rest;
   const messageId = `${span.spanId}.${suffix}`;
+  // Words no one said yet may be said later in this batch by a span stamped after this one (a
+  // process whose clock runs behind): the user's only if no one has said them when it ends.
+  if (sender === USER && quotes.length === 0) {
+    state.deferUserInput({ agent, text: rest, ms: at, id: messageId });
+    return;
+  }
+  if (sender === USER) state.firstUserText ??= rest;
   state.remember(rest, { speaker: sender, ms: at, messageId });
   state.say(out, at, sender, agent, 'text', rest, {}, span.spanId, suffix);
 }

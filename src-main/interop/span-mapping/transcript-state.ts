@@ -58,6 +58,7 @@ export class TranscriptState {
   private readonly receivedRaw = new Map<string, Set<string>>();
   /** Per agent, the digests of what it said (its own words sent back to it are not new). */
   private readonly spoke = new Map<string, Set<string>>();
+  private readonly userInputs: Array<{ agent: string; text: string; ms: number; id: string }> = [];
   /** Tool results written, by agent, tool name and result text. */
   private readonly results = new Set<string>();
   /** Answers waiting for their recipients (see HeldAnswers). */
@@ -160,8 +161,41 @@ export class TranscriptState {
     this.answers.deliver(said, to);
   }
 
+  /** Inputs that look like the user's, settled when the batch ends (see `settleUserInputs`). */
+  deferUserInput(input: { agent: string; text: string; ms: number; id: string }): void {
+    this.userInputs.push(input);
+  }
+
+  /**
+   * Each deferred input: another participant's words when someone said them by the end of the
+   * batch (their answer goes to the agent), else the user's message to the agent.
+   */
+  settleUserInputs(out: Timed[]): void {
+    const inputs = this.userInputs.splice(0);
+    for (const { agent, text, ms, id } of inputs) {
+      const said = this.pickSpeaker(this.said.saidWhole(text), agent, ms, null);
+      if (said && said.speaker !== USER) {
+        this.deliver(said, agent);
+        continue;
+      }
+      if (said) continue;
+      this.firstUserText ??= text;
+      this.remember(text, { speaker: USER, ms, messageId: id });
+      this.message(out, ms, ms, {
+        id,
+        from: USER,
+        to: agent,
+        kind: 'text',
+        content: text,
+        meta: {},
+        toolCalls: [],
+      });
+    }
+  }
+
   /** Writes the answers given recipients in this batch; further recipients go in `meta.alsoTo`. */
   writeAddressed(out: Timed[]): void {
+    this.settleUserInputs(out);
     for (const { startMs, endMs, draft, to, alsoTo } of this.answers.takeAddressed()) {
       const meta = alsoTo.length > 0 ? { ...draft.meta, alsoTo } : draft.meta;
       this.message(out, startMs, endMs, { ...draft, to, meta });
@@ -170,6 +204,7 @@ export class TranscriptState {
 
   /** Writes every held answer to the one its agent answers (the trace showed no other reader). */
   releaseHeld(out: Timed[]): void {
+    this.settleUserInputs(out);
     this.writeAddressed(out);
     for (const held of this.answers.takeHeld()) this.message(out, held.startMs, held.endMs, held.draft);
   }
