@@ -253,7 +253,8 @@ const LABEL = /^(\d+[.)]|.*:)$/;
  * A user-role input `agent` receives for the first time. Words another participant said earlier
  * (the whole message, else quotes inside it) are theirs: their held answer goes to `agent`, and
  * nothing is written again. What is left is new: from the sender the input names, else the
- * enclosing agent that called this one, else the agent `graph.node.parent_id` names, else the user.
+ * enclosing agent that called this one, else the agent `graph.node.parent_id` names, else the user
+ * (looked at again when the batch ends, `settling`: a span stamped later may say those words).
  */
 function receive(
   state: TranscriptState,
@@ -263,6 +264,7 @@ function receive(
   input: ChatMessage,
   suffix: string,
   out: Timed[],
+  settling = false,
 ): void {
   const { span } = resolved;
   const at = span.startMs;
@@ -296,8 +298,8 @@ function receive(
   const messageId = `${span.spanId}.${suffix}`;
   // Words no one said yet may be said later in this batch by a span stamped after this one (a
   // process whose clock runs behind): the user's only if no one has said them when it ends.
-  if (sender === USER && quotes.length === 0) {
-    state.deferUserInput({ agent, text: rest, ms: at, id: messageId });
+  if (sender === USER && !settling) {
+    state.deferUserInput((later) => receive(state, resolved, agent, caller, input, suffix, later, true));
     return;
   }
   if (sender === USER) state.firstUserText ??= rest;

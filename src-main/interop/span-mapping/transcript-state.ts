@@ -58,7 +58,7 @@ export class TranscriptState {
   private readonly receivedRaw = new Map<string, Set<string>>();
   /** Per agent, the digests of what it said (its own words sent back to it are not new). */
   private readonly spoke = new Map<string, Set<string>>();
-  private readonly userInputs: Array<{ agent: string; text: string; ms: number; id: string }> = [];
+  private readonly userInputs: Array<(out: Timed[]) => void> = [];
   /** Tool results written, by agent, tool name and result text. */
   private readonly results = new Set<string>();
   /** Answers waiting for their recipients (see HeldAnswers). */
@@ -161,36 +161,14 @@ export class TranscriptState {
     this.answers.deliver(said, to);
   }
 
-  /** Inputs that look like the user's, settled when the batch ends (see `settleUserInputs`). */
-  deferUserInput(input: { agent: string; text: string; ms: number; id: string }): void {
-    this.userInputs.push(input);
+  /** Inputs that look like the user's, looked at again when the batch ends (`settleUserInputs`). */
+  deferUserInput(settle: (out: Timed[]) => void): void {
+    this.userInputs.push(settle);
   }
 
-  /**
-   * Each deferred input: another participant's words when someone said them by the end of the
-   * batch (their answer goes to the agent), else the user's message to the agent.
-   */
+  /** Each deferred input once more, now that every span of the batch said what it said. */
   settleUserInputs(out: Timed[]): void {
-    const inputs = this.userInputs.splice(0);
-    for (const { agent, text, ms, id } of inputs) {
-      const said = this.pickSpeaker(this.said.saidWhole(text), agent, ms, null);
-      if (said && said.speaker !== USER) {
-        this.deliver(said, agent);
-        continue;
-      }
-      if (said) continue;
-      this.firstUserText ??= text;
-      this.remember(text, { speaker: USER, ms, messageId: id });
-      this.message(out, ms, ms, {
-        id,
-        from: USER,
-        to: agent,
-        kind: 'text',
-        content: text,
-        meta: {},
-        toolCalls: [],
-      });
-    }
+    for (const settle of this.userInputs.splice(0)) settle(out);
   }
 
   /** Writes the answers given recipients in this batch; further recipients go in `meta.alsoTo`. */
