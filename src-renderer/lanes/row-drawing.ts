@@ -1,4 +1,4 @@
-import { BROADCAST, USER, type Message, type MessageState } from '@shared/domain';
+import { BROADCAST, USER, isOwnWork, receiversOf, type Message, type MessageState } from '@shared/domain';
 import type { LogEntry } from '../session/message-log';
 import { formatClock, formatDuration } from '../ui/format';
 import { ARROW_INSET, GUTTER, gapHeight } from './lane-geometry';
@@ -149,7 +149,8 @@ function drawMessage(
   const x = sender?.x ?? context.laneWidth / 2;
   const dropped = entry.droppedReason !== null && entry.endSeq <= context.seq;
   const handoff = message.kind === 'handoff' || model.rows.handoffMessages.has(message.id);
-  const tool = (message.toolCalls?.length ?? 0) > 0 || (message.toolResults?.length ?? 0) > 0;
+  // Tool calls and results are the sender's own work: a mark on its lane, whoever they address.
+  const tool = isOwnWork(message);
   const drawing: RowDrawing = {
     ...base,
     style: dropped
@@ -158,7 +159,7 @@ function drawMessage(
         ? 'error'
         : handoff
           ? 'handoff'
-          : tool || message.kind === 'function' || message.kind === 'tool'
+          : tool
             ? 'tool'
             : 'message',
     messageId: message.id,
@@ -189,11 +190,17 @@ function drawMessage(
         style: 'broadcast',
         label: markLabel(context, x, tag || 'to everyone', text),
       };
-  } else if (message.to !== message.from) {
-    const receiver = columns.get(message.to);
-    const to = receiver?.x ?? Math.min(x + context.laneWidth * 0.6, context.totalWidth - 8);
-    const shown = receiver ? tag : `${tag ? `${tag} ` : ''}to ${message.to}`;
-    return { ...withArrow(context, drawing, x, [to]), label: lineLabel(x, to, context, shown, text) };
+  } else if (message.to !== message.from && (!tool || handoff)) {
+    const receivers = receiversOf(message);
+    const drawn = receivers.flatMap((name) => {
+      const column = columns.get(name);
+      return column ? [column.x] : [];
+    });
+    const first = columns.get(message.to);
+    const to = first?.x ?? Math.min(x + context.laneWidth * 0.6, context.totalWidth - 8);
+    const shown = first ? tag : `${tag ? `${tag} ` : ''}to ${message.to}`;
+    const heads = drawn.length > 0 && first ? drawn : [to];
+    return { ...withArrow(context, drawing, x, heads), label: lineLabel(x, to, context, shown, text) };
   }
   return { ...drawing, label: markLabel(context, x, tag, text) };
 }

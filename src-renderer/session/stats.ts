@@ -1,4 +1,4 @@
-import { BROADCAST, USER, type MessageKind, type RunEvent } from '@shared/domain';
+import { BROADCAST, USER, isOwnWork, receiversOf, type RunEvent } from '@shared/domain';
 import { hubId, scopeOf } from './team-shape';
 
 /**
@@ -58,9 +58,6 @@ export function edgeKey(kind: EdgeKind, from: string, to: string): string {
   return `${kind}:${from}->${to}`;
 }
 
-/** Messages that belong to their sender's own work: they fold into its node, never into edges. */
-const TOOL_KINDS: ReadonlySet<MessageKind> = new Set<MessageKind>(['function', 'tool']);
-
 function agentStats(stats: GraphStats, name: string): AgentStats {
   let entry = stats.agents[name];
   if (!entry) {
@@ -116,11 +113,13 @@ export function applyStatsEvent(stats: GraphStats, event: RunEvent): void {
       sender.tokens += (message.usage?.prompt ?? 0) + (message.usage?.completion ?? 0);
       sender.lastSeq = event.seq;
       if (message.toolCalls?.length) sender.toolCalls = (sender.toolCalls ?? 0) + message.toolCalls.length;
-      if (message.to !== BROADCAST) agentStats(stats, message.to).lastSeq = event.seq;
       if (message.from !== USER) stats.lastSpeaker = message.from;
-      if (TOOL_KINDS.has(message.kind) || message.from === message.to) break;
+      if (isOwnWork(message) || message.from === message.to) break;
+      const receivers = receiversOf(message);
+      for (const to of receivers) if (to !== BROADCAST) agentStats(stats, to).lastSeq = event.seq;
       takeTurn(stats, message.from, event.seq);
-      if (message.kind !== 'handoff') bump(stats, 'message', message.from, message.to, event.seq);
+      if (message.kind !== 'handoff')
+        for (const to of receivers) bump(stats, 'message', message.from, to, event.seq);
       if (message.to === BROADCAST) openFloor(stats, message.from, event.seq);
       break;
     }

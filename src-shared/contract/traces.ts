@@ -6,6 +6,11 @@ const count = z.number().int().nonnegative();
 /** Default port of the desktop app's trace receiver: the port OTLP/HTTP exporters send to. */
 export const DEFAULT_TRACE_PORT = 4318;
 
+/** The quiet period that ends a traced session once its root span ended (seconds): default and range. */
+export const DEFAULT_END_QUIET_SECONDS = 3;
+export const MIN_END_QUIET_SECONDS = 1;
+export const MAX_END_QUIET_SECONDS = 30;
+
 /**
  * The OpenTelemetry trace receiver as the Settings page shows it. `envLines` are the two lines
  * to paste before an instrumented program (they hold this launch's token, which the user needs
@@ -21,6 +26,11 @@ export const traceReceiverStatusSchema = z.object({
   listening: z.boolean(),
   /** The port the desktop receiver is set to use (the web host's port does not change). */
   configuredPort: z.number().int().min(1).max(65535),
+  /**
+   * Seconds with no span after a traced program's root span ended before its session completes
+   * (a session of one trace; others wait for the receiver's longer quiet period).
+   */
+  endQuietSeconds: z.number().int().min(MIN_END_QUIET_SECONDS).max(MAX_END_QUIET_SECONDS),
   port: z.number().int().min(1).max(65535).nullable(),
   endpoint: z.string().max(200).nullable(),
   envLines: z.array(z.string().max(1000)).max(2),
@@ -41,6 +51,7 @@ export const traceReceiverPatchSchema = z
   .object({
     enabled: z.boolean(),
     port: z.number().int().min(1).max(65535),
+    endQuietSeconds: z.number().int().min(MIN_END_QUIET_SECONDS).max(MAX_END_QUIET_SECONDS),
   })
   .partial()
   .strict();

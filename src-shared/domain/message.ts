@@ -109,3 +109,26 @@ export const messageSchema = z.object({
   t: z.number().nonnegative(),
 });
 export type Message = z.infer<typeof messageSchema>;
+
+/**
+ * Tool calls and tool results: the sender's own work, drawn on its node and lane, never as a
+ * message to whoever it is addressed to.
+ */
+export function isOwnWork(message: Pick<Message, 'kind' | 'toolCalls' | 'toolResults'>): boolean {
+  return (
+    message.kind === 'function' ||
+    message.kind === 'tool' ||
+    (message.toolCalls?.length ?? 0) > 0 ||
+    (message.toolResults?.length ?? 0) > 0
+  );
+}
+
+/**
+ * Everyone a message went to: `to`, then `meta.alsoTo` (agents that received the same words at
+ * the same turn, as a traced fan-out does).
+ */
+export function receiversOf(message: Pick<Message, 'to' | 'meta'>): string[] {
+  const also = message.meta.alsoTo;
+  const more = Array.isArray(also) ? also.filter((name): name is string => typeof name === 'string') : [];
+  return [message.to, ...more.filter((name) => name !== message.to)];
+}

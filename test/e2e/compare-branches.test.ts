@@ -3,30 +3,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { FleetSummary, ForkResult, SessionListItem } from '@shared/contract';
-import { ARTIFACTS, type HostProcess } from '../helpers/browser';
+import { type HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
-import { callHost, openApp, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
+import {
+  callHost,
+  openApp,
+  serveInChromium,
+  shootAll,
+  stopServed,
+  type ChromiumBrowser,
+} from './session-helpers';
 
 const TOKEN = 'e2e-compare-token-0123456789abcdef012345678';
 const EDITED = 'Remote work wins outright: the studies agree and nobody misses the commute.';
-const SIZES = [
-  { width: 1024, height: 700 },
-  { width: 1920, height: 1080 },
-] as const;
-
-async function shootAll(page: Page, name: string, before?: (width: number) => Promise<void>): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      await before?.(size.width);
-      await page.waitForTimeout(200);
-      await page.screenshot({ path: join(ARTIFACTS, `${name}-${scheme}-${size.width}.png`) });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 describe('compare two branches side by side (Chromium + `fleetscope serve`)', () => {
   const temp = makeTempDir();

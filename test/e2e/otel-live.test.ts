@@ -1,10 +1,18 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import type { TraceReceiverStatus } from '@shared/contract';
 import { type HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
 import { makeSender, type Sender } from '../main/interop/otlp-in/otel-sdk';
-import { shot, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
+import {
+  callHost,
+  shot,
+  shootAll,
+  serveInChromium,
+  stopServed,
+  type ChromiumBrowser,
+} from './session-helpers';
 
 const TOKEN = 'e2e-otel-token-0123456789abcdefghijklmnop';
 const json = (value: unknown) => JSON.stringify(value);
@@ -83,7 +91,7 @@ describe('agents traced with OpenTelemetry appear live (Chromium + `fleetscope s
     await expect.poll(() => page.getByTestId('message').count(), { timeout: 10_000 }).toBe(3);
     // Two HTTP spans and the resource's service.name have no place in a session: counted.
     await expect.poll(() => page.getByTestId('count-unmapped').textContent()).toContain('3');
-    expect(await page.getByTestId('count-unmapped').getAttribute('title')).toContain('2 spans');
+    expect(await page.getByTestId('open-unmapped').getAttribute('title')).toContain('2 spans');
     // Nothing to pause or stop: the program that sends the spans runs elsewhere.
     expect(await page.getByRole('toolbar', { name: 'Run controls' }).count()).toBe(0);
     // A new agent is brought into view (the graph refits while the user has not moved it).
@@ -100,6 +108,24 @@ describe('agents traced with OpenTelemetry appear live (Chromium + `fleetscope s
     expect(pageErrors).toEqual([]);
   });
 
+  it("the header's unmapped count opens the list of what had no place in the session, and why", async () => {
+    await page.getByTestId('open-unmapped').click();
+    const panel = page.getByTestId('unmapped-panel');
+    await panel.waitFor();
+    await expect.poll(() => panel.getByTestId('unmapped-item').count()).toBe(3);
+    const rows = await panel.getByTestId('unmapped-item').allTextContents();
+    expect(rows.filter((row) => row.includes('POST'))).toHaveLength(2);
+    expect(rows.some((row) => row.includes('resource') && row.includes('service.name'))).toBe(true);
+    await shootAll(page, 'otel-unmapped');
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    // Focus goes back to the count that opened it.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
+      'open-unmapped',
+    );
+    expect(pageErrors).toEqual([]);
+  });
+
   it('Settings shows the two lines to paste for this host', async () => {
     await page.getByTestId('nav-settings').click();
     const lines = page.getByTestId('trace-env-lines');
@@ -112,5 +138,23 @@ describe('agents traced with OpenTelemetry appear live (Chromium + `fleetscope s
       .toMatch(/4 spans received · 1 sessions · 1 live/);
     await page.getByTestId('trace-receiver').scrollIntoViewIfNeeded();
     await shot(page, 'otel-settings.png');
+  });
+
+  it('Settings sets the quiet period that ends a traced session', async () => {
+    const field = page.getByTestId('trace-end-quiet');
+    expect(await field.inputValue()).toBe('3');
+    await field.fill('5');
+    await field.press('Enter');
+    await field.blur();
+    await expect
+      .poll(
+        async () =>
+          (await callHost<TraceReceiverStatus>(host.port, TOKEN, 'traces.receiver', {})).endQuietSeconds,
+      )
+      .toBe(5);
+    await shootAll(page, 'otel-settings-quiet', () =>
+      page.getByTestId('trace-end-quiet').scrollIntoViewIfNeeded(),
+    );
+    expect(pageErrors).toEqual([]);
   });
 });

@@ -116,6 +116,33 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, name) });
 }
 
+const SIZES = [
+  { width: 1024, height: 700 },
+  { width: 1920, height: 1080 },
+] as const;
+
+/**
+ * Screenshots `name-<light|dark>-<width>.png` at 1024x700 and 1920x1080 in both schemes (`before`
+ * runs after each resize), then back to light at 1280x800.
+ */
+export async function shootAll(
+  page: Page,
+  name: string,
+  before?: (width: number) => Promise<void>,
+): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await before?.(size.width);
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: join(ARTIFACTS, `${name}-${scheme}-${size.width}.png`) });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
 /** The status text each agent node shows, by agent id. */
 export async function nodeStatuses(page: Page): Promise<Record<string, string>> {
   return page.evaluate(() => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message, RunEvent } from '@shared/domain';
 import { busySpans, firstError, longestWaits } from '../../src-renderer/lanes/activity';
 import { LanesModel, laneOrder } from '../../src-renderer/lanes/lanes-model';
+import { drawRow, type DrawContext } from '../../src-renderer/lanes/row-drawing';
 import { gapHeight, RowOffsets, ROW_BASE, tailOf } from '../../src-renderer/lanes/lane-geometry';
 import { Timeline } from '../../src-renderer/session/timeline';
 import { windowAt } from '../../src-renderer/session/preview';
@@ -213,6 +214,38 @@ describe('the lens model', () => {
     }
     expect(model.names).toEqual(['user', 'planner', 'writer', 'critic']);
     expect(rows.rowOfMessage(2, timeline.log.entries[2]!.startSeq)).toBe(4);
+  });
+
+  it('draws tool calls and results on the calling agent whoever they address, and a fan-out with a head at every worker', () => {
+    const log = new EventLog().start();
+    log.say('m1', 'user', 'planner', ['Write a haiku']);
+    const call = log.say('c1', 'planner', 'user', [''], { kind: 'function' });
+    call.toolCalls = [{ id: 'x', name: 'lookup', arguments: '{}' }];
+    log.say('r1', 'planner', 'user', ['found'], { kind: 'tool' });
+    const plan = log.say('p1', 'planner', 'writer', ['Each of you: one line.']);
+    plan.meta = { alsoTo: ['critic'] };
+    const { model, timeline } = modelOf(log);
+    const columns = new Map(
+      ['user', 'planner', 'writer', 'critic'].map(
+        (name, i) => [name, { name, x: 100 + i * 200, color: '#000' }] as const,
+      ),
+    );
+    const context: DrawContext = {
+      model,
+      columns,
+      laneWidth: 200,
+      totalWidth: 900,
+      messageAt: (entry) => entry.final as Message,
+      seq: timeline.lastSeq,
+    };
+    const drawn = Array.from({ length: model.rows.size }, (_, index) => drawRow(context, index));
+    const byId = (id: string) => drawn.find((row) => row.messageId === id);
+    const x = (name: string) => columns.get(name)?.x;
+    for (const id of ['c1', 'r1']) {
+      expect(byId(id)).toMatchObject({ style: 'tool', line: null, heads: [], dot: x('planner') });
+    }
+    expect(byId('m1')?.heads.map((head) => head.x)).toEqual([x('planner')]);
+    expect(byId('p1')?.heads.map((head) => head.x)).toEqual([x('writer'), x('critic')]);
   });
 
   it('says it changed for rows, busy spans and lanes, not for text that only streams', () => {

@@ -17,6 +17,7 @@ function backend(start: Partial<TraceReceiverStatus> = {}) {
     enabled: true,
     listening: true,
     configuredPort: 4318,
+    endQuietSeconds: 3,
     port: 4318,
     endpoint: 'http://127.0.0.1:4318',
     envLines: LINES,
@@ -39,6 +40,7 @@ function backend(start: Partial<TraceReceiverStatus> = {}) {
       const port = patch.port ?? status.configuredPort;
       status = {
         ...status,
+        endQuietSeconds: patch.endQuietSeconds ?? status.endQuietSeconds,
         enabled,
         configuredPort: port,
         listening: enabled,
@@ -89,6 +91,22 @@ describe('Settings › OpenTelemetry traces', () => {
     await flushPromises();
     expect(fake.calls.at(-1)).toEqual({ channel: 'traces.configure', input: { enabled: false } });
     expect(view.find('[data-testid="trace-env-lines"]').exists()).toBe(false);
+  });
+
+  it('sets the quiet period that ends a traced session, refusing a value out of range', async () => {
+    const fake = backend();
+    const view = mount(TraceReceiverSettings);
+    await flushPromises();
+    const field = view.get<HTMLInputElement>('[data-testid="trace-end-quiet"]');
+    expect(field.element.value).toBe('3');
+    await field.setValue('8');
+    await flushPromises();
+    expect(fake.calls.at(-1)).toEqual({ channel: 'traces.configure', input: { endQuietSeconds: 8 } });
+    expect(field.element.value).toBe('8');
+    await field.setValue('0');
+    await flushPromises();
+    expect(fake.calls.at(-1)?.input).toEqual({ endQuietSeconds: 8 });
+    expect(view.get('[role="alert"]').text()).toBe('Enter whole seconds from 1 to 30.');
   });
 
   it('shows why the receiver does not listen, and hides the port under fleetscope serve', async () => {

@@ -58,7 +58,8 @@ function textOf(content: unknown): string {
 
 /**
  * Converts an AgentChat message list (TaskResult.messages or a manager's message_thread).
- * AgentChat has no receivers: every message is a broadcast to the group. Tool results are paired
+ * AgentChat has no receivers: every message is a broadcast to the group, except tool calls and
+ * results, which stay on the agent that made them. Tool results are paired
  * with their calls by `call_id`, which also recovers the tool name 0.4.x leaves out.
  */
 export function convertAutogenMessages(values: readonly unknown[], path: string): ForeignMessage[] {
@@ -90,6 +91,8 @@ export function convertAutogenMessages(values: readonly unknown[], path: string)
         completion: source.models_usage.completion_tokens,
       };
     }
+    // Tool calls and results are the agent's own work, not said to the group.
+    if (source.type === 'ToolCallRequestEvent' || source.type === 'ToolCallExecutionEvent') message.to = from;
     if (source.type === 'ToolCallRequestEvent') {
       const calls: ToolCall[] = parseAt(toolCallsSchema, source.content, jsonPath(at, 'content'));
       for (const call of calls) toolNames.set(call.id, call.name);

@@ -50,7 +50,12 @@ export function inferFleet(conversation: ForeignConversation, fleetName: string,
     version: 1,
     name: fleetName,
     description: `Inferred from an imported ${source} transcript.`,
-    agents: names.map((name) => ({ name, type: 'llm', tools: [...(tools.get(name) ?? [])] })),
+    agents: names.map((name) => ({
+      name,
+      type: 'llm',
+      tools: [...(tools.get(name) ?? [])],
+      ...(conversation.systemPrompts?.[name] ? { systemPrompt: conversation.systemPrompts[name] } : {}),
+    })),
     team: conversation.agents.length > 0 ? conversation.team : { pattern: 'sequential' },
   });
 }

@@ -29,6 +29,8 @@ export interface ForeignConversation {
   agents: string[];
   team: TeamSpec;
   messages: ForeignMessage[];
+  /** Per agent, the system prompt it was given: its configuration, not a message. */
+  systemPrompts?: Record<string, string>;
   stopReason: string;
   /** Epoch milliseconds; the earliest timestamp in the source, else the file's modification time. */
   createdAt: number;

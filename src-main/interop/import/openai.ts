@@ -3,6 +3,7 @@ import { USER, type TeamSpec, type ToolCall } from '@shared/domain';
 import { agentName } from './build-events';
 import type { ForeignConversation, ForeignMessage } from './conversation';
 import { TransferError } from './transfer-error';
+import { transferTarget } from './transfer-tools';
 import { isRecord, jsonPath, parseAt, titleFrom } from './validate';
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] as const;
@@ -31,9 +32,6 @@ const openAiMessageSchema = z.object({
 });
 type OpenAiMessage = z.infer<typeof openAiMessageSchema>;
 
-/** Swarm hands off by calling `transfer_to_<agent>` / `transfer_back_to_<agent>`. */
-const TRANSFER = /^transfer_(?:back_)?to_(.+?)(?:_agent)?$/;
-
 /** Where the message array sits: the document, `.messages`, or an Invariant `.trace(.trace)`. */
 export function locateOpenAiMessages(value: unknown): { messages: unknown[]; path: string } | null {
   const candidates: Array<[unknown, string]> = [[value, '$']];
@@ -57,11 +55,6 @@ function textOf(content: OpenAiMessage['content']): string {
     .join('\n');
 }
 
-function transferTarget(call: ToolCall): string | null {
-  const match = TRANSFER.exec(call.name);
-  return match?.[1] ? agentName(match[1]) : null;
-}
-
 /**
  * An OpenAI chat-completions message list. The assistant is one agent unless messages carry a
  * `name`, or Swarm-style transfer calls show handoffs: then the agent changes after each
@@ -76,14 +69,13 @@ export function importOpenAiMessages(value: unknown, fallbackTime: number): Fore
   );
   const calls = parsed.flatMap((message) => message.tool_calls ?? []);
   const backTo = calls.find((call) => call.function.name.startsWith('transfer_back_to_'))?.function.name;
-  let current = backTo
-    ? (transferTarget({ id: '', name: backTo, arguments: '' }) ?? 'assistant')
-    : 'assistant';
+  let current = backTo ? (transferTarget(backTo) ?? 'assistant') : 'assistant';
   const start = current;
   const handoffs = new Map<string, Set<string>>();
   const pending = new Map<string, { name: string; target: string | null }>();
   const agents = new Set<string>();
   const messages: ForeignMessage[] = [];
+  const systemPrompts = new Map<string, string>();
   let legacyCalls = 0;
   for (const source of parsed) {
     const content = textOf(source.content);
@@ -97,9 +89,12 @@ export function importOpenAiMessages(value: unknown, fallbackTime: number): Fore
       }));
       if (source.function_call)
         toolCalls.push({ id: `function-call-${++legacyCalls}`, ...source.function_call });
-      for (const call of toolCalls) pending.set(call.id, { name: call.name, target: transferTarget(call) });
+      for (const call of toolCalls)
+        pending.set(call.id, { name: call.name, target: transferTarget(call.name) });
       const kind = toolCalls.length > 0 ? 'function' : 'text';
-      messages.push({ from: current, to: USER, kind, content, ...(toolCalls.length ? { toolCalls } : {}) });
+      // Tool calls are the agent's own work: addressed to itself, never to the user.
+      const to = toolCalls.length > 0 ? current : USER;
+      messages.push({ from: current, to, kind, content, ...(toolCalls.length ? { toolCalls } : {}) });
     } else if (source.role === 'tool' || source.role === 'function') {
       const callId =
         source.tool_call_id ?? [...pending.keys()].find((id) => pending.get(id)?.name === source.name);
@@ -127,9 +122,12 @@ export function importOpenAiMessages(value: unknown, fallbackTime: number): Fore
         continue;
       }
       messages.push(message);
+    } else if (source.role === 'user') {
+      messages.push({ from: USER, to: current, kind: 'text', content });
     } else {
-      const from = source.role === 'user' ? USER : 'system';
-      messages.push({ from, to: current, kind: source.role === 'user' ? 'text' : 'system', content });
+      // A system or developer prompt configures the agent it was sent to (its first one counts).
+      const agent = source.name ? agentName(source.name) : current;
+      if (content && !systemPrompts.has(agent)) systemPrompts.set(agent, content);
     }
   }
   const team: TeamSpec =
@@ -148,6 +146,7 @@ export function importOpenAiMessages(value: unknown, fallbackTime: number): Fore
     agents: [...agents],
     team,
     messages,
+    systemPrompts: Object.fromEntries(systemPrompts),
     stopReason: 'Imported from an OpenAI message list; the conversation ended with its last message.',
     createdAt: fallbackTime,
   };

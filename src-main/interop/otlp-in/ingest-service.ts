@@ -83,7 +83,7 @@ export class IngestService {
   private readonly logger: Logger;
   private readonly now: () => number;
   private readonly quietMs: number;
-  private readonly endQuietMs: number;
+  private endQuietMs: number;
   private readonly holdMs: number;
   private readonly timer: NodeJS.Timeout | null;
   private closed = false;
@@ -126,6 +126,11 @@ export class IngestService {
     this.index.add(batch.spans, now);
     this.place(this.index.drain(now), now);
     return { accepted: batch.spans.length, rejected: batch.rejected };
+  }
+
+  /** The quiet period that ends a one-trace session whose root span ended (ms; the Settings value). */
+  setEndQuietMs(ms: number): void {
+    this.endQuietMs = Math.min(ms, this.quietMs);
   }
 
   stats(): IngestStats {

@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { DEFAULT_TRACE_PORT, type TraceReceiverPatch, type TraceReceiverStatus } from '@shared/contract';
+import {
+  DEFAULT_END_QUIET_SECONDS,
+  DEFAULT_TRACE_PORT,
+  MAX_END_QUIET_SECONDS,
+  MIN_END_QUIET_SECONDS,
+  type TraceReceiverPatch,
+  type TraceReceiverStatus,
+} from '@shared/contract';
 import type { EventChannel, EventPayload } from '@shared/contract';
 import type { Logger } from '@shared/logger';
 import { NamedSetting, type HistoryStore, type SqliteDatabase } from '../../history';
@@ -9,7 +16,16 @@ import { otlpEnvLines } from './env-lines';
 import { startTraceListener, type TraceListener } from './trace-listener';
 import type { SpanBatch } from '../span-mapping/span';
 
-const configSchema = z.object({ enabled: z.boolean(), port: z.number().int().min(1).max(65535) });
+const configSchema = z.object({
+  enabled: z.boolean(),
+  port: z.number().int().min(1).max(65535),
+  endQuietSeconds: z
+    .number()
+    .int()
+    .min(MIN_END_QUIET_SECONDS)
+    .max(MAX_END_QUIET_SECONDS)
+    .default(DEFAULT_END_QUIET_SECONDS),
+});
 type ReceiverConfig = z.infer<typeof configSchema>;
 
 /** How often a growing trace session is announced to the session list, at most (ms). */
@@ -54,6 +70,7 @@ export class TraceReceiver {
     this.config = new NamedSetting(options.db, 'traceReceiver', configSchema, {
       enabled: true,
       port: DEFAULT_TRACE_PORT,
+      endQuietSeconds: DEFAULT_END_QUIET_SECONDS,
     });
     this.ingest = new IngestService({
       writer: options.store,
@@ -65,6 +82,7 @@ export class TraceReceiver {
       secrets: options.secrets,
       holdMs: options.holdMs,
       quietMs: options.quietMs,
+      endQuietMs: this.config.get().endQuietSeconds * 1000,
     });
   }
 
@@ -90,6 +108,7 @@ export class TraceReceiver {
   async configure(patch: TraceReceiverPatch): Promise<TraceReceiverStatus> {
     return this.serialized(async () => {
       this.config.set({ ...this.config.get(), ...patch });
+      this.ingest.setEndQuietMs(this.config.get().endQuietSeconds * 1000);
       return this.apply();
     });
   }
@@ -105,6 +124,7 @@ export class TraceReceiver {
       enabled: config.enabled,
       listening,
       configuredPort: config.port,
+      endQuietSeconds: config.endQuietSeconds,
       port: listening ? port : null,
       endpoint: listening ? `http://127.0.0.1:${port}` : null,
       envLines: listening && port !== null ? otlpEnvLines(port, token) : [],

@@ -19,6 +19,7 @@ import {
   participant,
   readUsage,
 } from './span-values';
+import { transferTarget } from '../import/transfer-tools';
 import { words } from './said-index';
 import { failIn, type Timed, type TranscriptState } from './transcript-state';
 
@@ -63,9 +64,12 @@ export function mapModelCall(
   const sourceId = reader.text('fleetscope.message.id');
   reader.use('fleetscope.thread.id');
   if (system) state.configure(agent, system);
+  state.beginInputs();
   inputs.forEach((input, index) =>
     mapInput(state, resolved, agent, caller, input, index, out, envelopes[index] ?? null),
   );
+  state.endInputs();
+  const fromFleetscope = Object.keys(span.attributes).some((key) => key.startsWith('fleetscope.'));
   const answers = outputs.filter((message) => message.text !== '' || message.toolCalls.length > 0);
   if (answers.length === 0 && span.status.code === 2) {
     failIn(out, span.endMs, agent, span.status.message || `The model call "${span.name}" failed.`);
@@ -117,6 +121,13 @@ export function mapModelCall(
           payload: { messageId, callId: call.id, name: call.name, arguments: call.arguments },
         },
       });
+      // A transfer tool is a handoff (a Fleetscope export states its handoffs as events instead).
+      const target = fromFleetscope ? null : transferTarget(call.name);
+      if (target && target !== agent)
+        out.push({
+          ms: span.endMs,
+          event: { t: 0, agent, kind: 'handoff', payload: { from: agent, to: target, messageId: null } },
+        });
     }
     out.push({
       ms: span.endMs,
@@ -172,7 +183,9 @@ export function mapInput(
       const callId = input.toolCallId ?? state.callIdByName(agent, input.name);
       if (!callId || state.answeredCalls.has(callId)) return;
       const pending = state.pendingCalls.get(callId);
-      state.result(out, at, at, agent, span.spanId, suffix, {
+      // The result belongs to the agent that called the tool (after a handoff, another agent
+      // may be the one resending it).
+      state.result(out, at, at, pending?.agent ?? agent, span.spanId, suffix, {
         callId,
         name: pending?.name ?? input.name ?? 'tool',
         content: input.text,
@@ -186,7 +199,7 @@ export function mapInput(
         const hint = input.name ? participant(input.name) : null;
         const said = state.pickSpeaker(state.said.saidWhole(input.text), agent, at, hint);
         if (said) {
-          state.deliver(out, said, agent);
+          state.deliver(said, agent);
           return;
         }
       }
@@ -246,7 +259,8 @@ const LABEL = /^(\d+[.)]|.*:)$/;
  * A user-role input `agent` receives for the first time. Words another participant said earlier
  * (the whole message, else quotes inside it) are theirs: their held answer goes to `agent`, and
  * nothing is written again. What is left is new: from the sender the input names, else the
- * enclosing agent that called this one, else the agent `graph.node.parent_id` names, else the user.
+ * enclosing agent that called this one, else the agent `graph.node.parent_id` names, else the user
+ * (looked at again when the batch ends, `settling`: a span stamped later may say those words).
  */
 function receive(
   state: TranscriptState,
@@ -256,6 +270,7 @@ function receive(
   input: ChatMessage,
   suffix: string,
   out: Timed[],
+  settling = false,
 ): void {
   const { span } = resolved;
   const at = span.startMs;
@@ -265,7 +280,7 @@ function receive(
   if (state.seenText(agent, input.text)) return;
   const whole = state.pickSpeaker(state.said.saidWhole(input.text), agent, at, hint);
   if (whole) {
-    state.deliver(out, whole, agent);
+    state.deliver(whole, agent);
     return;
   }
   let rest = input.text;
@@ -273,7 +288,7 @@ function receive(
     state.pickSpeaker(candidates, agent, at, hint),
   );
   if (quotes.length > 0) {
-    for (const quote of quotes) state.deliver(out, quote.said, agent);
+    for (const quote of quotes) state.deliver(quote.said, agent);
     const parts: string[] = [];
     let from = 0;
     for (const quote of quotes) {
@@ -286,8 +301,14 @@ function receive(
   }
   const known = parent !== null && parent !== USER && state.agents.has(parent) ? parent : null;
   const sender = named ?? (caller !== USER ? caller : (known ?? USER));
-  if (sender === USER) state.firstUserText ??= rest;
   const messageId = `${span.spanId}.${suffix}`;
+  // Words no one said yet may be said later in this batch by a span stamped after this one (a
+  // process whose clock runs behind): the user's only if no one has said them when it ends.
+  if (sender === USER && !settling) {
+    state.deferUserInput((later) => receive(state, resolved, agent, caller, input, suffix, later, true));
+    return;
+  }
+  if (sender === USER) state.firstUserText ??= rest;
   state.remember(rest, { speaker: sender, ms: at, messageId });
   state.say(out, at, sender, agent, 'text', rest, {}, span.spanId, suffix);
 }

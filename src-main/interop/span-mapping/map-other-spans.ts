@@ -57,6 +57,9 @@ export function mapTool(
   state.agentInfo(agent);
   const id = callId ?? `${span.spanId}.call`;
   if (state.answeredCalls.has(id)) return;
+  // A tool span with no call id whose result a later model call already reported (span clocks
+  // can put that call's start a fraction of a ms before this span's end).
+  if (!pending && state.hasResult(agent, name, result)) return;
   if (!pending) {
     // A tool run without a model asking for it (or whose request was not traced).
     const messageId = `${span.spanId}.call`;

@@ -59,8 +59,11 @@ export class SessionMapper {
    */
   map(spans: readonly ResolvedSpan[], fleetName?: string, last = false): ImportedEvent[] {
     const timed: Timed[] = [];
-    for (const span of spans) this.mapSpan(span, timed);
+    // A tool's result is known when it ends: after the work it enclosed (an agent called as a tool).
+    const byTurn = [...spans].sort((a, b) => turnMs(a) - turnMs(b));
+    for (const span of byTurn) this.mapSpan(span, timed);
     if (last) this.state.releaseHeld(timed);
+    else this.state.writeAddressed(timed);
     timed.sort((a, b) => a.ms - b.ms);
     const events: ImportedEvent[] = [];
     if (!this.started) {
@@ -228,4 +231,9 @@ export class SessionMapper {
       },
     });
   }
+}
+
+/** When a span's part of the conversation happens: a tool's at its end, anything else's at its start. */
+function turnMs(resolved: ResolvedSpan): number {
+  return resolved.role === 'tool' ? resolved.span.endMs : resolved.span.startMs;
 }

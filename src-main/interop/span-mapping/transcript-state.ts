@@ -10,6 +10,7 @@ import {
 import type { ImportedEvent } from '../../history/ports';
 import type { ChatMessage } from './chat-messages';
 import type { SessionEnding } from './fleetscope-attributes';
+import { HeldAnswers } from './held-answers';
 import { SaidIndex, textKey, type Said } from './said-index';
 
 /** An event with the span time it belongs at (epoch ms); `t` is set when the batch is sorted. */
@@ -28,13 +29,6 @@ export interface AgentInfo {
 }
 
 type Draft = Parameters<TranscriptState['message']>[3];
-
-/** An answer whose recipient is not known yet: the first agent found repeating it receives it. */
-interface HeldAnswer {
-  startMs: number;
-  endMs: number;
-  draft: Draft;
-}
 
 export interface PendingCall {
   agent: string;
@@ -64,8 +58,11 @@ export class TranscriptState {
   private readonly receivedRaw = new Map<string, Set<string>>();
   /** Per agent, the digests of what it said (its own words sent back to it are not new). */
   private readonly spoke = new Map<string, Set<string>>();
-  /** Answers waiting for their recipient, by message id, in the order they were said. */
-  private readonly held = new Map<string, HeldAnswer>();
+  private readonly userInputs: Array<(out: Timed[]) => void> = [];
+  /** Tool results written, by agent, tool name and result text. */
+  private readonly results = new Set<string>();
+  /** Answers waiting for their recipients (see HeldAnswers). */
+  private readonly answers = new HeldAnswers<Draft>();
   threadId: string | null = null;
   previousId: string | null = null;
   /** The outermost agent span reported an error. */
@@ -143,29 +140,56 @@ export class TranscriptState {
 
   /** Writes an answer once its recipient is known (see `deliver` and `releaseHeld`). */
   hold(startMs: number, endMs: number, draft: Draft): void {
-    this.held.set(draft.id, { startMs, endMs, draft });
+    this.answers.hold(startMs, endMs, draft);
   }
 
   get holding(): number {
-    return this.held.size;
+    return this.answers.size;
   }
 
-  /**
-   * The held answer `said` went to `to`: written now, addressed to it. False when it was
-   * written already (it reached someone before; it is not repeated).
-   */
-  deliver(out: Timed[], said: Said, to: string): boolean {
-    const held = this.held.get(said.messageId);
-    if (!held) return false;
-    this.held.delete(said.messageId);
-    this.message(out, held.startMs, held.endMs, { ...held.draft, to });
-    return true;
+  /** Reading one model call's inputs: what they repeat is judged together (see HeldAnswers). */
+  beginInputs(): void {
+    this.answers.beginCall();
+  }
+
+  endInputs(): void {
+    this.answers.endCall();
+  }
+
+  /** `to` received what `said` holds: the held answer is addressed to it (written by `writeAddressed`). */
+  deliver(said: Said, to: string): void {
+    this.answers.deliver(said, to);
+  }
+
+  /** Inputs that look like the user's, looked at again when the batch ends (`settleUserInputs`). */
+  deferUserInput(settle: (out: Timed[]) => void): void {
+    this.userInputs.push(settle);
+  }
+
+  /** Each deferred input once more, now that every span of the batch said what it said. */
+  settleUserInputs(out: Timed[]): void {
+    for (const settle of this.userInputs.splice(0)) settle(out);
+  }
+
+  /** Writes the answers given recipients in this batch; further recipients go in `meta.alsoTo`. */
+  writeAddressed(out: Timed[]): void {
+    this.settleUserInputs(out);
+    for (const { startMs, endMs, draft, to, alsoTo } of this.answers.takeAddressed()) {
+      const meta = alsoTo.length > 0 ? { ...draft.meta, alsoTo } : draft.meta;
+      this.message(out, startMs, endMs, { ...draft, to, meta });
+    }
   }
 
   /** Writes every held answer to the one its agent answers (the trace showed no other reader). */
   releaseHeld(out: Timed[]): void {
-    for (const held of this.held.values()) this.message(out, held.startMs, held.endMs, held.draft);
-    this.held.clear();
+    this.settleUserInputs(out);
+    this.writeAddressed(out);
+    for (const held of this.answers.takeHeld()) this.message(out, held.startMs, held.endMs, held.draft);
+  }
+
+  /** True when `agent` already has this result of tool `name`. */
+  hasResult(agent: string, name: string, content: string): boolean {
+    return this.results.has(resultKey(agent, name, content));
   }
 
   toolCalls(message: ChatMessage, spanId: string, index: number): ToolCall[] {
@@ -196,8 +220,23 @@ export class TranscriptState {
     result: { callId: string; name: string; content: string; isError: boolean },
   ): void {
     this.answeredCalls.add(result.callId);
+    this.results.add(resultKey(agent, result.name, result.content));
     const pending = this.pendingCalls.get(result.callId);
     this.pendingCalls.delete(result.callId);
+    const executed: Timed = {
+      ms: endMs,
+      event: { t: 0, agent, kind: 'tool.executed', payload: { ...result, result: result.content } },
+    };
+    // An agent called as a tool: its answer is its message to the caller, written once; the
+    // tool's result only closes the call.
+    const delegate = result.isError
+      ? null
+      : this.pickSpeaker(this.said.saidWhole(result.content), agent, endMs, null);
+    if (delegate && delegate.speaker !== USER) {
+      this.deliver(delegate, agent);
+      out.push(executed);
+      return;
+    }
     this.message(
       out,
       startMs,
@@ -214,10 +253,7 @@ export class TranscriptState {
       },
       pending?.messageId,
     );
-    out.push({
-      ms: endMs,
-      event: { t: 0, agent, kind: 'tool.executed', payload: { ...result, result: result.content } },
-    });
+    out.push(executed);
   }
 
   say(
@@ -287,6 +323,10 @@ export class TranscriptState {
     };
     out.push({ ms: endMs, event: { t: 0, agent, kind: 'message.completed', payload: { message } } });
   }
+}
+
+function resultKey(agent: string, name: string, content: string): string {
+  return `${agent}\u0000${name}\u0000${textKey(content)}`;
 }
 
 function addTo(map: Map<string, Set<string>>, agent: string, key: string): boolean {

@@ -119,6 +119,33 @@ describe('the session graph model', () => {
     expect(node(graph, 'billing')).toMatchObject({ toUser: 1 });
   });
 
+  it('draws a traced fan-out as an edge to every worker and keeps tool calls addressed to the user on their agent', () => {
+    const team = fleet({ pattern: 'sequential', order: ['lead', 'alpha', 'beta', 'merger'] }, [
+      agent('lead'),
+      agent('alpha'),
+      agent('beta'),
+      agent('merger'),
+    ]);
+    const log = new EventLog().start(team);
+    log.say('t', 'user', 'lead', ['Pick a venue']);
+    const plan = log.say('p', 'lead', 'alpha', ['Each of you: price one venue.']);
+    plan.meta = { alsoTo: ['beta'] };
+    // An import that addressed its tool call and result to the user: still the agent's own work.
+    const call = log.say('c', 'alpha', 'user', [''], { kind: 'function' });
+    call.toolCalls = [{ id: 'x', name: 'lookup', arguments: '{}' }];
+    log.say('r', 'alpha', 'user', ['found'], { kind: 'tool' });
+    log.say('a', 'alpha', 'merger', ['The hall: 400.']);
+    log.say('b', 'beta', 'merger', ['The barn: 300.']);
+    const graph = mapGraph(agentsOfFleet(team), foldFrame(log.events));
+    expect(Object.keys(edges(graph)).sort()).toEqual([
+      'message:alpha->merger',
+      'message:beta->merger',
+      'message:lead->alpha',
+      'message:lead->beta',
+    ]);
+    expect(node(graph, 'alpha')).toMatchObject({ toolCalls: 1, toUser: 0 });
+  });
+
   it('draws a nested team as a group holding its members, with no edges between them and the group', () => {
     const inner = fleet({ pattern: 'round-robin' }, [agent('reader'), agent('summarizer')]);
     const team = fleet({ pattern: 'sequential' }, [

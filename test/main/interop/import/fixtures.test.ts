@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Fleet, RunEvent } from '@shared/domain';
 import { importFile } from '../../../../src-main/interop/import';
 import { MemorySessions } from '../../../helpers/memory-sessions';
+import { makeTempDir } from '../../../helpers/temp-dir';
 
 const REAL = fileURLToPath(new URL('../../../fixtures/real/', import.meta.url));
 
@@ -47,7 +50,9 @@ describe('importing real AutoGen files', () => {
     ]);
     expect(session.summary.tokens).toBe(11964);
     expect(messages(events).filter((m) => m.from === 'user')).toHaveLength(3);
-    expect(messages(events).every((m) => m.to === '*')).toBe(true);
+    // A group chat has no receivers: words go to everyone; tool calls and results stay on their agent.
+    for (const m of messages(events))
+      expect(m.to).toBe(m.toolCalls?.length || m.toolResults?.length ? m.from : '*');
     expect(session.summary.task).toBe('Please provide the timelog for the past week.');
   });
 
@@ -124,6 +129,50 @@ describe('importing real OpenAI message arrays', () => {
     expect(fleet.agents.map((agent) => agent.name)).toEqual(['assistant']);
     expect(session.summary.title).toBe('test_weather_agent_with_sf_and_nyc');
     expect(messages(events).filter((m) => m.from === 'user')).toHaveLength(2);
+  });
+
+  it('tool calls and results stay on the agent that made them; only its answers go to the user', async () => {
+    for (const file of [
+      'openai-messages-swarm-handoffs-swarmjs.json',
+      'openai-messages-langgraph-weather-invariant.json',
+    ]) {
+      const list = messages((await load(file)).events);
+      const work = list.filter((m) => m.toolCalls?.length || m.toolResults?.length);
+      expect(work.length).toBeGreaterThan(0);
+      for (const m of work) expect(m.to).toBe(m.from);
+      expect(list.filter((m) => m.to === 'user').every((m) => m.kind === 'text' && !m.toolCalls)).toBe(true);
+    }
+  });
+
+  it('a system prompt is the configuration of the agent it was sent to, not a message', async () => {
+    const temp = makeTempDir();
+    try {
+      const file = join(temp.dir, 'chat.json');
+      writeFileSync(
+        file,
+        JSON.stringify([
+          { role: 'system', content: 'You are a terse travel agent.' },
+          { role: 'user', content: 'Book me a train to Lyon.' },
+          { role: 'assistant', content: 'Booked: the 9:04 to Lyon.' },
+        ]),
+      );
+      const store = new MemorySessions();
+      const result = await importFile(file, store);
+      const session = store.sessions.get(result.sessionId);
+      const list = messages(session?.events ?? []);
+      expect(list.map((m) => `${m.from} -> ${m.to}: ${m.content}`)).toEqual([
+        'user -> assistant: Book me a train to Lyon.',
+        'assistant -> user: Booked: the 9:04 to Lyon.',
+      ]);
+      const started = session?.events[0];
+      const fleet = started?.kind === 'session.started' ? started.payload.fleet : null;
+      expect(fleet?.agents[0]).toMatchObject({
+        name: 'assistant',
+        systemPrompt: 'You are a terse travel agent.',
+      });
+    } finally {
+      temp.remove();
+    }
   });
 
   it('every imported session is replayable: started first, stopped last with a stop reason', async () => {

@@ -115,4 +115,43 @@ describe('odd input to the conversation rebuild', () => {
     const llmFirst = [1, 0, 3, 2, 5, 4].map((i) => [spans[i] as TraceSpan]);
     expect(rebuild(llmFirst)).toEqual(expected);
   });
+
+  it('clock skew between processes: a reply stamped before what it answers is still traced to its speaker', () => {
+    const ask = 'Which date works for the venue visit next week?';
+    const a1 = 'Tuesday afternoon works, the venue confirmed two o clock for us.';
+    const b1 = 'Booked Tuesday at two; I will send the invitation to everyone.';
+    // Beta runs in another process whose clock is 5 s behind: its call starts "before" Alpha spoke.
+    const spans = [
+      ...call('Alpha', 10_000, [{ role: 'user', content: ask }], a1),
+      ...call('Beta', 10_500 - 5_000, [{ role: 'user', content: a1 }], b1),
+    ];
+    const expected = [`Alpha -> Beta: ${a1}`, `Beta -> user: ${b1}`, `user -> Alpha: ${ask}`];
+    // Spans that reach the mapper together (one export, or held for their parents), either order.
+    expect(rebuild([spans])).toEqual(expected);
+    expect(rebuild([[...spans].reverse()])).toEqual(expected);
+  });
+
+  it('a megabyte prompt is kept whole, and resent it is not repeated', () => {
+    const big = `Summarise this log: ${'line of the build log with a timestamp and a status\n'.repeat(20_000)}`;
+    expect(big.length).toBeGreaterThan(1_000_000);
+    const a1 = 'The build failed twice on the network step and passed on the third try.';
+    const b1 = 'So the flaky step is the network fetch; pin the mirror and retry once.';
+    const spans = [
+      ...call('Reader', 0, [{ role: 'user', content: big }], a1),
+      ...call(
+        'Fixer',
+        1_000,
+        [
+          { role: 'user', content: big },
+          { role: 'user', content: a1 },
+        ],
+        b1,
+      ),
+    ];
+    const lines = rebuild([spans]);
+    expect(lines).toHaveLength(3);
+    expect(lines).toContain(`user -> Reader: ${big}`);
+    expect(lines).toContain(`Reader -> Fixer: ${a1}`);
+    expect(lines).toContain(`Fixer -> user: ${b1}`);
+  });
 });

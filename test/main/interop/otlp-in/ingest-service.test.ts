@@ -154,6 +154,32 @@ describe('live ingest', () => {
     expect(sessions().map((session) => session.status)).toEqual(['completed', 'completed']);
   });
 
+  it('the quiet period set in Settings decides when a one-trace session ends', () => {
+    const { ingest, sessions, advance } = setup({ quietMs: 30_000 });
+    ingest.setEndQuietMs(8_000);
+    ingest.receive({
+      spans: [
+        span(2, 1, 'invoke_agent Solo', 10, 900, {
+          'gen_ai.operation.name': 'invoke_agent',
+          'gen_ai.agent.name': 'Solo',
+          'session.id': 'set-quiet',
+        }),
+        span(1, null, 'workflow', 0, 1_000, {
+          'openinference.span.kind': 'CHAIN',
+          'session.id': 'set-quiet',
+        }),
+      ],
+      rejected: [],
+    });
+    advance(7_000);
+    expect(sessions().map((session) => session.status)).toEqual(['running']);
+    advance(1_000);
+    expect(sessions()[0]).toMatchObject({
+      status: 'completed',
+      stopReason: expect.stringMatching(/for 8 s/),
+    });
+  });
+
   it('completes a session after the quiet period, and relays exactly what it stored', () => {
     const { ingest, history, sessions, relayed, advance } = setup({ quietMs: 30_000 });
     ingest.receive({ spans: [chat(1, null, 0, 'one', { 'gen_ai.agent.name': 'a' })], rejected: [] });
