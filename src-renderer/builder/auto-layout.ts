@@ -10,7 +10,7 @@ export function layeredPositions(
     nodeWidth: 200,
     nodeHeight: 80,
     nodeSeparation: 50,
-    rankSeparation: 90,
+    rankSeparation: 60,
     round: true,
   });
 }

@@ -120,6 +120,15 @@ export const useBuilderStore = defineStore('builder', () => {
     openCount.value++;
   }
 
+  /** Leaves the builder (after saving): the next "New fleet" starts empty, never from this draft. */
+  function close(): void {
+    fleetId.value = null;
+    root.value = null;
+    path.value = [];
+    selected.value = [];
+    selectedEdge.value = null;
+  }
+
   /** Applies one user gesture to the fleet on screen; `record: false` for drag moves in progress. */
   let lastCoalesce: { key: string; at: number } | null = null;
 
@@ -284,6 +293,7 @@ export const useBuilderStore = defineStore('builder', () => {
   }
 
   return {
+    close,
     fleetId,
     root,
     path,

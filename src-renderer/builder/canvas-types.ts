@@ -55,8 +55,8 @@ export interface CanvasEdgeData {
   rule?: Omit<RouteRule, 'candidates'>;
 }
 
-/** Builder edges are drawn with Vue Flow's built-in bezier ('default') and smoothstep edges. */
-export type CanvasEdgeType = 'default' | 'smoothstep';
+/** Builder edges: Vue Flow's bezier ('default') and smoothstep, and the repeat loop (LoopEdge). */
+export type CanvasEdgeType = 'default' | 'smoothstep' | 'loop';
 
 /** A builder edge as Vue Flow holds it; `data` says what the team makes of it. */
 export interface CanvasEdge extends DefaultEdge<CanvasEdgeData, NoCustomEvents, CanvasEdgeType> {

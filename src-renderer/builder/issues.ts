@@ -77,3 +77,34 @@ export function describePath(fleet: Fleet, path: string): string {
   if (path.startsWith('termination')) return 'termination';
   return path;
 }
+
+/** The inspector's control for an agent's field, by the field path after `agents[i].`. */
+const AGENT_FIELDS: ReadonlyArray<[RegExp, string]> = [
+  [/^name/, 'inspector-name'],
+  [/^type/, 'inspector-type'],
+  [/^role/, 'inspector-role'],
+  [/^description/, 'inspector-description'],
+  [/^systemPrompt/, 'inspector-prompt'],
+  [/^provider\.model/, 'inspector-model'],
+  [/^provider\.temperature/, 'inspector-temperature'],
+  [/^provider\.maxTokens/, 'inspector-max-tokens'],
+  [/^provider/, 'inspector-provider'],
+];
+
+/**
+ * A CSS selector for the control that fixes the issue at `path`: an agent's field in the inspector,
+ * the stop conditions, the team panel, or the fleet's name. Pure.
+ */
+export function fieldOfIssue(path: string): string {
+  const field = /^agents\[\d+\]\.?(.*)$/.exec(path)?.[1];
+  if (field !== undefined) {
+    const testid = AGENT_FIELDS.find(([pattern]) => pattern.test(field))?.[1];
+    return testid
+      ? `[data-testid="${testid}"]`
+      : '[data-testid="agent-inspector"] :is(input, select, textarea)';
+  }
+  if (path.startsWith('termination'))
+    return '[data-testid="termination-editor"] :is(input, select, textarea, button)';
+  if (path.startsWith('team')) return '[data-testid="pattern-select"]';
+  return '[data-testid="fleet-name"]';
+}

@@ -139,10 +139,10 @@ export const AGENT_TEMPLATES: readonly AgentTemplate[] = [
     make: llm(
       'Reviews the last answer for errors, gaps and risks.',
       'reviewer',
-      'You are a demanding reviewer. Check the last message for mistakes, missing cases and unclear parts. List concrete issues with suggested fixes. If nothing important is left, reply with "APPROVE".',
+      'You are a demanding reviewer. Check the last message for mistakes, missing cases and unclear parts. List concrete issues with suggested fixes. If nothing important is left, reply with "DONE" (the stop word a new fleet listens for).',
       [
         'Two issues:\n- Empty input is not handled.\n- Nothing tests it.\nPlease fix both before we go on.',
-        'Both points are addressed and the test passes. APPROVE',
+        'Both points are addressed and the test passes. DONE',
       ],
     ),
   },

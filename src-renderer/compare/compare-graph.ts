@@ -1,7 +1,8 @@
 import type { CompareAgent, CompareEdge } from '@shared/contract';
+import { BROADCAST } from '@shared/domain';
 import { layeredLayout } from '../ui/layered-layout';
 
-export const GRAPH_NODE = { width: 116, height: 34 } as const;
+export const GRAPH_NODE = { width: 116, height: 42 } as const;
 const MARGIN = 16;
 
 export interface GraphNodeBox {
@@ -26,6 +27,11 @@ export interface CompareGraphModel {
   height: number;
   nodes: GraphNodeBox[];
   edges: GraphEdgeLine[];
+  /**
+   * Messages each agent sent to everyone, by agent: drawn on its card, as the session view does,
+   * rather than as edges to an "everyone" box every line would run through.
+   */
+  broadcasts: Map<string, CompareEdge>;
 }
 
 /** Where the segment from the centre of a box towards (dx, dy) leaves the box. */
@@ -52,11 +58,14 @@ function loopPath(box: GraphNodeBox): { path: string; x: number; y: number } {
  */
 export function compareGraph(
   agents: readonly CompareAgent[],
-  edges: readonly CompareEdge[],
+  allEdges: readonly CompareEdge[],
 ): CompareGraphModel {
+  const broadcasts = new Map<string, CompareEdge>();
+  for (const edge of allEdges) if (edge.to === BROADCAST) broadcasts.set(edge.from, edge);
+  const edges = allEdges.filter((edge) => edge.to !== BROADCAST && edge.from !== BROADCAST);
   const ids = [
     ...new Set([...agents.map((agent) => agent.name), ...edges.flatMap((edge) => [edge.from, edge.to])]),
-  ];
+  ].filter((id) => id !== BROADCAST);
   const positions = layeredLayout(
     ids,
     edges.map((edge) => ({ source: edge.from, target: edge.to })),
@@ -108,5 +117,5 @@ export function compareGraph(
   }
   const width = Math.max(...nodes.map((node) => node.x + GRAPH_NODE.width), 0) + MARGIN;
   const height = Math.max(...nodes.map((node) => node.y + GRAPH_NODE.height), 0) + MARGIN;
-  return { width, height, nodes, edges: lines };
+  return { width, height, nodes, edges: lines, broadcasts };
 }

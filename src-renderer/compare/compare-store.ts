@@ -6,6 +6,8 @@ import { useBridge } from '../bridge';
 import { createFailureReporter } from '../ui/failure';
 import { useToastStore } from '../ui/toasts-store';
 import { pageOf } from './compare-rows';
+import { agentColor } from '../session/agent-colors';
+import { agentsOfFleet } from '../session/graph-mapper';
 
 const sizeOf = (bytes: number): string =>
   bytes < 1024
@@ -40,6 +42,9 @@ export const useCompareStore = defineStore('compare', () => {
   const pagesVersion = ref(0);
   const pending = new Set<number>();
   let generation = 0;
+  /** Each agent's colour as the session view draws it (by the left session's fleet). */
+  const colors = shallowRef(new Map<string, string>());
+  const colorOf = (name: string): string => colors.value.get(name) ?? agentColor(name, -1);
 
   function keep(result: Compare): void {
     const { pairs, offset: _offset, hasMore: _hasMore, ...rest } = result;
@@ -64,8 +69,11 @@ export const useCompareStore = defineStore('compare', () => {
     pagesVersion.value += 1;
   }
 
-  /** Opens the comparison of `a` and `b`: the summary and the first page, then the page where they part. */
-  async function open(a: string, b: string): Promise<void> {
+  /**
+   * Opens the comparison of `a` and `b`: the summary and the first page, then the page where they
+   * part. A fork picked first is shown on the right of its parent: its change reads as its change.
+   */
+  async function open(a: string, b: string, options: { orient?: boolean } = {}): Promise<void> {
     const mine = ++generation;
     pair.value = { a, b };
     summary.value = null;
@@ -74,10 +82,14 @@ export const useCompareStore = defineStore('compare', () => {
     pending.clear();
     pagesVersion.value += 1;
     loading.value = true;
+    colors.value = new Map();
     // Every answer carries the summary: the first asks for the page where the two probably part,
     // so a long common prefix (folded in the view) costs no page of its own.
-    const hint = await forkPointOf(a, b);
+    const relation = await relationOf(a, b);
     if (mine !== generation) return;
+    if (relation.swap && (options.orient ?? true)) pair.value = { a: b, b: a };
+    colors.value = relation.colors;
+    const hint = relation.forkPoint;
     await fetchPage(hint === null ? 0 : pageOf(hint, COMPARE_PAGE), mine);
     if (mine !== generation) return;
     loading.value = false;
@@ -88,22 +100,34 @@ export const useCompareStore = defineStore('compare', () => {
   }
 
   /**
-   * Where two sessions of one family likely part, from their fork points (one forked from the
-   * other, or both from one parent); null when neither says. Only a hint: the answer decides.
+   * How two sessions are related: where they likely part, from their fork points (one forked from
+   * the other, or both from one parent; null when neither says; only a hint, the answer decides),
+   * whether `a` is a fork of `b` (then they swap sides), and the agents' colours.
    */
-  async function forkPointOf(a: string, b: string): Promise<number | null> {
+  async function relationOf(
+    a: string,
+    b: string,
+  ): Promise<{ forkPoint: number | null; swap: boolean; colors: Map<string, string> }> {
     const [first, second] = await Promise.all([
       bridge.call('sessions.get', { id: a }),
       bridge.call('sessions.get', { id: b }),
     ]);
-    if (!first.ok || !second.ok) return null;
+    if (!first.ok || !second.ok) return { forkPoint: null, swap: false, colors: new Map() };
     const forkA = first.value.summary.forkOf ?? null;
     const forkB = second.value.summary.forkOf ?? null;
-    if (forkB?.sessionId === a) return forkB.atMessage;
-    if (forkA?.sessionId === b) return forkA.atMessage;
-    if (forkA && forkB && forkA.sessionId === forkB.sessionId)
-      return Math.min(forkA.atMessage, forkB.atMessage);
-    return null;
+    const swap = forkA?.sessionId === b;
+    const colors = new Map<string, string>();
+    for (const fleet of swap
+      ? [second.value.fleet, first.value.fleet]
+      : [first.value.fleet, second.value.fleet])
+      for (const agent of agentsOfFleet(fleet))
+        if (!colors.has(agent.name)) colors.set(agent.name, agent.color ?? agentColor(agent.name, -1));
+    let forkPoint: number | null = null;
+    if (forkB?.sessionId === a) forkPoint = forkB.atMessage;
+    else if (swap) forkPoint = forkA.atMessage;
+    else if (forkA && forkB && forkA.sessionId === forkB.sessionId)
+      forkPoint = Math.min(forkA.atMessage, forkB.atMessage);
+    return { forkPoint, swap, colors };
   }
 
   function close(): void {
@@ -212,6 +236,7 @@ export const useCompareStore = defineStore('compare', () => {
     error,
     exporting,
     pagesVersion,
+    colorOf,
     open,
     close,
     pairAt,

@@ -13,7 +13,9 @@ export function relationOf(summary: CompareSummary): string {
         ? `A is a fork of B at message ${a.forkOf.atMessage}.`
         : ancestorId
           ? 'Two branches of one family.'
-          : 'Two unrelated sessions, compared message by message.';
+          : commonPrefix === 0
+            ? 'These two sessions share no history: their messages are shown side by side, without a word-by-word diff.'
+            : 'Two unrelated sessions that begin alike.';
   const plural = (count: number) => (count === 1 ? 'message' : 'messages');
   const shape =
     divergeAt === null

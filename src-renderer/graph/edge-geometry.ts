@@ -86,8 +86,21 @@ export interface LabelSize {
   height: number;
 }
 
-/** Where along the curve (0 to 1) the label may sit, best first: the middle, then nearer the source. */
-const LABEL_STOPS = [0.5, 0.42, 0.34, 0.26];
+/**
+ * Where along the curve (0 to 1) the label may sit, best first: a little before the middle, then
+ * nearer the source. Off the middle, the labels of two edges that cross at their middles (a ring's
+ * diagonals) sit apart instead of one on the other.
+ */
+const LABEL_STOPS = [0.4, 0.32, 0.5, 0.26, 0.58, 0.2];
+/** Room kept between two count labels, so each reads as its own number. */
+const LABEL_GAP = 4;
+/** Another label's box: its centre and size. */
+export interface LabelBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 /** Room kept between a label and the arrowhead, so the arrow reads as an arrow beside it. */
 const ARROW_GAP = 8;
 
@@ -102,12 +115,13 @@ function labelPoint(
   end: { x: number; y: number },
   arrow: Array<{ x: number; y: number }>,
   label: LabelSize | null,
+  taken: readonly LabelBox[],
 ): { x: number; y: number } {
   const at = (t: number) => ({
     x: (1 - t) ** 2 * start.x + 2 * (1 - t) * t * control.x + t * t * end.x,
     y: (1 - t) ** 2 * start.y + 2 * (1 - t) * t * control.y + t * t * end.y,
   });
-  if (!label) return at(0.5);
+  if (!label) return at(LABEL_STOPS[0]!);
   const covers = (centre: { x: number; y: number }, point: { x: number; y: number }, gap: number) =>
     Math.abs(point.x - centre.x) < label.width / 2 + gap &&
     Math.abs(point.y - centre.y) < label.height / 2 + gap;
@@ -115,7 +129,15 @@ function labelPoint(
   const clearOfArrow = candidates.filter(
     (centre) => !arrow.some((point) => covers(centre, point, ARROW_GAP)),
   );
+  // Two labels side by side read as one number ("1 2"): keep a gap of LABEL_GAP between them.
+  const free = (centre: { x: number; y: number }) =>
+    !taken.some(
+      (other) =>
+        Math.abs(other.x - centre.x) < (other.width + label.width) / 2 + LABEL_GAP &&
+        Math.abs(other.y - centre.y) < (other.height + label.height) / 2 + LABEL_GAP,
+    );
   return (
+    clearOfArrow.find((centre) => free(centre) && !covers(centre, start, 2)) ??
     clearOfArrow.find((centre) => !covers(centre, start, 2)) ??
     clearOfArrow[0] ??
     at(LABEL_STOPS[LABEL_STOPS.length - 1]!)
@@ -133,14 +155,18 @@ export function floatingEdge(
   width = 1.5,
   label: LabelSize | null = null,
   bend = 0.14,
+  taken: readonly LabelBox[] = [],
 ): EdgeGeometry {
   const from = centre(source);
   const to = centre(target);
   const dx = to.x - from.x;
   const dy = to.y - from.y;
   const length = Math.hypot(dx, dy) || 1;
-  // Bow to the left of the direction of travel (screen coordinates: y grows downward).
-  const offset = Math.min(60, Math.max(12, length * bend));
+  // Bow to the left of the direction of travel (screen coordinates: y grows downward). The two
+  // directions between one pair bow apart by `offset` at their middles: at least the label's
+  // extent across the line, so their count labels never stack ("1" over "2").
+  const across = label ? (Math.abs(dy) * label.width + Math.abs(dx) * label.height) / length + 4 : 0;
+  const offset = Math.max(across, Math.min(60, Math.max(12, length * bend)));
   const control = {
     x: (from.x + to.x) / 2 + (dy / length) * offset,
     y: (from.y + to.y) / 2 - (dx / length) * offset,
@@ -160,7 +186,7 @@ export function floatingEdge(
   const stop = { x: end.x - ux * arrowLength * 0.6, y: end.y - uy * arrowLength * 0.6 };
   const left = { x: base.x - uy * arrowHalf, y: base.y + ux * arrowHalf };
   const right = { x: base.x + uy * arrowHalf, y: base.y - ux * arrowHalf };
-  const labelAt = labelPoint(start, control, end, [end, left, right, base], label);
+  const labelAt = labelPoint(start, control, end, [end, left, right, base], label, taken);
   return {
     path: `M ${round(start.x)} ${round(start.y)} Q ${round(control.x)} ${round(control.y)} ${round(stop.x)} ${round(stop.y)}`,
     arrow: [end, left, right].map((point) => `${round(point.x)},${round(point.y)}`).join(' '),

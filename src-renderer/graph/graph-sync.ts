@@ -4,6 +4,7 @@ import type { AgentNodeData, GraphModel, GraphNodeModel, MessageEdgeData } from 
 import type { AgentFlowNode, GraphNodeType, MessageFlowEdge } from './flow-types';
 import { STREAM_INTERVAL_MS, StreamThrottle } from './stream-throttle';
 import {
+  layeredByEdges,
   layoutGraph,
   placeNewcomers,
   type LayoutNode,
@@ -117,8 +118,13 @@ export function useGraphSync(options: GraphSyncOptions) {
     });
   }
 
+  /** The session whose graph is laid out in layers by message flow (Auto layout on a big graph). */
+  let layeredFor: string | null = null;
+
   function place(models: readonly GraphNodeModel[], measured: boolean, edges: GraphModel['edges']) {
-    const result = layoutGraph(layoutNodes(models, measured), edges, { aspect: options.aspect() });
+    const layout =
+      layeredFor !== null && layeredFor === options.sessionId.value ? layeredByEdges : layoutGraph;
+    const result = layout(layoutNodes(models, measured), edges, { aspect: options.aspect() });
     laidOut = new Set(models.map((model) => model.id));
     const saved = loadLayout(options.fleetName.value);
     for (const model of models) {
@@ -318,11 +324,18 @@ export function useGraphSync(options: GraphSyncOptions) {
     syncEdges(model);
   }
 
-  /** Forgets the layout (and the saved arrangement is cleared by the caller): lay out afresh. */
-  function relayout(): void {
+  /**
+   * Forgets the layout (and the saved arrangement is cleared by the caller): lay out afresh, from
+   * the team pattern, or with `layers` in layers along the messages sent.
+   */
+  function relayout(layers = false): void {
+    layeredFor = layers ? options.sessionId.value : null;
     layoutKey = '';
     sync(options.current());
   }
+
+  /** Whether the graph on show is laid out in layers by message flow. */
+  const layered = () => layeredFor !== null && layeredFor === options.sessionId.value;
 
   /** Positions as they are now (after a drag), by node id, for saving. */
   function currentPositions(): Record<string, Point> {
@@ -339,5 +352,5 @@ export function useGraphSync(options: GraphSyncOptions) {
     if (fallback) clearTimeout(fallback);
   });
 
-  return { phase, streams, sync, relayout, reshape, currentPositions };
+  return { phase, streams, sync, relayout, layered, reshape, currentPositions };
 }

@@ -63,3 +63,16 @@ export function usePulse(seq: () => number): Ref<number> {
   );
   return key;
 }
+
+/** A label's box in flow coordinates (its centre and size). */
+export interface LabelSpot {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+/**
+ * Where each edge's count label sits, by edge id: an edge places its label clear of the labels of
+ * the edges whose ids sort before its own (a fixed order, so placements never chase each other).
+ */
+export const LABEL_SPOTS: InjectionKey<Map<string, LabelSpot>> = Symbol('graph-label-spots');

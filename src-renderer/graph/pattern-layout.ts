@@ -281,3 +281,62 @@ export function placeNewcomers(
   }
   return out;
 }
+
+/** From this many agents and teams at the top level, Auto layout offers layers by message flow. */
+export const LAYERS_FROM = 6;
+
+/**
+ * The layout of `layoutGraph`, with the top level arranged in layers along every edge seen (a
+ * group keeps its members' own layout and moves whole): left to right or top to bottom,
+ * whichever fits a pane of `aspect` at the larger scale. For a graph too big for its pattern's
+ * ring or pipeline to read. Pure and deterministic.
+ */
+export function layeredByEdges(
+  nodes: readonly LayoutNode[],
+  edges: readonly LayoutEdge[],
+  options: LayoutOptions,
+): LayoutResult {
+  const result = layoutGraph(nodes, edges, options);
+  const ids = new Set(nodes.map((node) => node.id));
+  const top = nodes.filter((node) => node.parent === null || !ids.has(node.parent));
+  const topIds = new Set(top.map((node) => node.id));
+  // An edge into or out of a group's member counts for the group.
+  const parentOf = new Map(nodes.map((node) => [node.id, node.parent]));
+  const lift = (id: string): string => {
+    let at = id;
+    for (let depth = 0; !topIds.has(at) && depth < 10; depth++) at = parentOf.get(at) ?? at;
+    return at;
+  };
+  const links = edges.map((edge) => ({ source: lift(edge.source), target: lift(edge.target) }));
+  const sizes: Record<string, Size> = {};
+  for (const node of top)
+    sizes[node.id] = result.groupSizes[node.id] ?? { width: node.width, height: node.height };
+  const gap = options.gap ?? DEFAULT_GAP;
+  const aspect = clampAspect(options.aspect);
+  let best: Record<string, Point> | null = null;
+  let bestScore = -1;
+  for (const direction of ['LR', 'TB'] as const) {
+    const placed = layeredLayout(
+      top.map((node) => node.id),
+      links,
+      {
+        nodeWidth: 200,
+        nodeHeight: 100,
+        nodeSeparation: gap * 1.5,
+        rankSeparation: gap * 2.5,
+        sizes,
+        direction,
+      },
+    );
+    const score = fitScore(
+      boundsOf(top.map((node) => ({ ...placed[node.id]!, ...sizes[node.id]! }))),
+      aspect,
+    );
+    if (score > bestScore) {
+      best = placed;
+      bestScore = score;
+    }
+  }
+  for (const [id, at] of Object.entries(best ?? {})) result.positions[id] = at;
+  return result;
+}

@@ -88,8 +88,11 @@ export interface GraphModel {
 export const STREAM_TAIL = 160;
 /** The selector hub's colour (the app's accent; readable on both themes). */
 export const HUB_COLOR = '#5b6cff';
-/** Above this many nodes, agents are drawn compact. */
-export const COMPACT_ABOVE = 12;
+/**
+ * Above this many nodes, agents are drawn compact (name, status and figures; the role and model
+ * in the tooltip), so a fitted graph keeps its text at a readable size rather than shrinking it.
+ */
+export const COMPACT_ABOVE = 5;
 
 /** Stroke width for an edge that carried `count` messages: 1.5 px, growing slowly to 7 px. */
 export function edgeWidth(count: number): number {

@@ -54,6 +54,7 @@ export function shortcutGroups(mod: string): ShortcutGroup[] {
         { keys: [['N']], what: 'Let a paused run take one more round' },
         { keys: [['X']], what: 'Stop a live run' },
         { keys: [['F']], what: 'Fork here: at the message under the pointer, else at the playhead' },
+        { keys: [['M']], what: 'Maximise the graph or lanes, or show the transcript again' },
       ],
     },
     {

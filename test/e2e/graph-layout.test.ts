@@ -16,6 +16,8 @@ import {
 } from './graph-measure';
 
 const TOKEN = 'e2e-graph-layout-token-0123456789abcdef01';
+/** The least size, in CSS pixels, of a name or an edge count drawn on a fitted graph. */
+const READABLE_PX = 10.9;
 const EXAMPLES = join('resources', 'fleets', 'scripted');
 
 /** A selector team (drawn around its hub) and a nested team (drawn as a group): patterns the examples lack. */
@@ -124,7 +126,7 @@ describe('the session graph lays out every example fleet and sample session clea
 
   for (const size of SIZES) {
     for (const theme of THEMES) {
-      it(`at ${size.name} in ${theme}: no overlaps, nothing outside or covered, no clipped labels, crowded arrows or edges through cards`, async () => {
+      it(`at ${size.name} in ${theme}: no overlaps, nothing outside or covered, labels readable at 11 px and unstacked, no clipped labels, crowded arrows or edges through cards`, async () => {
         await page.setViewportSize({ width: size.width, height: size.height });
         await page.emulateMedia({ colorScheme: theme });
         const problems: string[] = [];
@@ -145,13 +147,17 @@ describe('the session graph lays out every example fleet and sample session clea
             measure.clipped,
             measure.crowdedArrows,
             measure.edgesThroughCards,
+            measure.stackedLabels,
           ])
             for (const problem of list) problems.push(`${where}: ${problem}`);
-          // Names stay legible: fitted, an agent's name is never drawn below 8 px.
-          if (measure.smallestNamePx < 8)
+          // Labels stay legible: fitted, no agent name or edge count is drawn below 11 px (less
+          // a tenth for the fit's rounding); a crowded graph draws compact cards, not smaller text.
+          if (measure.smallestNamePx < READABLE_PX)
             problems.push(`${where}: names drawn at ${measure.smallestNamePx.toFixed(1)} px`);
+          if (measure.smallestEdgeLabelPx < READABLE_PX)
+            problems.push(`${where}: edge labels drawn at ${measure.smallestEdgeLabelPx.toFixed(1)} px`);
           figures.push(
-            `${session.name}: zoom ${measure.zoom.toFixed(2)}, fill ${(measure.fill * 100).toFixed(0)}%`,
+            `${session.name}: zoom ${measure.zoom.toFixed(2)}, names ${measure.smallestNamePx.toFixed(1)} px, edge labels ${measure.smallestEdgeLabelPx.toFixed(1)} px, fill ${(measure.fill * 100).toFixed(0)}%`,
           );
         }
         console.log(`${size.name} ${theme}\n  ${figures.join('\n  ')}`);

@@ -85,6 +85,10 @@ export interface GraphMeasure {
   /** The view's zoom and the smallest agent name as drawn, in CSS pixels. */
   zoom: number;
   smallestNamePx: number;
+  /** The smallest edge count label as drawn, in CSS pixels (Infinity without one). */
+  smallestEdgeLabelPx: number;
+  /** Pairs of edge labels that overlap ("1" drawn over "2"). */
+  stackedLabels: string[];
   /** How much of the pane the drawing spans (the larger of its width and height share). */
   fill: number;
   /**
@@ -210,6 +214,16 @@ export function measureGraph(page: Page): Promise<GraphMeasure> {
     const smallestNamePx = Math.min(
       ...names.map((name) => parseFloat(getComputedStyle(name).fontSize) * zoom),
     );
+    const edgeLabels = Array.from(graph.querySelectorAll<HTMLElement>('[data-testid="edge-label"]'));
+    // Edge labels live in a layer scaled with the view: their font size times the zoom.
+    const smallestEdgeLabelPx = Math.min(
+      ...edgeLabels.map((label) => parseFloat(getComputedStyle(label).fontSize) * zoom),
+    );
+    const stackedLabels: string[] = [];
+    for (let i = 0; i < labelRects.length; i += 1)
+      for (let j = i + 1; j < labelRects.length; j += 1)
+        if (intersects(labelRects[i]!.rect, labelRects[j]!.rect))
+          stackedLabels.push(`"${labelRects[i]!.text}" over "${labelRects[j]!.text}"`);
     const left = Math.min(...boxes.map(({ rect }) => rect.left));
     const right = Math.max(...boxes.map(({ rect }) => rect.right));
     const top = Math.min(...boxes.map(({ rect }) => rect.top));
@@ -225,6 +239,8 @@ export function measureGraph(page: Page): Promise<GraphMeasure> {
       edgesChecked,
       zoom,
       smallestNamePx,
+      smallestEdgeLabelPx,
+      stackedLabels,
       fill: Math.max((right - left) / pane.width, (bottom - top) / pane.height),
       coverage:
         boxes

@@ -126,7 +126,7 @@ describe('the comparison summary line', () => {
       /^Two branches of one family\./,
     );
     expect(relationOf({ ...base, b: side('C'), ancestorId: null, commonPrefix: 0, divergeAt: 1 })).toBe(
-      'Two unrelated sessions, compared message by message. They differ from the first message.',
+      'These two sessions share no history: their messages are shown side by side, without a word-by-word diff. They differ from the first message.',
     );
     expect(relationOf({ ...base, divergeAt: null, commonPrefix: 6 })).toMatch(/the same \(6 messages\)\.$/);
   });

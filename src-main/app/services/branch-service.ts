@@ -205,8 +205,7 @@ export class BranchService {
     const comparer = this.comparer;
     function* pairs(): Generator<ComparePair> {
       for (let offset = 0; offset < frame.totalPairs; offset += EXPORT_PAGE) {
-        for (const pair of comparer.pairs(aId, bId, offset, EXPORT_PAGE, frame.totalPairs))
-          yield redactor.value(pair);
+        for (const pair of comparer.pairs(aId, bId, offset, EXPORT_PAGE, frame)) yield redactor.value(pair);
       }
     }
     const input = { frame: redactor.value(frame), pairs: pairs() };

@@ -1,4 +1,4 @@
-import { diffWords } from 'diff';
+import { diffArrays, diffWords } from 'diff';
 import type {
   AgentFigures,
   Compare,
@@ -18,6 +18,15 @@ export const MAX_DIFF_CHARS = 50_000;
 const DIFF_TIMEOUT_MS = 50;
 /** Comparisons whose frame is kept, so paging through one does not work it out again. */
 const FRAMES_KEPT = 8;
+
+/**
+ * Messages after the divergence are aligned by content (an inserted message shifts no pair after
+ * it) when neither session has more than this many after it; longer tails align by position.
+ */
+export const ALIGN_TAIL_LIMIT = 2_000;
+
+/** Pairs after the common prefix: each an index into A's and B's messages (0-based), or null. */
+type Alignment = Array<[number | null, number | null]>;
 
 const ZERO: AgentFigures = { messages: 0, tokens: 0, timeMs: 0, toolCalls: 0, errors: 0 };
 
@@ -41,15 +50,55 @@ export function wordDiff(a: string, b: string): DiffSegment[] | null {
   return segments;
 }
 
-export function comparePair(position: number, a: StoredMessage | null, b: StoredMessage | null): ComparePair {
+export function comparePair(
+  position: number,
+  a: StoredMessage | null,
+  b: StoredMessage | null,
+  words = true,
+): ComparePair {
   const same = a !== null && b !== null && sameMessage(a, b);
   return {
     position,
     a,
     b,
     same,
-    segments: a !== null && b !== null && !same ? wordDiff(a.content, b.content) : null,
+    segments: words && a !== null && b !== null && !same ? wordDiff(a.content, b.content) : null,
   };
+}
+
+/**
+ * Aligns two message lists by content (`diffArrays`, equal when `sameMessage`): equal messages
+ * side by side, a run only A has beside a run only B has pair by pair (an edit shows as a change),
+ * and what is left over beside nothing. `offsetA` / `offsetB` are added to the indexes. Pure.
+ */
+export function alignByContent(
+  a: readonly StoredMessage[],
+  b: readonly StoredMessage[],
+  offsetA = 0,
+  offsetB = 0,
+): Alignment {
+  const rows: Alignment = [];
+  let i = offsetA;
+  let j = offsetB;
+  let onlyA: number[] = [];
+  let onlyB: number[] = [];
+  const settle = () => {
+    for (let k = 0; k < Math.max(onlyA.length, onlyB.length); k++)
+      rows.push([onlyA[k] ?? null, onlyB[k] ?? null]);
+    onlyA = [];
+    onlyB = [];
+  };
+  for (const change of diffArrays(a as StoredMessage[], b as StoredMessage[], { comparator: sameMessage })) {
+    const count = change.count ?? change.value.length;
+    if (change.removed) for (let k = 0; k < count; k++) onlyA.push(i++);
+    else if (change.added) for (let k = 0; k < count; k++) onlyB.push(j++);
+    else {
+      settle();
+      for (let k = 0; k < count; k++) rows.push([i++, j++]);
+    }
+  }
+  settle();
+  return rows;
 }
 
 /** The whole comparison's frame: sides, prefix, divergence, figures and edges (no pairs). */
@@ -63,6 +112,8 @@ export type CompareFrame = Omit<Compare, 'pairs' | 'offset' | 'hasMore'>;
 export class SessionComparer {
   /** Frames by the two sessions and their versions (a session that changes gets a new frame). */
   private readonly frames = new Map<string, CompareFrame>();
+  /** The content alignment of a kept frame's tails, and whether the two share any history. */
+  private readonly tails = new WeakMap<CompareFrame, { alignment: Alignment | null; related: boolean }>();
 
   constructor(private readonly store: HistoryStore) {}
 
@@ -74,7 +125,7 @@ export class SessionComparer {
   /** The frame of the comparison plus the pairs `offset + 1 .. offset + limit`. */
   compare(aId: string, bId: string, offset: number, limit: number): Compare {
     const frame = this.frame(aId, bId);
-    const pairs = this.pairs(aId, bId, offset, limit, frame.totalPairs);
+    const pairs = this.pairs(aId, bId, offset, limit, frame);
     return { ...frame, offset, pairs, hasMore: offset + pairs.length < frame.totalPairs };
   }
 
@@ -97,7 +148,19 @@ export class SessionComparer {
     const sharedMessages = Math.min(q.countUpTo(aId, shared.sharedSeq), countA, countB);
     // Beyond what they share by reference, compare pair by pair until they differ.
     const commonPrefix = sharedMessages + q.samePairsFrom(aId, bId, sharedMessages);
-    const totalPairs = Math.max(countA, countB);
+    const related = commonPrefix > 0 || shared.ancestorId !== null;
+    const tailA = countA - commonPrefix;
+    const tailB = countB - commonPrefix;
+    const alignment =
+      related && tailA > 0 && tailB > 0 && Math.max(tailA, tailB) <= ALIGN_TAIL_LIMIT
+        ? alignByContent(
+            q.slice(aId, commonPrefix, tailA),
+            q.slice(bId, commonPrefix, tailB),
+            commonPrefix,
+            commonPrefix,
+          )
+        : null;
+    const totalPairs = commonPrefix + (alignment ? alignment.length : Math.max(tailA, tailB));
     const figuresA = q.agentFigures(aId);
     const figuresB = q.agentFigures(bId);
     const frame: CompareFrame = {
@@ -111,17 +174,46 @@ export class SessionComparer {
       edges: this.edges(aId, bId),
     };
     this.frames.set(key, frame);
+    this.tails.set(frame, { alignment, related });
     while (this.frames.size > FRAMES_KEPT) this.frames.delete(this.frames.keys().next().value as string);
     return frame;
   }
 
-  pairs(aId: string, bId: string, offset: number, limit: number, total: number): ComparePair[] {
-    const count = Math.max(0, Math.min(limit, total - offset));
+  /**
+   * Pairs `offset + 1 .. offset + limit` of the comparison: by position through the common prefix,
+   * then by the content alignment when there is one. Unrelated sessions get no word diff.
+   */
+  pairs(aId: string, bId: string, offset: number, limit: number, frame: CompareFrame): ComparePair[] {
+    const count = Math.max(0, Math.min(limit, frame.totalPairs - offset));
     if (count === 0) return [];
-    const left = this.store.comparing.slice(aId, offset, count);
-    const right = this.store.comparing.slice(bId, offset, count);
-    return Array.from({ length: count }, (_, index) =>
-      comparePair(offset + index + 1, left[index] ?? null, right[index] ?? null),
+    const { alignment, related } = this.tails.get(frame) ?? { alignment: null, related: true };
+    const q = this.store.comparing;
+    if (!alignment) {
+      const left = q.slice(aId, offset, count);
+      const right = q.slice(bId, offset, count);
+      return Array.from({ length: count }, (_, index) =>
+        comparePair(offset + index + 1, left[index] ?? null, right[index] ?? null, related),
+      );
+    }
+    const rows = Array.from({ length: count }, (_, index): [number | null, number | null] => {
+      const at = offset + index;
+      return at < frame.commonPrefix ? [at, at] : (alignment[at - frame.commonPrefix] ?? [null, null]);
+    });
+    const fetch = (id: string, side: 0 | 1) => {
+      const wanted = rows.map((row) => row[side]).filter((index): index is number => index !== null);
+      if (wanted.length === 0) return new Map<number, StoredMessage>();
+      const from = Math.min(...wanted);
+      const messages = q.slice(id, from, Math.max(...wanted) - from + 1);
+      return new Map(messages.map((message, index) => [from + index, message]));
+    };
+    const left = fetch(aId, 0);
+    const right = fetch(bId, 1);
+    return rows.map(([i, j], index) =>
+      comparePair(
+        offset + index + 1,
+        i === null ? null : (left.get(i) ?? null),
+        j === null ? null : (right.get(j) ?? null),
+      ),
     );
   }
 
