@@ -7,6 +7,7 @@ import { FleetStore, type SavedFleet, type SavedFleetSummary } from './fleet-sto
 import { ForkWriter, type ForkCreated, type ForkRequest } from './fork-writer';
 import { familyOf, type FamilyTree } from './family';
 import { CompareQueries } from './compare-queries';
+import { ContextQueries, type MessageWithEarlier } from './context-queries';
 import { Materializer } from './materializer';
 import { LiveWriter } from './live-writer';
 import { MessageQueries, type MessagePage, type MessagePageQuery, type TurnQuery } from './message-queries';
@@ -70,6 +71,7 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
   private readonly writer: LiveWriter;
   private readonly sessions: SessionQueries;
   private readonly messages: MessageQueries;
+  private readonly contexts: ContextQueries;
   private readonly fleets: FleetStore;
   private readonly forks: ForkWriter;
   /** Reads for comparing two sessions (figures, stops, slices, shared history); flush first. */
@@ -108,6 +110,7 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
       this.now,
     );
     this.comparing = new CompareQueries(db, this.messages.lineage);
+    this.contexts = new ContextQueries(db, this.messages.lineage);
     this.runRequests = new RunRequests(db, this.now);
     const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
     this.heartbeat = heartbeatMs > 0 ? setInterval(() => this.beat(), heartbeatMs) : null;
@@ -218,6 +221,16 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
     this.requireSession(sessionId);
     if (this.writer.isLive(sessionId)) this.flush();
     return this.messages.seek(sessionId, seq);
+  }
+
+  /**
+   * A message and the messages completed before it started, through a fork's prefix (see
+   * ContextQueries.before); null when the session has no such message.
+   */
+  messageWithEarlier(sessionId: string, messageId: string): MessageWithEarlier | null {
+    this.requireSession(sessionId);
+    if (this.writer.isLive(sessionId)) this.flush();
+    return this.contexts.before(sessionId, messageId);
   }
 
   /** Graph totals up to `seq` (default: the end) from the stored messages (see MessageQueries.edgeStats). */
