@@ -5,19 +5,16 @@ import { MESSAGE_ROW_COLUMNS, messageRows } from './raw-rows';
 import { toStoredMessage, type StoredMessage } from './rows';
 import { StatementCache } from './statement-cache';
 
-/** A message and what was said before its writer's model call (see `ContextQueries.before`). */
-export interface MessageWithEarlier {
+/** A message and the seq of its first event (its start; its completion when it never streamed). */
+export interface MessageStart {
   message: StoredMessage;
-  /** Seq of the message's first event (its start; its completion when it never streamed). */
   startSeq: number;
-  /** Messages completed before `startSeq`, dropped ones included, in seq order. */
-  earlier: StoredMessage[];
 }
 
 /** The `messages` view's columns, read from `message_rows` (which also has `first_seq`). */
 const ROW_COLUMNS = MESSAGE_ROW_COLUMNS.replace('session_id', '? AS session_id');
 
-/** Reads for the context inspector: a message and the messages its writer could have been shown. */
+/** Reads for the context inspector: a message's start, and the messages completed after a seq. */
 export class ContextQueries {
   private readonly cache: StatementCache;
 
@@ -28,19 +25,13 @@ export class ContextQueries {
     this.cache = new StatementCache(db);
   }
 
-  /**
-   * The message `messageId` of the session (through a fork's prefix), with every message that
-   * completed before it started: the model call that wrote it was made from those (a message
-   * completed while it streamed, by an agent running in parallel, was not in its request).
-   * Null when the session has no such message.
-   */
-  before(sessionId: string, messageId: string): MessageWithEarlier | null {
-    const segments = this.lineage.segments(sessionId);
-    let found: { message: StoredMessage; startSeq: number } | null = null;
-    for (const segment of segments) {
+  /** The message `messageId` of the session (through a fork's prefix) and its start; null when none. */
+  start(sessionId: string, messageId: string): MessageStart | null {
+    let found: MessageStart | null = null;
+    for (const segment of this.lineage.segments(sessionId)) {
       const row = this.cache
         .get(
-          `SELECT ${ROW_COLUMNS}, coalesce(first_seq, seq) AS start FROM message_rows m
+          `SELECT ${ROW_COLUMNS}, coalesce(first_seq, seq) AS start FROM message_rows
            WHERE sid = ${SID_OF} AND id = ? AND seq > ? AND seq <= ?`,
         )
         .raw()
@@ -50,12 +41,21 @@ export class ContextQueries {
       const [stored] = messageRows([row]);
       if (stored) found = { message: toStoredMessage(stored), startSeq };
     }
-    if (!found) return null;
-    const earlier: StoredMessage[] = [];
-    const within = segments
-      .map((segment) => clip(segment, 0, found.startSeq - 1))
+    return found;
+  }
+
+  /**
+   * The session's messages with a seq after `afterSeq` that are no longer streaming (dropped ones
+   * included), in seq order, through a fork's prefix. A message still streaming completes at a
+   * seq after every one stored now, so reading on from the last seq returned misses none.
+   */
+  completedAfter(sessionId: string, afterSeq: number): StoredMessage[] {
+    const found: StoredMessage[] = [];
+    const segments = this.lineage
+      .segments(sessionId)
+      .map((segment) => clip(segment, afterSeq, Number.MAX_SAFE_INTEGER))
       .filter((segment): segment is LineageSegment => segment !== null);
-    for (const segment of within) {
+    for (const segment of segments) {
       const rows = this.cache
         .get(
           `SELECT ${ROW_COLUMNS} FROM message_rows
@@ -63,8 +63,8 @@ export class ContextQueries {
         )
         .raw()
         .all(sessionId, segment.session, segment.after, segment.upTo);
-      for (const row of messageRows(rows)) earlier.push(toStoredMessage(row));
+      for (const row of messageRows(rows)) found.push(toStoredMessage(row));
     }
-    return { ...found, earlier };
+    return found;
   }
 }

@@ -7,7 +7,7 @@ import { FleetStore, type SavedFleet, type SavedFleetSummary } from './fleet-sto
 import { ForkWriter, type ForkCreated, type ForkRequest } from './fork-writer';
 import { familyOf, type FamilyTree } from './family';
 import { CompareQueries } from './compare-queries';
-import { ContextQueries, type MessageWithEarlier } from './context-queries';
+import { ContextQueries, type MessageStart } from './context-queries';
 import { Materializer } from './materializer';
 import { LiveWriter } from './live-writer';
 import { MessageQueries, type MessagePage, type MessagePageQuery, type TurnQuery } from './message-queries';
@@ -223,14 +223,18 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
     return this.messages.seek(sessionId, seq);
   }
 
-  /**
-   * A message and the messages completed before it started, through a fork's prefix (see
-   * ContextQueries.before); null when the session has no such message.
-   */
-  messageWithEarlier(sessionId: string, messageId: string): MessageWithEarlier | null {
+  /** A message and the seq it started at, through a fork's prefix; null when the session has none. */
+  messageStart(sessionId: string, messageId: string): MessageStart | null {
     this.requireSession(sessionId);
     if (this.writer.isLive(sessionId)) this.flush();
-    return this.contexts.before(sessionId, messageId);
+    return this.contexts.start(sessionId, messageId);
+  }
+
+  /** Messages no longer streaming with a seq after `afterSeq`, in seq order (see ContextQueries). */
+  completedMessagesAfter(sessionId: string, afterSeq: number): StoredMessage[] {
+    this.requireSession(sessionId);
+    if (this.writer.isLive(sessionId)) this.flush();
+    return this.contexts.completedAfter(sessionId, afterSeq);
   }
 
   /** Graph totals up to `seq` (default: the end) from the stored messages (see MessageQueries.edgeStats). */
