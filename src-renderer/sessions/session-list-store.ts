@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, reactive, ref, watch } from 'vue';
-import { MAX_IMPORT_BYTES, type SessionListItem } from '@shared/contract';
+import { MAX_IMPORT_BYTES, type SessionListItem, type SessionSortKey } from '@shared/contract';
 import type { SessionStatus } from '@shared/domain';
 import { useBridge } from '../bridge';
 import { useTaskStore } from './tasks-store';
@@ -51,6 +51,8 @@ export const useSessionListStore = defineStore('sessionList', () => {
     from: '',
     to: '',
   });
+  /** The list's order: newest first, or by tokens or duration (most first unless ascending). */
+  const sort = ref<{ by: SessionSortKey; ascending: boolean }>({ by: 'created', ascending: false });
   /** The running import's task id, under "import". */
   const running = ref<Record<string, string>>({});
   /** The running import's file while the page sends it: bytes sent of its size (browser only). */
@@ -81,6 +83,7 @@ export const useSessionListStore = defineStore('sessionList', () => {
       ...(filters.tag.trim() ? { tag: filters.tag.trim() } : {}),
       ...(from !== undefined && !Number.isNaN(from) ? { from } : {}),
       ...(to !== undefined && !Number.isNaN(to) ? { to } : {}),
+      ...(sort.value.by !== 'created' || sort.value.ascending ? { sort: { ...sort.value } } : {}),
     });
     if (mine !== generation) return;
     loading.value = false;
@@ -89,6 +92,13 @@ export const useSessionListStore = defineStore('sessionList', () => {
     error.value = null;
     items.value = result.value.items;
     total.value = result.value.total;
+  }
+
+  /** Orders the list by `by`, most first; the same key again turns the order round. */
+  function sortBy(by: SessionSortKey): void {
+    sort.value = sort.value.by === by ? { by, ascending: !sort.value.ascending } : { by, ascending: false };
+    page.value = 0;
+    void load();
   }
 
   function setPage(next: number): void {
@@ -219,6 +229,8 @@ export const useSessionListStore = defineStore('sessionList', () => {
     canCancelImport,
     cancelImport,
     load,
+    sort,
+    sortBy,
     setPage,
     rename,
     setTags,

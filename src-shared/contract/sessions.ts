@@ -32,6 +32,10 @@ export const storedMessageSchema = messageSchema.extend({
 });
 export type StoredMessage = z.infer<typeof storedMessageSchema>;
 
+/** What the sessions list can be ordered by. */
+export const SESSION_SORTS = ['created', 'tokens', 'duration'] as const;
+export type SessionSortKey = (typeof SESSION_SORTS)[number];
+
 export const sessionListQuerySchema = z
   .object({
     limit: z.number().int().min(1).max(500).optional(),
@@ -43,6 +47,11 @@ export const sessionListQuerySchema = z
     to: z.number().optional(),
     tag: z.string().max(LIMITS.tag).optional(),
     search: z.string().max(LIMITS.search).optional(),
+    /** Newest first by default; by tokens or duration, most first unless `ascending`. */
+    sort: z
+      .object({ by: z.enum(SESSION_SORTS), ascending: z.boolean().optional() })
+      .strict()
+      .optional(),
   })
   .strict();
 
