@@ -76,8 +76,11 @@ export class ForkWriter {
     this.completedBetween = db.prepare(`SELECT count(*) AS n FROM event_log WHERE sid = ${SID_OF} AND seq > ?
       AND seq < ? AND kind IN ('message.completed', 'message.dropped')`);
     this.tokensUpTo =
-      db.prepare(`SELECT coalesce(sum(coalesce(prompt_tokens, 0) + coalesce(completion_tokens, 0)), 0)
-      AS n FROM messages WHERE session_id = ? AND seq > ? AND seq <= ?`);
+      db.prepare(`SELECT coalesce(sum(coalesce(prompt_tokens, 0) + coalesce(completion_tokens, 0)), 0) AS n,
+        coalesce(sum(cost), 0) AS cost, coalesce(sum(duration_ms), 0) AS busyMs,
+        count(CASE WHEN cost IS NULL AND coalesce(prompt_tokens, 0) + coalesce(completion_tokens, 0) > 0 THEN 1 END)
+          AS unpriced
+      FROM messages WHERE session_id = ? AND seq > ? AND seq <= ?`);
   }
 
   create(parent: SessionRow, request: ForkRequest): ForkCreated {
@@ -211,10 +214,22 @@ export class ForkWriter {
     t: number,
   ): SessionTally {
     let tokens = 0;
+    let cost = 0;
+    let unpricedCalls = 0;
+    let busyMs = 0;
     for (const segment of this.messages.lineage.segments(parentId)) {
       const upTo = Math.min(segment.upTo, forkSeq);
       if (upTo <= segment.after) continue;
-      tokens += (this.tokensUpTo.get(segment.session, segment.after, upTo) as { n: number }).n;
+      const sums = this.tokensUpTo.get(segment.session, segment.after, upTo) as {
+        n: number;
+        cost: number;
+        unpriced: number;
+        busyMs: number;
+      };
+      tokens += sums.n;
+      cost += sums.cost;
+      unpricedCalls += sums.unpriced;
+      busyMs += sums.busyMs;
     }
     return {
       id,
@@ -226,6 +241,9 @@ export class ForkWriter {
       lastT: t,
       messageCount: this.messages.countMessages(parentId, forkSeq),
       tokens,
+      cost,
+      unpricedCalls,
+      busyMs,
       view: this.messages.seek(parentId, forkSeq),
       eventsSinceCheckpoint: 0,
       open: new Map(),

@@ -1,5 +1,5 @@
 import type { FleetInput, RunEvent, ViewState } from '@shared/domain';
-import type { SessionEdgeStats, TurnIndex } from '@shared/contract';
+import type { SessionEdgeStats, SessionUsage, TurnIndex } from '@shared/contract';
 import type { EventSink } from '../orchestrator/sink';
 import type { SqliteDatabase } from './database';
 import { HistoryError } from './errors';
@@ -8,6 +8,7 @@ import { ForkWriter, type ForkCreated, type ForkRequest } from './fork-writer';
 import { familyOf, type FamilyTree } from './family';
 import { CompareQueries } from './compare-queries';
 import { ContextQueries, type MessageStart } from './context-queries';
+import { UsageQueries } from './usage-queries';
 import { Materializer } from './materializer';
 import { LiveWriter } from './live-writer';
 import { MessageQueries, type MessagePage, type MessagePageQuery, type TurnQuery } from './message-queries';
@@ -76,6 +77,7 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
   private readonly forks: ForkWriter;
   /** Reads for comparing two sessions (figures, stops, slices, shared history); flush first. */
   readonly comparing: CompareQueries;
+  private readonly usageQueries: UsageQueries;
   /** Requests to runs another process drives, and who drives each live session. */
   readonly runRequests: RunRequests;
   private readonly listeners = new Set<(change: HistoryChange) => void>();
@@ -111,6 +113,7 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
     );
     this.comparing = new CompareQueries(db, this.messages.lineage);
     this.contexts = new ContextQueries(db, this.messages.lineage);
+    this.usageQueries = new UsageQueries(db, this.messages.lineage);
     this.runRequests = new RunRequests(db, this.now);
     const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
     this.heartbeat = heartbeatMs > 0 ? setInterval(() => this.beat(), heartbeatMs) : null;
@@ -235,6 +238,13 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
     this.requireSession(sessionId);
     if (this.writer.isLive(sessionId)) this.flush();
     return this.contexts.completedAfter(sessionId, afterSeq);
+  }
+
+  /** Tokens, cost and busy time in total, per agent and per edge, up to `seq` (see UsageQueries). */
+  usage(sessionId: string, seq?: number): SessionUsage {
+    this.requireSession(sessionId);
+    if (this.writer.isLive(sessionId)) this.flush();
+    return this.usageQueries.usage(sessionId, seq);
   }
 
   /** Graph totals up to `seq` (default: the end) from the stored messages (see MessageQueries.edgeStats). */

@@ -127,7 +127,8 @@ export class LiveWriter {
       ended_at, tags, source, read_only) VALUES (@id, @title, @task, @fleetName, @status, @createdAt, @createdAt,
       @endedAt, @tags, @source, @readOnly)`);
     this.sessionRow = db.prepare(
-      'SELECT status, stop_reason, created_at, ended_at, message_count, tokens, read_only FROM sessions WHERE id = ?',
+      `SELECT status, stop_reason, created_at, ended_at, message_count, tokens, cost, unpriced_calls, busy_ms, read_only
+        FROM sessions WHERE id = ?`,
     );
     this.lastSeq = db.prepare('SELECT max(seq) AS seq FROM events WHERE session_id = ?');
     this.streamingRows = db.prepare(
@@ -453,6 +454,9 @@ export class LiveWriter {
           ended_at: number | null;
           message_count: number;
           tokens: number;
+          cost: number;
+          unpriced_calls: number;
+          busy_ms: number;
         }
       | undefined;
     if (!row) throw new HistoryError('unknown-session', `No session ${sessionId}.`);
@@ -463,6 +467,9 @@ export class LiveWriter {
     tally.endedAt = row.ended_at;
     tally.messageCount = row.message_count;
     tally.tokens = row.tokens;
+    tally.cost = row.cost;
+    tally.unpricedCalls = row.unpriced_calls;
+    tally.busyMs = row.busy_ms;
     tally.lastSeq = lastSeq;
     tally.lastT = tally.view.t;
     tally.eventsSinceCheckpoint = lastSeq - checkpointSeq;

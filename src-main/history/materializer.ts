@@ -1,4 +1,10 @@
-import { applyEvent, compactInPlace, type RunEvent, type SessionStatus } from '@shared/domain';
+import {
+  applyEvent,
+  compactInPlace,
+  type RunEvent,
+  type SessionStatus,
+  type UsagePricer,
+} from '@shared/domain';
 import type { SqliteDatabase } from './database';
 import { FtsIndex } from './fts-index';
 import {
@@ -13,6 +19,7 @@ import { MessageCompletions } from './message-completions';
 import { completedRow, INSERT_DROPPED, INSERT_STARTED, INSERT_WHOLE } from './message-row-sql';
 import { RowBatch } from './row-batch';
 import type { SessionTally } from './session-tally';
+import { createPricer, priced } from './pricing';
 import type Database from 'better-sqlite3';
 
 export type { SessionTally } from './session-tally';
@@ -32,6 +39,22 @@ type MessageCompleted = Extract<RunEvent, { kind: 'message.completed' }>;
  * the full-text index is contentless. Before a row changes other than by appending streamed
  * text, the events that read from it are written out whole (see message-refs.ts).
  */
+/** Prices by the table alone, for writers given no pricer (imports, traces, salvage). */
+const TABLE_PRICER = createPricer();
+
+/**
+ * Sets the cost of the usage an event carries when nobody priced it (an import's, a trace's): the
+ * stored event then holds the same cost every reader shows. A live run's usage comes priced.
+ */
+function priceEvent(event: RunEvent, pricer: UsagePricer): void {
+  if (event.kind === 'message.completed') {
+    const usage = event.payload.message.usage;
+    if (usage && usage.cost === undefined) event.payload.message.usage = priced(usage, pricer);
+  } else if (event.kind === 'usage' && event.payload.usage.cost === undefined) {
+    event.payload.usage = priced(event.payload.usage, pricer);
+  }
+}
+
 export class Materializer {
   private readonly sidOf: Database.Statement;
   private readonly insertEvent: Database.Statement;
@@ -44,6 +67,7 @@ export class Materializer {
   private readonly updateSession: Database.Statement;
   private readonly updateFleet: Database.Statement;
   private readonly fts: FtsIndex;
+  private readonly pricer: UsagePricer;
   private readonly refs: MessageRefs;
   private readonly completions: MessageCompletions;
   /** With `batchRows`: event rows held for multi-row inserts (see flushRows). */
@@ -62,8 +86,9 @@ export class Materializer {
      * each batch at the latest before anything that reads or changes such rows and in
      * `finishCommit`: the same rows with fewer statements (an import's writing thread).
      */
-    options: { batchRows?: boolean } = {},
+    options: { batchRows?: boolean; pricer?: UsagePricer } = {},
   ) {
+    this.pricer = options.pricer ?? TABLE_PRICER;
     this.fts = new FtsIndex(db);
     this.refs = new MessageRefs(db);
     const batched = options.batchRows === true;
@@ -87,13 +112,15 @@ export class Materializer {
       'INSERT OR REPLACE INTO checkpoints (session_id, seq, state) VALUES (?, ?, ?)',
     );
     this.updateSession = db.prepare(`UPDATE sessions SET status = @status, stop_reason = @stopReason,
-      ended_at = @endedAt, updated_at = @updatedAt, message_count = @messageCount, tokens = @tokens WHERE id = @id`);
+      ended_at = @endedAt, updated_at = @updatedAt, message_count = @messageCount, tokens = @tokens,
+      cost = @cost, unpriced_calls = @unpricedCalls, busy_ms = @busyMs WHERE id = @id`);
     // Lineage columns (parent, fork point) are written by the fork writer only: no event can
     // make a session read through another one's history.
     this.updateFleet = db.prepare('UPDATE sessions SET fleet_json = ? WHERE id = ?');
   }
 
   apply(tally: SessionTally, event: RunEvent): void {
+    priceEvent(event, this.pricer);
     const session = tally.id;
     const sid = this.sid(tally);
     /** The row the stored event refers to, and its payload as stored (null: the whole payload). */
@@ -254,6 +281,7 @@ export class Materializer {
       p.from === m.from &&
       p.to === m.to &&
       p.kind === m.kind;
+    priceEvent(completed, this.pricer);
     if (same) this.whole = { completed, pk: null };
     try {
       this.apply(tally, started);
@@ -280,6 +308,9 @@ export class Materializer {
       updatedAt: tally.createdAt + Math.round(tally.lastT),
       messageCount: tally.messageCount,
       tokens: tally.tokens,
+      cost: tally.cost,
+      unpricedCalls: tally.unpricedCalls,
+      busyMs: tally.busyMs,
     });
   }
 

@@ -3,10 +3,22 @@ import type { SqliteDatabase } from './database';
 import type { FtsIndex } from './fts-index';
 import type { SessionTally } from './session-tally';
 import type { MessageRefs } from './message-refs';
-import { completedRow, UPSERT_COMPLETED } from './message-row-sql';
+import { completedRow, UPSERT_COMPLETED, usageDetails } from './message-row-sql';
+import { usageOfRow } from './rows';
 import type { RowBatch } from './row-batch';
 
 const usageTotal = (usage: TokenUsage | undefined): number => (usage ? usage.prompt + usage.completion : 0);
+
+/** Adds to the session's cost, unpriced calls and busy time what `usage` has over `before`. */
+function tallyUsage(tally: SessionTally, usage: TokenUsage, before: TokenUsage | undefined): void {
+  tally.tokens += usageTotal(usage) - usageTotal(before);
+  tally.cost += costOf(usage) - costOf(before);
+  tally.unpricedCalls += unpriced(usage) - unpriced(before);
+  tally.busyMs += (usage.durationMs ?? 0) - (before?.durationMs ?? 0);
+}
+const costOf = (usage: TokenUsage | undefined): number => (typeof usage?.cost === 'number' ? usage.cost : 0);
+const unpriced = (usage: TokenUsage | undefined): number =>
+  usage && typeof usage.cost !== 'number' && usageTotal(usage) > 0 ? 1 : 0;
 
 /**
  * The Materializer's completions and usage of messages: a message's row as its completion leaves
@@ -26,10 +38,12 @@ export class MessageCompletions {
   ) {
     this.upsertComplete = db.prepare(UPSERT_COMPLETED);
     this.selectMessageState = db.prepare(
-      'SELECT pk, state, prompt_tokens, completion_tokens, first_seq FROM message_rows WHERE sid = ? AND id = ?',
+      `SELECT pk, state, prompt_tokens, completion_tokens, first_seq, cached_tokens, reasoning_tokens, model,
+        first_token_ms, duration_ms, cost FROM message_rows WHERE sid = ? AND id = ?`,
     );
     this.updateUsage = db.prepare(
-      'UPDATE message_rows SET prompt_tokens = ?, completion_tokens = ? WHERE pk = ?',
+      `UPDATE message_rows SET prompt_tokens = ?, completion_tokens = ?, cached_tokens = ?, reasoning_tokens = ?,
+        model = ?, first_token_ms = ?, duration_ms = ?, cost = ? WHERE pk = ?`,
     );
   }
 
@@ -47,19 +61,9 @@ export class MessageCompletions {
     const open = tally.open.get(id);
     if (open) return { pk: open.pk, state: 'streaming', usage: open.usage, firstSeq: null };
     const row = this.selectMessageState.get(sid, id) as
-      | {
-          pk: number;
-          state: string;
-          prompt_tokens: number | null;
-          completion_tokens: number | null;
-          first_seq: number | null;
-        }
-      | undefined;
+      (Parameters<typeof usageOfRow>[0] & { pk: number; first_seq: number | null }) | undefined;
     if (!row) return { pk: null, state: null, usage: undefined, firstSeq: null };
-    const usage =
-      row.prompt_tokens === null && row.completion_tokens === null
-        ? undefined
-        : { prompt: row.prompt_tokens ?? 0, completion: row.completion_tokens ?? 0 };
+    const usage = row.prompt_tokens === null && row.completion_tokens === null ? undefined : usageOfRow(row);
     return { pk: row.pk, state: row.state, usage, firstSeq: row.first_seq };
   }
 
@@ -76,7 +80,7 @@ export class MessageCompletions {
     this.fts.add(pk, message.content, before.state !== null && before.state !== 'streaming');
     tally.open.delete(message.id);
     if (before.state !== 'complete') tally.messageCount += 1;
-    if (message.usage) tally.tokens += usageTotal(message.usage) - usageTotal(before.usage);
+    if (message.usage) tallyUsage(tally, message.usage, before.usage);
     return pk;
   }
 
@@ -85,7 +89,7 @@ export class MessageCompletions {
     if (this.ftsRows) this.ftsRows.add(pk, message.content);
     else this.fts.add(pk, message.content, false);
     tally.messageCount += 1;
-    if (message.usage) tally.tokens += usageTotal(message.usage);
+    if (message.usage) tallyUsage(tally, message.usage, undefined);
     return pk;
   }
 
@@ -93,10 +97,10 @@ export class MessageCompletions {
   recordUsage(tally: SessionTally, sid: number, id: string, usage: TokenUsage): number | null {
     const before = this.previous(tally, sid, id);
     if (before.pk === null) return null;
-    this.updateUsage.run(usage.prompt, usage.completion, before.pk);
+    this.updateUsage.run(usage.prompt, usage.completion, ...usageDetails(usage), before.pk);
     const open = tally.open.get(id);
     if (open) open.usage = usage;
-    tally.tokens += usageTotal(usage) - usageTotal(before.usage);
+    tallyUsage(tally, usage, before.usage);
     return before.pk;
   }
 }

@@ -13,7 +13,7 @@ export const REFERRED_COLUMNS =
 
 /** The `messages` columns of a MessageRow, in the order `messageRows` takes them. */
 export const MESSAGE_ROW_COLUMNS =
-  'pk, session_id, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta, tool_calls, tool_results, prompt_tokens, completion_tokens, state, dropped_reason';
+  'pk, session_id, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta, tool_calls, tool_results, prompt_tokens, completion_tokens, state, dropped_reason, cached_tokens, reasoning_tokens, model, first_token_ms, duration_ms, cost';
 
 type MessageTuple = [
   pk: number,
@@ -34,6 +34,12 @@ type MessageTuple = [
   completion_tokens: number | null,
   state: string,
   dropped_reason: string | null,
+  cached_tokens: number | null,
+  reasoning_tokens: number | null,
+  model: string | null,
+  first_token_ms: number | null,
+  duration_ms: number | null,
+  cost: number | null,
 ];
 
 /** The rows of a raw statement selecting MESSAGE_ROW_COLUMNS, as MessageRows. */
@@ -58,6 +64,12 @@ export function messageRows(raw: readonly unknown[]): MessageRow[] {
       completion_tokens,
       state,
       dropped_reason,
+      cached_tokens,
+      reasoning_tokens,
+      model,
+      first_token_ms,
+      duration_ms,
+      cost,
     ]) => ({
       pk,
       session_id,
@@ -77,6 +89,12 @@ export function messageRows(raw: readonly unknown[]): MessageRow[] {
       completion_tokens,
       state,
       dropped_reason,
+      cached_tokens,
+      reasoning_tokens,
+      model,
+      first_token_ms,
+      duration_ms,
+      cost,
     }),
   );
 }

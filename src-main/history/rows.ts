@@ -5,6 +5,7 @@ import type {
   MessageState,
   SessionStatus,
   SessionSummary,
+  TokenUsage,
   ToolCall,
   ToolResult,
 } from '@shared/domain';
@@ -23,6 +24,9 @@ export interface SessionRow {
   ended_at: number | null;
   message_count: number;
   tokens: number;
+  /** Migration 13; absent only in rows selected without them. */
+  cost?: number;
+  unpriced_calls?: number;
   parent_session_id: string | null;
   fork_seq: number | null;
   tags: string;
@@ -56,11 +60,21 @@ export interface MessageRow {
   completion_tokens: number | null;
   state: string;
   dropped_reason: string | null;
+  /** Usage details (migration 13); null on rows from before and on calls that did not report them. */
+  cached_tokens?: number | null;
+  reasoning_tokens?: number | null;
+  model?: string | null;
+  first_token_ms?: number | null;
+  duration_ms?: number | null;
+  cost?: number | null;
 }
 
 /** One row of the session list: the summary plus how long it ran, in milliseconds. */
 export interface SessionListItem extends SessionSummary {
   durationMs: number;
+  /** Dollars of the priced model calls; calls with tokens and no known price (migration 13). */
+  cost?: number;
+  unpricedCalls?: number;
   /**
    * The session it was forked from and at which message; null when it is not a fork. Always set
    * by the store (optional as in the contract's list item, which older callers build).
@@ -122,6 +136,8 @@ export function toSessionListItem(row: SessionRow): SessionListItem {
     source: row.source,
     readOnly: row.read_only !== 0,
     durationMs: Math.max(0, end - row.created_at),
+    cost: row.cost ?? 0,
+    unpricedCalls: row.unpriced_calls ?? 0,
     forkOf:
       row.parent_session_id !== null && row.fork_message !== null
         ? { sessionId: row.parent_session_id, atMessage: row.fork_message }
@@ -153,7 +169,7 @@ export function toStoredMessage(row: MessageRow): StoredMessage {
   if (row.tool_calls !== null) message.toolCalls = JSON.parse(row.tool_calls) as ToolCall[];
   if (row.tool_results !== null) message.toolResults = JSON.parse(row.tool_results) as ToolResult[];
   if (row.prompt_tokens !== null || row.completion_tokens !== null) {
-    message.usage = { prompt: row.prompt_tokens ?? 0, completion: row.completion_tokens ?? 0 };
+    message.usage = usageOfRow(row);
   }
   return message;
 }
@@ -190,3 +206,19 @@ export type ReferredRow = Pick<
   | 'state'
   | 't'
 >;
+
+/**
+ * A message row's usage: the token pair, plus the details migration 13 stores where they are
+ * known. `cost` is given (null: no price) only for rows that recorded a model or a cost, so a row
+ * from before keeps the plain pair it was written with.
+ */
+export function usageOfRow(row: Omit<MessageRow, 'pk' | 'session_id'>): TokenUsage {
+  const usage: TokenUsage = { prompt: row.prompt_tokens ?? 0, completion: row.completion_tokens ?? 0 };
+  if (row.cached_tokens != null) usage.cached = row.cached_tokens;
+  if (row.reasoning_tokens != null) usage.reasoning = row.reasoning_tokens;
+  if (row.model != null) usage.model = row.model;
+  if (row.first_token_ms != null) usage.firstTokenMs = row.first_token_ms;
+  if (row.duration_ms != null) usage.durationMs = row.duration_ms;
+  if (row.cost != null || row.model != null) usage.cost = row.cost ?? null;
+  return usage;
+}

@@ -1,5 +1,6 @@
 import { LIVE_SQL } from './live-sql';
 import type { SessionStatus } from '@shared/domain';
+import type { SessionSort } from '@shared/contract';
 import type { SqliteDatabase } from './database';
 import { HistoryError } from './errors';
 import type { ProcessIdentity } from './ownership';
@@ -21,21 +22,16 @@ export interface SessionListQuery {
   tag?: string;
   /** Free text: matches message content (full-text, word prefix) or title/task (substring). */
   search?: string;
-  /** Order of the list: newest first (default), or by tokens or duration, most first unless `ascending`. */
+  /** Largest first (`created`: newest first, the default); ties newest first. */
   sort?: SessionSort;
 }
 
-/** What the sessions list is ordered by (ties newest first). */
-export interface SessionSort {
-  by: 'created' | 'tokens' | 'duration';
-  ascending?: boolean;
-}
-
-/** The ORDER BY of each sort; a session's duration runs to its end, or its last change while live. */
-const SORT_COLUMNS: Record<SessionSort['by'], string> = {
-  created: 'created_at',
-  tokens: 'tokens',
-  duration: '(coalesce(ended_at, updated_at) - created_at)',
+/** ORDER BY of each sort; each is served by an index (migrations 2 and 13). */
+const ORDER_BY: Record<SessionSort, string> = {
+  created: 'created_at DESC, id',
+  cost: 'cost DESC, created_at DESC, id',
+  tokens: 'tokens DESC, created_at DESC, id',
+  duration: 'duration_ms DESC, created_at DESC, id',
 };
 
 export interface SessionPage {
@@ -175,10 +171,10 @@ export class SessionQueries {
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const limit = clamp(query.limit ?? 50, 1, 500);
     const offset = Math.max(0, Math.trunc(query.offset ?? 0));
-    const sort = query.sort ?? { by: 'created' };
-    const order = `${SORT_COLUMNS[sort.by]} ${sort.ascending ? 'ASC' : 'DESC'}, created_at DESC, id`;
     const rows = this.cache
-      .get(`SELECT *, ${FAMILY_COLUMNS} FROM sessions ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`)
+      .get(
+        `SELECT *, ${FAMILY_COLUMNS} FROM sessions ${clause} ORDER BY ${ORDER_BY[query.sort ?? 'created']} LIMIT ? OFFSET ?`,
+      )
       .all(...params, limit, offset) as SessionRow[];
     const total = (
       this.cache.get(`SELECT count(*) AS n FROM sessions ${clause}`).get(...params) as { n: number }

@@ -13,6 +13,10 @@ export interface SessionTally {
   lastT: number;
   messageCount: number;
   tokens: number;
+  /** Dollars of the priced model calls, calls with tokens and no price, and the calls' durations (ms). */
+  cost: number;
+  unpricedCalls: number;
+  busyMs: number;
   /** Live fold, compacted at every checkpoint so it stays small. */
   view: ViewState;
   eventsSinceCheckpoint: number;

@@ -4,6 +4,7 @@ import type { ChatMessage, ChatRequest, ChatResult, ChatStreamOptions, ModelClie
 import {
   shapeOf,
   unfinishedStream,
+  usageFromWire,
   wholeCompletion,
   type ErrorVoice,
   type WholeCompletion,
@@ -193,6 +194,8 @@ export class OpenAiModelClient implements ModelClient {
 
     let chunks = 0;
     let choices = 0;
+    const sentAt = performance.now();
+    let firstTokenAt: number | null = null;
     let whole: WholeCompletion | null = null;
     idleTimer = setTimeout(onIdleTimer, this.idleTimeoutMs);
     try {
@@ -220,18 +223,19 @@ export class OpenAiModelClient implements ModelClient {
           const chunk = data as ChatCompletionChunk;
           lastDataAt = performance.now();
           chunks += 1;
-          if (chunk.usage)
-            usage = { prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens };
+          if (chunk.usage) usage = usageFromWire(chunk.usage, chunk.model);
           const choice = chunk.choices?.[0];
           if (!choice) return;
           choices += 1;
           const text = choice.delta?.content;
           if (text) {
+            if (firstTokenAt === null) firstTokenAt = performance.now();
             content += text;
             options.onText?.(text);
           }
           const toolDeltas = choice.delta?.tool_calls;
           if (toolDeltas) {
+            if (firstTokenAt === null) firstTokenAt = performance.now();
             for (const delta of toolDeltas) {
               const { started, call } = tools.add(delta);
               if (started) options.onToolCallStarted?.({ index: delta.index, id: call.id, name: call.name });
@@ -250,9 +254,19 @@ export class OpenAiModelClient implements ModelClient {
     }
     // An aborted stream ends quietly (as the SDK's does), so an abort shows up here, not as an exception.
     if (stalled || options.signal?.aborted) throw this.classify(null, stalled, options.signal, partial());
-    if (whole !== null) return this.deliverWhole(whole, options);
+    const timed = (reported: TokenUsage | null, firstAt: number | null): TokenUsage | null =>
+      reported && {
+        ...reported,
+        model: reported.model ?? request.model,
+        ...(firstAt !== null ? { firstTokenMs: Math.round(firstAt - sentAt) } : {}),
+        durationMs: Math.round(performance.now() - sentAt),
+      };
+    if (whole !== null) {
+      // A whole reply's first token arrives with the rest of it.
+      return this.deliverWhole({ ...whole, usage: timed(whole.usage, performance.now()) }, options);
+    }
     if (finishReason === null) throw unfinishedStream(chunks, choices, partial(), this.voice);
-    return { content, toolCalls: tools.list(), usage, finishReason };
+    return { content, toolCalls: tools.list(), usage: timed(usage, firstTokenAt), finishReason };
   }
 
   /** Hands a whole reply to the listeners as one piece, as a stream of one chunk would. */

@@ -52,8 +52,42 @@ const completionSchema = z.object({
       finish_reason: z.string().nullish(),
     }),
   ),
-  usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number() }).nullish(),
+  model: z.string().nullish(),
+  usage: z
+    .object({
+      prompt_tokens: z.number(),
+      completion_tokens: z.number(),
+      prompt_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
+      completion_tokens_details: z.object({ reasoning_tokens: z.number().nullish() }).nullish(),
+    })
+    .nullish(),
 });
+
+/** The usage fields of an OpenAI reply (whole or a stream's usage chunk) the client reads. */
+export interface WireUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  completion_tokens_details?: { reasoning_tokens?: number | null } | null;
+}
+
+/**
+ * Our usage from the wire's: the token pair, cached and reasoning tokens where the provider
+ * reports them (OpenAI nests them in `*_tokens_details`), and the model that answered.
+ */
+export function usageFromWire(wire: WireUsage, model: string | null | undefined): TokenUsage {
+  const count = (value: unknown): number | undefined =>
+    typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+  const cached = count(wire.prompt_tokens_details?.cached_tokens);
+  const reasoning = count(wire.completion_tokens_details?.reasoning_tokens);
+  return {
+    prompt: count(wire.prompt_tokens) ?? 0,
+    completion: count(wire.completion_tokens) ?? 0,
+    ...(cached !== undefined ? { cached } : {}),
+    ...(reasoning !== undefined ? { reasoning } : {}),
+    ...(model ? { model: model.slice(0, 200) } : {}),
+  };
+}
 
 const errorBodySchema = z.object({
   error: z.union([z.string(), z.object({ message: z.string().optional() }).passthrough()]),
@@ -99,7 +133,7 @@ export function readJsonCompletion(text: string): WholeCompletion | JsonProblem 
   return {
     content: choice.message?.content ?? '',
     toolCalls,
-    usage: usage ? { prompt: usage.prompt_tokens, completion: usage.completion_tokens } : null,
+    usage: usage ? usageFromWire(usage, parsed.data.model) : null,
     finishReason: choice.finish_reason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
   };
 }

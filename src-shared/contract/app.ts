@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrlSchema } from '../domain';
+import { httpUrlSchema, priceOverrideSchema } from '../domain';
 import { command, query } from './define';
 
 export const SURFACES = ['desktop', 'browser', 'cli'] as const;
@@ -19,6 +19,11 @@ const settingFields = {
    * (OTEL_EXPORTER_OTLP_HEADERS), never from Settings, so credentials stay out of the store.
    */
   otlpExportEndpoint: httpUrlSchema.nullable(),
+  /**
+   * Prices that replace the price table's for one provider and model (a local model at 0, a
+   * custom endpoint's own prices); applied to model calls recorded from then on.
+   */
+  priceOverrides: z.array(priceOverrideSchema).max(500),
 };
 
 /** User settings, persisted in the store. Every field has a default so old stores keep working. */
@@ -28,6 +33,7 @@ export const settingsSchema = z.object({
   maxMessagesPerSession: settingFields.maxMessagesPerSession.default(null),
   sidebarCollapsed: settingFields.sidebarCollapsed.default(false),
   otlpExportEndpoint: settingFields.otlpExportEndpoint.default(null),
+  priceOverrides: settingFields.priceOverrides.default([]),
 });
 
 /** A change to some settings: only the fields given are written (no defaults filled in). */

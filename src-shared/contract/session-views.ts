@@ -4,6 +4,7 @@ import {
   messageSchema,
   runEventSchema,
   sessionStatusSchema,
+  usageFiguresSchema,
   type RunEvent,
   type ViewState,
 } from '../domain';
@@ -110,3 +111,23 @@ export const unmappedListSchema = z.object({
   total: count,
 });
 export type UnmappedList = z.infer<typeof unmappedListSchema>;
+
+/** One agent's model usage (the calls behind the messages it sent). */
+export const agentUsageSchema = z.object({ name: z.string(), figures: usageFiguresSchema });
+export type AgentUsage = z.infer<typeof agentUsageSchema>;
+
+/**
+ * What the turns one edge triggered cost: the model calls of `to` whose message answers
+ * (`parentId`) a message `from` sent. Who drives the cost is read from the `from` side.
+ */
+export const edgeUsageSchema = z.object({ from: z.string(), to: z.string(), figures: usageFiguresSchema });
+export type EdgeUsage = z.infer<typeof edgeUsageSchema>;
+
+/** A session's usage up to a seq, from the stored message rows (`sessions.usage`). */
+export const sessionUsageSchema = z.object({
+  seq: count,
+  total: usageFiguresSchema,
+  agents: z.array(agentUsageSchema),
+  edges: z.array(edgeUsageSchema),
+});
+export type SessionUsage = z.infer<typeof sessionUsageSchema>;

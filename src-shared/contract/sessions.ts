@@ -7,6 +7,7 @@ import { familyCountsSchema, forkOfSchema } from './lineage';
 import {
   runEventListSchema,
   sessionEdgeStatsSchema,
+  sessionUsageSchema,
   turnIndexSchema,
   unmappedListSchema,
   viewStateSchema,
@@ -21,6 +22,12 @@ export const sessionListItemSchema = sessionSummarySchema.extend({
   forkOf: forkOfSchema.nullable().optional(),
   /** Its family's root and size, and how many forks it has. Always answered by the store. */
   family: familyCountsSchema.optional(),
+  /**
+   * Dollars of its priced model calls, and how many calls with tokens have no known price (the
+   * cost is complete only when that is 0). Always answered by the store.
+   */
+  cost: z.number().nonnegative().optional(),
+  unpricedCalls: z.number().int().nonnegative().optional(),
 });
 export type SessionListItem = z.infer<typeof sessionListItemSchema>;
 
@@ -32,9 +39,9 @@ export const storedMessageSchema = messageSchema.extend({
 });
 export type StoredMessage = z.infer<typeof storedMessageSchema>;
 
-/** What the sessions list can be ordered by. */
-export const SESSION_SORTS = ['created', 'tokens', 'duration'] as const;
-export type SessionSortKey = (typeof SESSION_SORTS)[number];
+/** How the session list can be sorted: newest, most expensive, most tokens, longest first. */
+export const SESSION_SORTS = ['created', 'cost', 'tokens', 'duration'] as const;
+export type SessionSort = (typeof SESSION_SORTS)[number];
 
 export const sessionListQuerySchema = z
   .object({
@@ -47,11 +54,8 @@ export const sessionListQuerySchema = z
     to: z.number().optional(),
     tag: z.string().max(LIMITS.tag).optional(),
     search: z.string().max(LIMITS.search).optional(),
-    /** Newest first by default; by tokens or duration, most first unless `ascending`. */
-    sort: z
-      .object({ by: z.enum(SESSION_SORTS), ascending: z.boolean().optional() })
-      .strict()
-      .optional(),
+    /** Sort key, largest (or newest) first; default `created`. */
+    sort: z.enum(SESSION_SORTS).optional(),
   })
   .strict();
 
@@ -77,7 +81,7 @@ export const sessionChannels = {
   'sessions.list': query(
     sessionListQuerySchema,
     z.object({ items: z.array(sessionListItemSchema), total: z.number().int() }),
-    'Sessions newest first, filtered and paged.',
+    'Sessions newest first (or by cost, tokens or duration), filtered and paged.',
   ),
   'sessions.get': query(
     z.object({ id }).strict(),
@@ -133,6 +137,11 @@ export const sessionChannels = {
     z.object({ id, seq: z.number().int().min(0).optional() }).strict(),
     sessionEdgeStatsSchema,
     'Who addressed whom and how much each agent said, up to a seq (default: the end), from the stored messages.',
+  ),
+  'sessions.usage': query(
+    z.object({ id, seq: z.number().int().min(0).optional() }).strict(),
+    sessionUsageSchema,
+    "Tokens, cost and busy time of a session's model calls up to a seq (default: the end): in total, per agent and per edge, from the stored messages.",
   ),
   'sessions.unmapped': query(
     z.object({ id, limit: z.number().int().min(1).max(5000).optional() }).strict(),

@@ -7,3 +7,4 @@ export * from './fleet-validate';
 export * from './url';
 export * from './stop-reasons';
 export * from './agent-colors';
+export * from './usage';

@@ -23,9 +23,28 @@ export const BROADCAST = '*';
 /** Sender / receiver id used for the person who gave the task. */
 export const USER = 'user';
 
+/**
+ * What one model call used. `prompt` and `completion` are always there; the rest only where the
+ * provider (or the imported format) reports them. `cached` is the part of `prompt` read from the
+ * provider's prompt cache and `reasoning` the part of `completion` spent on hidden reasoning (both
+ * are included in their totals, as OpenAI reports them). `cost` is in the price table's currency
+ * (US dollars): a number when the call was priced, null when no price is known for its model,
+ * absent when nobody priced it yet (the store prices it on write; see history/pricing.ts).
+ */
 export const tokenUsageSchema = z.object({
   prompt: z.number().int().nonnegative(),
   completion: z.number().int().nonnegative(),
+  cached: z.number().int().nonnegative().optional(),
+  reasoning: z.number().int().nonnegative().optional(),
+  /** The model that answered, as the provider named it (else as requested). */
+  model: z.string().max(200).optional(),
+  /** The provider id of the fleet (`ProviderRef.id`), or the imported system's name. */
+  provider: z.string().max(200).optional(),
+  /** Milliseconds from sending the request to the first streamed token. */
+  firstTokenMs: z.number().nonnegative().optional(),
+  /** Milliseconds from sending the request to the end of the reply. */
+  durationMs: z.number().nonnegative().optional(),
+  cost: z.number().nonnegative().nullable().optional(),
 });
 export type TokenUsage = z.infer<typeof tokenUsageSchema>;
 

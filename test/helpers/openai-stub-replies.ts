@@ -12,6 +12,13 @@ export interface StubToolCall {
   arguments: string;
 }
 
+/**
+ * The usage a reply reports: counts (cached and reasoning tokens as OpenAI nests them in
+ * `prompt_tokens_details` / `completion_tokens_details`), or 'none' for a provider that reports no
+ * usage at all (even when a stream asks for it).
+ */
+export type StubUsage = { prompt: number; completion: number; cached?: number; reasoning?: number } | 'none';
+
 export type StubReply =
   | {
       type: 'text';
@@ -20,7 +27,7 @@ export type StubReply =
       chunkSize?: number;
       /** Milliseconds between chunks (default 0). */
       delayMs?: number;
-      usage?: { prompt: number; completion: number };
+      usage?: StubUsage;
       /** Answer with one JSON completion even when a stream was asked for (servers that ignore `stream`). */
       ignoreStream?: boolean;
     }
@@ -30,7 +37,7 @@ export type StubReply =
       /** Text streamed before the tool calls. */
       content?: string;
       argumentChunkSize?: number;
-      usage?: { prompt: number; completion: number };
+      usage?: StubUsage;
       ignoreStream?: boolean;
     }
   | { type: 'error'; status: number; message?: string; retryAfterMs?: number }
@@ -172,8 +179,7 @@ export async function jsonReply(
               function: { name: call.name, arguments: call.arguments },
             }))
           : undefined;
-      const completion = reply.usage?.completion ?? estimateTokens(content ?? JSON.stringify(toolCalls));
-      const prompt = reply.usage?.prompt ?? promptTokens(body);
+      const usage = usageBody(reply.usage, body, content ?? JSON.stringify(toolCalls));
       sendJson(res, 200, {
         id,
         object: 'chat.completion',
@@ -192,7 +198,7 @@ export async function jsonReply(
             logprobs: null,
           },
         ],
-        usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+        ...(usage ? { usage } : {}),
       });
       return;
     }
@@ -303,19 +309,28 @@ function sendUsage(
   created: number,
   model: string,
   body: ChatBody,
-  usage: { prompt: number; completion: number } | undefined,
+  usage: StubUsage | undefined,
   output: string,
 ): void {
   if (!body.stream_options?.include_usage) return;
+  const reported = usageBody(usage, body, output);
+  if (!reported) return;
+  const chunk = { id, object: 'chat.completion.chunk', created, model, choices: [], usage: reported };
+  res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+}
+
+/** The `usage` object of a reply as OpenAI writes it, or null for a provider that reports none. */
+function usageBody(usage: StubUsage | undefined, body: ChatBody | null, output: string) {
+  if (usage === 'none') return null;
   const prompt = usage?.prompt ?? promptTokens(body);
   const completion = usage?.completion ?? estimateTokens(output);
-  const chunk = {
-    id,
-    object: 'chat.completion.chunk',
-    created,
-    model,
-    choices: [],
-    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    ...(usage?.cached !== undefined ? { prompt_tokens_details: { cached_tokens: usage.cached } } : {}),
+    ...(usage?.reasoning !== undefined
+      ? { completion_tokens_details: { reasoning_tokens: usage.reasoning } }
+      : {}),
   };
-  res.write(`data: ${JSON.stringify(chunk)}\n\n`);
 }

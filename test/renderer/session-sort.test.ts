@@ -13,24 +13,16 @@ describe('sessions list sort', () => {
     setBridge(fake.bridge);
   });
 
-  it('asks for the list by tokens most first, then least first, and by duration', async () => {
+  it('asks for the list by cost, tokens or duration, and newest first again without a sort', async () => {
     const view = mount(SessionSort);
     expect(view.get('[data-testid="sort-created"]').attributes('aria-pressed')).toBe('true');
-    await view.get('[data-testid="sort-tokens"]').trigger('click');
-    await flushPromises();
-    expect(fake.calls.at(-1)).toMatchObject({
-      channel: 'sessions.list',
-      input: { sort: { by: 'tokens', ascending: false } },
-    });
-    expect(view.get('[data-testid="sort-tokens"]').attributes('data-order')).toBe('descending');
-    await view.get('[data-testid="sort-tokens"]').trigger('click');
-    await flushPromises();
-    expect(fake.calls.at(-1)?.input).toMatchObject({ sort: { by: 'tokens', ascending: true } });
-    expect(view.get('[data-testid="sort-tokens"]').text()).toContain('↑');
-    await view.get('[data-testid="sort-duration"]').trigger('click');
-    await flushPromises();
-    expect(fake.calls.at(-1)?.input).toMatchObject({ sort: { by: 'duration', ascending: false } });
-    // Newest first again: the default query, with no sort sent.
+    for (const by of ['cost', 'tokens', 'duration'] as const) {
+      await view.get(`[data-testid="sort-${by}"]`).trigger('click');
+      await flushPromises();
+      expect(fake.calls.at(-1)).toMatchObject({ channel: 'sessions.list', input: { sort: by, offset: 0 } });
+      expect(view.get(`[data-testid="sort-${by}"]`).attributes('aria-pressed')).toBe('true');
+      expect(view.get(`[data-testid="sort-${by}"]`).text()).toContain('↓');
+    }
     await view.get('[data-testid="sort-created"]').trigger('click');
     await flushPromises();
     expect(fake.calls.at(-1)?.input).not.toHaveProperty('sort');

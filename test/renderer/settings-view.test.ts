@@ -14,6 +14,7 @@ const defaults: Settings = {
   maxMessagesPerSession: null,
   sidebarCollapsed: false,
   otlpExportEndpoint: null,
+  priceOverrides: [],
 };
 
 let confirmed: number | null = null;

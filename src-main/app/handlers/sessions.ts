@@ -20,6 +20,7 @@ type SessionHandlers = Pick<
   | 'sessions.events'
   | 'sessions.seek'
   | 'sessions.edges'
+  | 'sessions.usage'
   | 'sessions.unmapped'
   | 'sessions.turns'
   | 'sessions.rename'
@@ -111,6 +112,7 @@ export function registerSessionHandlers(deps: {
       await prepareEdges(id, seq);
       return store.edgeStats(id, seq);
     },
+    'sessions.usage': ({ id, seq }) => store.usage(id, seq),
     'sessions.unmapped': ({ id, limit }) => {
       requireSession(id);
       store.flush();

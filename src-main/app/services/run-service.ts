@@ -7,8 +7,9 @@ import {
   type RunEvent,
   type SessionStatus,
   type TerminationSpec,
+  type UsagePricer,
 } from '@shared/domain';
-import type { HistoryStore, OpenRunRequest, RunRequestOutcome } from '../../history';
+import { createPricer, type HistoryStore, type OpenRunRequest, type RunRequestOutcome } from '../../history';
 import type { SettingsStore } from '../../history/settings-store';
 import {
   FleetInvalidError,
@@ -182,6 +183,11 @@ export class RunService {
     return { fleet: effective, keyDestinations };
   }
 
+  /** Prices a run's model calls: Settings' overrides as they are when the run starts, then the table. */
+  private pricer(): UsagePricer {
+    return createPricer(this.options.settings.get().priceOverrides);
+  }
+
   /** Starts a run and returns its handle (events also reach the hub as `run.events`). */
   launch(request: LaunchRequest, prepared: PreparedLaunch = this.prepare(request)): RunHandle {
     try {
@@ -190,6 +196,7 @@ export class RunService {
           fleet: prepared.fleet,
           task: request.task,
           ...(this.options.secrets ? { secrets: this.options.secrets() } : {}),
+          pricer: this.pricer(),
           ...(request.title ? { title: request.title } : {}),
           ...(request.fileRoot !== undefined ? { fileRoot: request.fileRoot } : {}),
           ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
@@ -392,6 +399,7 @@ export class RunService {
           sessionId,
           resume: { snapshot: plan.snapshot, context, startT: plan.startT },
           ...(this.options.secrets ? { secrets: this.options.secrets() } : {}),
+          pricer: this.pricer(),
           ...(request.fileRoot !== undefined ? { fileRoot: request.fileRoot } : {}),
           ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
           ...(request.signal ? { signal: request.signal } : {}),

@@ -11,6 +11,7 @@ import { compactStore } from './009-compact-store';
 import { shortEventKinds } from './010-short-event-kinds';
 import { storedAtColumn } from './011-stored-at';
 import { runRequestsTable } from './012-run-requests';
+import { modelUsageColumns } from './013-model-usage';
 
 /** Every schema step in order. Append only; never edit a released migration. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   shortEventKinds,
   storedAtColumn,
   runRequestsTable,
+  modelUsageColumns,
 ];
 export type { Migration } from './runner';
 export { migrate } from './runner';

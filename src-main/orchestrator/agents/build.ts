@@ -1,4 +1,4 @@
-import { assertNever, type AgentSpec } from '@shared/domain';
+import { assertNever, type AgentSpec, type UsagePricer } from '@shared/domain';
 import { SCRIPTED_PROVIDER, type ModelClientFactory } from '../../llm';
 import type { ToolRegistry } from '../tools';
 import type { Agent } from './agent';
@@ -11,6 +11,7 @@ export interface AgentBuildServices {
   models: ModelClientFactory;
   tools: ToolRegistry;
   fileRoot: string | null;
+  pricer?: UsagePricer | null;
   describe(name: string): string;
   runNested: NestedTeamRunner;
 }
@@ -26,6 +27,7 @@ export function buildAgent(spec: AgentSpec, services: AgentBuildServices): Agent
         client: services.models(spec.provider),
         tools: services.tools,
         fileRoot: services.fileRoot,
+        pricer: services.pricer ?? null,
         describe: services.describe,
       });
     case 'human':

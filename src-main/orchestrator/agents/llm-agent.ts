@@ -1,4 +1,12 @@
-import type { AgentSpec, Message, ProviderRef, ToolCall, ToolResult } from '@shared/domain';
+import type {
+  AgentSpec,
+  Message,
+  ProviderRef,
+  TokenUsage,
+  ToolCall,
+  ToolResult,
+  UsagePricer,
+} from '@shared/domain';
 import { ProviderError, type ModelClient } from '../../llm';
 import type { MessageWriter } from '../runtime/bus';
 import type { ToolRegistry } from '../tools';
@@ -15,6 +23,8 @@ export interface LlmAgentServices {
   fileRoot: string | null;
   /** Describes a team member for handoff tool descriptions. */
   describe(name: string): string;
+  /** Prices each call's usage (Settings' overrides, then the price table); null leaves it to the store. */
+  pricer?: UsagePricer | null;
 }
 
 /** An agent backed by an OpenAI-compatible chat model, streaming, with tools and handoffs. */
@@ -41,7 +51,8 @@ export class LlmAgent implements Agent {
     for (let round = 0; round < MAX_TOOL_ROUNDS; round += 1) {
       context.setStatus('thinking');
       const writer = context.open();
-      const result = await this.callModel(context, writer, tools.length > 0 ? tools : undefined);
+      const called = await this.callModel(context, writer, tools.length > 0 ? tools : undefined);
+      const result = { ...called, usage: called.usage && this.recorded(called.usage) };
       if (result.toolCalls.length === 0) {
         writer.complete({
           to: context.receiver,
@@ -71,6 +82,13 @@ export class LlmAgent implements Agent {
       },
     });
     context.send({ kind: 'text', content: `(stopped after ${MAX_TOOL_ROUNDS} rounds of tool calls)` });
+  }
+
+  /** A call's usage as recorded: with this agent's provider, and priced when a pricer is given. */
+  private recorded(usage: TokenUsage): TokenUsage {
+    const named = { ...usage, provider: this.provider.id };
+    const pricer = this.services.pricer;
+    return pricer ? { ...named, cost: pricer(named) } : named;
   }
 
   private async callModel(

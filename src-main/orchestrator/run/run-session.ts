@@ -85,6 +85,7 @@ class RunSession implements RunHandle {
       humans: this.humans,
       tools,
       fileRoot: options.fileRoot ?? null,
+      pricer: options.pricer ?? null,
       models:
         options.models ??
         createModelClientFactory({

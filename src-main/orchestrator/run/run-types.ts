@@ -1,4 +1,4 @@
-import type { Fleet, RunEvent, SessionStatus } from '@shared/domain';
+import type { Fleet, RunEvent, SessionStatus, UsagePricer } from '@shared/domain';
 import type { ModelClientFactory, ProviderAddress } from '../../llm';
 import type { EventSink } from '../sink';
 import type { ToolRegistry } from '../tools';
@@ -38,6 +38,11 @@ export interface StartRunOptions {
   secrets?: readonly string[];
   /** Folder the read_file tool may read; null (default) disables it. */
   fileRoot?: string | null;
+  /**
+   * Prices each model call as it is recorded (the app's: Settings' price overrides, then the price
+   * table); without it the store prices calls by the table when it writes them.
+   */
+  pricer?: UsagePricer;
   /** Aborting it cancels the run like `stop()`. */
   signal?: AbortSignal;
   /** Start paused: nothing runs until `resume()` or `step()`. */

@@ -1,4 +1,4 @@
-import { type Fleet, type Message, type MessageKind } from '@shared/domain';
+import { type Fleet, type Message, type MessageKind, type UsagePricer } from '@shared/domain';
 import type { ModelClientFactory } from '../../llm';
 import {
   AgentFailure,
@@ -31,6 +31,8 @@ export interface RuntimeServices {
   tools: ToolRegistry;
   fileRoot: string | null;
   models: ModelClientFactory;
+  /** Prices model calls as they are recorded; null leaves it to the store. */
+  pricer?: UsagePricer | null;
 }
 
 export interface TeamRunnerOptions {
@@ -114,6 +116,7 @@ export class TeamRunner {
           models: services.models,
           tools: services.tools,
           fileRoot: services.fileRoot,
+          pricer: services.pricer ?? null,
           describe,
           runNested: (nested, context, task) => this.runNested(nested, context, task),
         }),

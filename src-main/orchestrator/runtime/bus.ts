@@ -36,11 +36,44 @@ const KINDS: ReadonlySet<string> = new Set(MESSAGE_KINDS);
 
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
-/** `usage` as draftSchema returns it, when it is a plain pair of counts (else undefined: zod decides). */
+const USAGE_COUNTS = ['cached', 'reasoning'] as const;
+const USAGE_TEXTS = ['model', 'provider'] as const;
+const USAGE_TIMES = ['firstTokenMs', 'durationMs'] as const;
+const USAGE_KEYS: ReadonlySet<string> = new Set([
+  'prompt',
+  'completion',
+  'cost',
+  ...USAGE_COUNTS,
+  ...USAGE_TEXTS,
+  ...USAGE_TIMES,
+]);
+const isTime = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
+/**
+ * `usage` as draftSchema returns it, when every field is one tokenUsageSchema allows with a value
+ * it accepts (else undefined: zod decides, and names what is wrong).
+ */
 function plainUsage(usage: unknown): TokenUsage | undefined {
   if (typeof usage !== 'object' || usage === null) return undefined;
-  const { prompt, completion } = usage as Record<string, unknown>;
-  return isCount(prompt) && isCount(completion) ? { prompt, completion } : undefined;
+  const fields = usage as Record<string, unknown>;
+  const { prompt, completion } = fields;
+  if (!isCount(prompt) || !isCount(completion)) return undefined;
+  const plain: TokenUsage = { prompt, completion };
+  for (const key in fields) {
+    const value = fields[key];
+    if (!USAGE_KEYS.has(key)) return undefined;
+    if (value === undefined) continue;
+    if ((USAGE_COUNTS as readonly string[]).includes(key)) {
+      if (!isCount(value)) return undefined;
+    } else if ((USAGE_TEXTS as readonly string[]).includes(key)) {
+      if (typeof value !== 'string' || value.length > 200) return undefined;
+    } else if (key === 'cost') {
+      if (value !== null && !isTime(value)) return undefined;
+    } else if (!isTime(value)) return undefined;
+    (plain as Record<string, unknown>)[key] = value;
+  }
+  return plain;
 }
 
 /**

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrate, openHistory, STORE_FILE, type OpenedHistory } from '../../../src-main/history';
 import { demoFleet, openTempHistory, SessionScript } from '../../helpers/temp-store';
 import { makeTempDir } from '../../helpers/temp-dir';
+import { schema8SessionRow } from '../../helpers/old-schema';
 import { sampleEvents } from '../interop/export/sample-session';
 
 const OLD_MESSAGE_COLUMNS = `pk, session_id, id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta,
@@ -22,8 +23,7 @@ function writeSchema8Store(file: string, source: OpenedHistory): void {
   >;
   old.transaction(() => {
     for (const session of sessions) {
-      // Columns later migrations added (stored_at, sample) are not in a schema-8 store.
-      const { sid: _sid, stored_at: _storedAt, sample: _sample, ...row } = session;
+      const row = schema8SessionRow(session);
       const columns = Object.keys(row);
       old
         .prepare(`INSERT INTO sessions (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)

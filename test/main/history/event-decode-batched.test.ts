@@ -12,6 +12,7 @@ import {
 import { Lineage } from '../../../src-main/history/lineage';
 import { demoFleet, openTempHistory, SessionScript } from '../../helpers/temp-store';
 import { makeTempDir } from '../../helpers/temp-dir';
+import { schema8SessionRow } from '../../helpers/old-schema';
 import { sampleEvents } from '../interop/export/sample-session';
 
 /**
@@ -193,8 +194,7 @@ describe('event decoding with the referred rows read in one query', () => {
       string,
       unknown
     >;
-    // Columns later migrations added (sid, stored_at, sample) are not in a schema-8 store.
-    const { sid: _sid, stored_at: _storedAt, sample: _sample, ...sessionRow } = session;
+    const sessionRow = schema8SessionRow(session);
     const columns = Object.keys(sessionRow);
     const messageColumns = `id, seq, t, thread_id, parent_id, sender, receiver, kind, content, meta,
       tool_calls, tool_results, prompt_tokens, completion_tokens, state, dropped_reason, ended_t`;

@@ -38,7 +38,15 @@ describe('OpenAiModelClient', () => {
     const result = await client().complete(request, { onText: (text) => deltas.push(text) });
     expect(result.content).toBe('Hello there, friend');
     expect(deltas).toEqual(['Hello', ' ther', 'e, fr', 'iend']);
-    expect(result.usage).toEqual({ prompt: 11, completion: 7 });
+    // The model that answered and the call's timing (milliseconds from the request) come with it.
+    expect(result.usage).toEqual({
+      prompt: 11,
+      completion: 7,
+      model: 'stub-model',
+      firstTokenMs: expect.any(Number),
+      durationMs: expect.any(Number),
+    });
+    expect(result.usage?.firstTokenMs).toBeLessThanOrEqual(result.usage?.durationMs ?? -1);
     expect(result.finishReason).toBe('stop');
     const body = stub.chatRequests()[0]?.body;
     expect(body?.stream).toBe(true);

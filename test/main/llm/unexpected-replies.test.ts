@@ -45,7 +45,13 @@ describe('answers that are not the stream that was asked for', () => {
     expect(result).toEqual({
       content: 'All in one go.',
       toolCalls: [],
-      usage: { prompt: 9, completion: 4 },
+      usage: {
+        prompt: 9,
+        completion: 4,
+        model: 'stub-model',
+        firstTokenMs: expect.any(Number),
+        durationMs: expect.any(Number),
+      },
       finishReason: 'stop',
     });
     expect(deltas).toEqual(['All in one go.']);

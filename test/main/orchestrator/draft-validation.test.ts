@@ -99,7 +99,7 @@ describe('draft validation', () => {
       to: 'alice',
       kind: 'text',
       content: 'x',
-      usage: { prompt: 2, completion: 3, cost: 9 },
+      usage: { prompt: 2, completion: 3, colour: 9 },
     } as Draft);
     expect(sent.usage).toEqual({ prompt: 2, completion: 3 });
   });

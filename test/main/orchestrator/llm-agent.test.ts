@@ -144,6 +144,6 @@ describe('LLM agent tool calls', () => {
     const { handle, events } = run({ fleet: solo([]), task: 'count' });
     const summary = await handle.done;
     expect(summary.tokens).toEqual({ prompt: 12, completion: 3, total: 15 });
-    expect(ofKind(events, 'usage')[0]?.payload.usage).toEqual({ prompt: 12, completion: 3 });
+    expect(ofKind(events, 'usage')[0]?.payload.usage).toMatchObject({ prompt: 12, completion: 3 });
   });
 });
