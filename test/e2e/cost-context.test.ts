@@ -72,6 +72,11 @@ describe('cost, tokens and context in the session view (Chromium)', () => {
     expect(await planner.getByTestId('agent-tokens').textContent()).toMatch(/^\d[\d.k]* tok$/);
     expect(await planner.getByTestId('agent-busy').textContent()).toMatch(/ms|s/);
     expect(await page.getByTestId('session-cost').locator('dd').textContent()).toMatch(/^\$0\.\d+$/);
+    // An edge says on hover what the turns it triggered cost.
+    const costs = await page
+      .getByTestId('edge-label')
+      .evaluateAll((labels) => labels.map((label) => (label as HTMLElement).dataset.cost ?? ''));
+    expect(costs.some((cost) => /model calls answering .*: \$0\.\d+/.test(cost))).toBe(true);
     const chip = page.getByTestId('usage-chip').first();
     expect(await chip.textContent()).toMatch(/tok · \$/);
     expect(await chip.getAttribute('title')).toContain('gpt-4o-mini');
