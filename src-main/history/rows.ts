@@ -72,9 +72,6 @@ export interface MessageRow {
 /** One row of the session list: the summary plus how long it ran, in milliseconds. */
 export interface SessionListItem extends SessionSummary {
   durationMs: number;
-  /** Dollars of the priced model calls; calls with tokens and no known price (migration 13). */
-  cost?: number;
-  unpricedCalls?: number;
   /**
    * The session it was forked from and at which message; null when it is not a fork. Always set
    * by the store (optional as in the contract's list item, which older callers build).

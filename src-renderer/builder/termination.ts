@@ -6,6 +6,8 @@ export const CONDITION_LABELS: Record<ConditionType, string> = {
   'max-messages': 'Message count reaches',
   'text-mention': 'A message mentions',
   'token-budget': 'Tokens used reach',
+  'cost-budget': 'Cost reaches (US$)',
+  'agent-token-budget': 'One agent’s tokens reach',
   timeout: 'Time passes',
   handoff: 'Handoff to',
   'stop-message': 'An agent sends a stop message',
@@ -24,6 +26,10 @@ export function defaultCondition(type: ConditionType, agents: readonly string[])
       return { type, text: 'DONE' };
     case 'token-budget':
       return { type, maxTokens: 20_000 };
+    case 'cost-budget':
+      return { type, maxCost: 1 };
+    case 'agent-token-budget':
+      return { type, maxTokens: 10_000 };
     case 'timeout':
       return { type, seconds: 300 };
     case 'handoff':
@@ -54,6 +60,10 @@ export function describeCondition(spec: TerminationSpec): string {
       return `“${spec.text}” mentioned${spec.sources?.length ? ` by ${spec.sources.join(', ')}` : ''}`;
     case 'token-budget':
       return `${spec.maxTokens} tokens`;
+    case 'cost-budget':
+      return `$${spec.maxCost}`;
+    case 'agent-token-budget':
+      return `${spec.maxTokens} tokens by one agent`;
     case 'timeout':
       return `${spec.seconds} s`;
     case 'handoff':

@@ -64,6 +64,14 @@ export const terminationInputSchema: z.ZodType<TerminationSpec> = z.lazy(() =>
       .strict(),
     z.object({ type: z.literal('text-mention'), text: shortText, sources: nameList.optional() }).strict(),
     z.object({ type: z.literal('token-budget'), maxTokens: z.number().int().positive().max(1e12) }).strict(),
+    z.object({ type: z.literal('cost-budget'), maxCost: z.number().positive().max(1e9) }).strict(),
+    z
+      .object({
+        type: z.literal('agent-token-budget'),
+        maxTokens: z.number().int().positive().max(1e12),
+        agents: nameList.optional(),
+      })
+      .strict(),
     z
       .object({
         type: z.literal('timeout'),

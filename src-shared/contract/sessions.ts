@@ -22,12 +22,6 @@ export const sessionListItemSchema = sessionSummarySchema.extend({
   forkOf: forkOfSchema.nullable().optional(),
   /** Its family's root and size, and how many forks it has. Always answered by the store. */
   family: familyCountsSchema.optional(),
-  /**
-   * Dollars of its priced model calls, and how many calls with tokens have no known price (the
-   * cost is complete only when that is 0). Always answered by the store.
-   */
-  cost: z.number().nonnegative().optional(),
-  unpricedCalls: z.number().int().nonnegative().optional(),
 });
 export type SessionListItem = z.infer<typeof sessionListItemSchema>;
 

@@ -171,8 +171,12 @@ function checkTermination(
         checkTermination(child, `${path}.conditions[${index}]`, names, error),
       );
       break;
+    case 'agent-token-budget':
+      spec.agents?.forEach((name, index) => source(`${path}.agents[${index}]`, name));
+      break;
     case 'max-messages':
     case 'token-budget':
+    case 'cost-budget':
     case 'timeout':
     case 'stop-message':
     case 'external':

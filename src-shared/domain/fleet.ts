@@ -108,6 +108,10 @@ export type TerminationSpec =
   | { type: 'max-messages'; max: number; countToolEvents?: boolean }
   | { type: 'text-mention'; text: string; sources?: string[] }
   | { type: 'token-budget'; maxTokens: number }
+  /** Dollars (the price table's currency) of the priced model calls; calls without a price add 0. */
+  | { type: 'cost-budget'; maxCost: number }
+  /** Tokens of any one agent (of `agents`, default every agent): stops when one reaches the budget. */
+  | { type: 'agent-token-budget'; maxTokens: number; agents?: string[] }
   | { type: 'timeout'; seconds: number }
   | { type: 'handoff'; target: string }
   | { type: 'stop-message' }
@@ -129,6 +133,12 @@ export const terminationSpecSchema: z.ZodType<TerminationSpec> = z.lazy(() =>
       sources: z.array(z.string()).optional(),
     }),
     z.object({ type: z.literal('token-budget'), maxTokens: z.number().int().positive() }),
+    z.object({ type: z.literal('cost-budget'), maxCost: z.number().positive() }),
+    z.object({
+      type: z.literal('agent-token-budget'),
+      maxTokens: z.number().int().positive(),
+      agents: z.array(z.string()).optional(),
+    }),
     z.object({ type: z.literal('timeout'), seconds: z.number().positive() }),
     z.object({ type: z.literal('handoff'), target: z.string().min(1) }),
     z.object({ type: z.literal('stop-message') }),

@@ -41,6 +41,12 @@ export const sessionSummarySchema = z.object({
   endedAt: z.number().nullable(),
   messageCount: z.number().int().nonnegative(),
   tokens: z.number().int().nonnegative(),
+  /**
+   * Dollars of its priced model calls, and how many calls with tokens have no known price (the
+   * cost is complete only when that is 0; see formatCost). Always answered by the store.
+   */
+  cost: z.number().nonnegative().optional(),
+  unpricedCalls: z.number().int().nonnegative().optional(),
   parentSessionId: z.string().nullable(),
   forkSeq: z.number().int().nullable(),
   tags: z.array(z.string()),

@@ -13,6 +13,8 @@ export const STOP_CODES = [
   'source-match',
   'handoff',
   'token-budget',
+  'cost-budget',
+  'agent-token-budget',
   'timeout',
   'external',
   'team-finished',
@@ -36,6 +38,8 @@ const CONDITION_CODES = [
   'source-match',
   'handoff',
   'token-budget',
+  'cost-budget',
+  'agent-token-budget',
   'timeout',
   'external',
 ] as const;
@@ -75,6 +79,10 @@ function conditionPhrase(code: ConditionCode, context: StopContext): string {
       return 'when the conversation was handed off';
     case 'token-budget':
       return 'at its token budget';
+    case 'cost-budget':
+      return 'at its cost budget';
+    case 'agent-token-budget':
+      return 'when an agent reached its token budget';
     case 'timeout':
       return 'at its time limit';
     case 'external':

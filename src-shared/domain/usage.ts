@@ -97,3 +97,33 @@ export type PriceOverride = z.infer<typeof priceOverrideSchema>;
 
 /** Prices one call's usage: dollars, or null when no price is known for its provider and model. */
 export type UsagePricer = (usage: TokenUsage) => number | null;
+
+/**
+ * One call's usage in a line, as the CLI and the exports print it: "1000 in (400 cached), 200 out
+ * (50 reasoning), gpt-4o-mini, $0.00021, first token 120 ms, 840 ms". A call with tokens but no
+ * known price says "no price".
+ */
+export function describeUsage(usage: TokenUsage): string {
+  const parts = [
+    `${usage.prompt} in${usage.cached ? ` (${usage.cached} cached)` : ''}`,
+    `${usage.completion} out${usage.reasoning ? ` (${usage.reasoning} reasoning)` : ''}`,
+  ];
+  if (usage.model) parts.push(usage.model);
+  if (typeof usage.cost === 'number') parts.push(formatDollars(usage.cost));
+  else if (usage.prompt + usage.completion > 0) parts.push('no price');
+  if (usage.firstTokenMs !== undefined) parts.push(`first token ${Math.round(usage.firstTokenMs)} ms`);
+  if (usage.durationMs !== undefined) parts.push(`${Math.round(usage.durationMs)} ms`);
+  return parts.join(', ');
+}
+
+/** A fold in a line: "2800 tokens (2500 in, 300 out, 400 cached, 50 reasoning), $0.42, 2 calls, 1.2 s busy". */
+export function describeFigures(figures: UsageFigures): string {
+  const details = [`${figures.inputTokens} in`, `${figures.outputTokens} out`];
+  if (figures.cachedTokens) details.push(`${figures.cachedTokens} cached`);
+  if (figures.reasoningTokens) details.push(`${figures.reasoningTokens} reasoning`);
+  const calls = `${figures.calls} ${figures.calls === 1 ? 'call' : 'calls'}`;
+  return (
+    `${figures.inputTokens + figures.outputTokens} tokens (${details.join(', ')}), ${formatCost(figures)}, ` +
+    `${calls}, ${(figures.busyMs / 1000).toFixed(1)} s busy`
+  );
+}

@@ -175,6 +175,10 @@ export function describeTermination(spec: TerminationSpec): string {
       return `text-mention "${shorten(spec.text, 20)}"`;
     case 'token-budget':
       return `token-budget ${spec.maxTokens}`;
+    case 'cost-budget':
+      return `cost-budget $${spec.maxCost}`;
+    case 'agent-token-budget':
+      return `agent-token-budget ${spec.maxTokens}`;
     case 'timeout':
       return `timeout ${spec.seconds}s`;
     case 'handoff':

@@ -1,8 +1,13 @@
 import { parseArgs } from 'node:util';
-import { stopReasonSentence } from '@shared/domain';
+import { SESSION_SORTS, type SessionSort } from '@shared/contract';
+import { formatCost, stopReasonSentence } from '@shared/domain';
 import type { SessionListItem } from '../../app';
 import { EXIT, UsageError, type CliCommand } from '../command';
 import { dataDirFrom, hasStore, withApp } from '../open-app';
+
+const SESSION_SORTS_TEXT = SESSION_SORTS.join('|');
+const isSessionSort = (value: string): value is SessionSort =>
+  (SESSION_SORTS as readonly string[]).includes(value);
 
 /** "850ms", "42s", "3m 05s", "2h 14m". */
 export function formatDuration(ms: number): string {
@@ -43,6 +48,12 @@ const COLUMNS: Array<{
   { title: 'STOP REASON', width: 40, value: (s) => (s.stopReason ? stopReasonSentence(s.stopReason) : '') },
   { title: 'MSGS', width: 6, value: (s) => String(s.messageCount), right: true },
   { title: 'TOKENS', width: 8, value: (s) => String(s.tokens), right: true },
+  {
+    title: 'COST',
+    width: 34,
+    value: (s) => formatCost({ cost: s.cost ?? 0, unpricedCalls: s.unpricedCalls ?? 0 }),
+    right: true,
+  },
   { title: 'DURATION', width: 8, value: (s) => formatDuration(s.durationMs), right: true },
   { title: 'WHEN', width: 16, value: (s) => formatWhen(s.createdAt) },
 ];
@@ -75,13 +86,14 @@ export function sessionTable(items: SessionListItem[]): string[] {
 export const sessionsCommand: CliCommand = {
   name: 'sessions',
   summary: 'List recorded sessions, newest first',
-  usage: 'fleetscope sessions [--json] [--search TEXT] [--limit N] [--data-dir DIR]',
+  usage: `fleetscope sessions [--json] [--search TEXT] [--sort ${SESSION_SORTS_TEXT}] [--limit N] [--data-dir DIR]`,
   async run(args, io) {
     const { values } = parseArgs({
       args,
       options: {
         json: { type: 'boolean', default: false },
         search: { type: 'string' },
+        sort: { type: 'string' },
         limit: { type: 'string' },
         'data-dir': { type: 'string' },
       },
@@ -91,6 +103,10 @@ export const sessionsCommand: CliCommand = {
     const limit = values.limit === undefined ? 20 : Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 500) {
       throw new UsageError(`--limit must be a whole number from 1 to 500, got "${values.limit}"`);
+    }
+    const sort = values.sort;
+    if (sort !== undefined && !isSessionSort(sort)) {
+      throw new UsageError(`--sort must be one of ${SESSION_SORTS_TEXT}, got "${sort}"`);
     }
     const dataDir = dataDirFrom(values['data-dir'], io);
     if (!hasStore(dataDir)) {
@@ -103,6 +119,7 @@ export const sessionsCommand: CliCommand = {
       const page = await app.call('sessions.list', {
         limit,
         ...(values.search !== undefined ? { search: values.search } : {}),
+        ...(sort !== undefined ? { sort } : {}),
       });
       if (values.json) {
         io.out(JSON.stringify(page, null, 2));

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Family } from '@shared/contract';
+import { describeFigures, describeUsage, formatCost } from '@shared/domain';
 import { AppError, type FleetscopeApp, type StoredMessage } from '../../app';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 import { dataDirFrom, hasStore, withApp } from '../open-app';
@@ -35,6 +36,7 @@ function printMessage(message: StoredMessage, position: number, io: CliIO): void
     io.out(`  < tool result ${result.name}${result.isError ? ' (error)' : ''}: ${result.content}`);
   }
   if (message.droppedReason) io.out(`  ! not delivered: ${message.droppedReason}`);
+  if (message.usage) io.out(`  = usage: ${describeUsage(message.usage)}`);
   io.out('');
 }
 
@@ -100,9 +102,15 @@ export const showCommand: CliCommand = {
       const stop = s.stopReason ? ` (${s.stopReason})` : '';
       io.out(
         `Fleet: ${s.fleetName || '-'} | Status: ${s.status}${stop} | ${s.messageCount} messages | ${s.tokens} tokens | ` +
+          `${formatCost({ cost: s.cost ?? 0, unpricedCalls: s.unpricedCalls ?? 0 })} | ` +
           `${formatDuration(s.durationMs)} | ${formatWhen(s.createdAt)}${s.readOnly ? ` | imported (${s.source})` : ''}`,
       );
       if (s.task) io.out(`Task: ${s.task}`);
+      const usage = await app.call('sessions.usage', { id: s.id });
+      if (usage.total.calls > 0) {
+        io.out(`Usage: ${describeFigures(usage.total)}`);
+        for (const agent of usage.agents) io.out(`  ${agent.name}: ${describeFigures(agent.figures)}`);
+      }
       if (s.forkOf)
         io.out(
           `Fork of ${s.forkOf.sessionId} at message ${s.forkOf.atMessage}; messages 1-${s.forkOf.atMessage} continue its history.`,

@@ -94,6 +94,7 @@ export const SCRIPT = `
     if (item.k === 'm') {
       meta.appendChild(el('span', 'who', item.from + ' \\u2192 ' + item.to));
       meta.appendChild(document.createTextNode(' \\u00b7 ' + item.kind + ' \\u00b7 ' + clock(item.t)));
+      if (item.usage) meta.appendChild(document.createTextNode(' \\u00b7 ' + item.usage));
       li.appendChild(meta);
       if (item.content) li.appendChild(el('pre', '', item.content));
       (item.calls || []).forEach(function (c) { li.appendChild(block('Tool call ' + c.name, c.arguments)); });

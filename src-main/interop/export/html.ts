@@ -1,4 +1,10 @@
-import { stopReasonSentence, type FleetInput, type RunEvent } from '@shared/domain';
+import {
+  describeUsage,
+  formatCost,
+  stopReasonSentence,
+  type FleetInput,
+  type RunEvent,
+} from '@shared/domain';
 import { SessionGraphTally } from './html-graph';
 import { CONTENT_SECURITY_POLICY, SCRIPT, STYLE } from './html-template';
 import type { RenderInput } from './render-types';
@@ -15,6 +21,8 @@ type ReplayItem =
       content: string;
       calls: Array<{ name: string; arguments: string }>;
       results: Array<{ name: string; content: string; isError: boolean }>;
+      /** The model call's usage in a line (describeUsage), when it reported one. */
+      usage?: string;
     }
   | {
       k: 'tool' | 'handoff' | 'error' | 'stop' | 'human';
@@ -46,7 +54,8 @@ export function* renderHtml(input: RenderInput): Generator<string> {
     ? ` · ${stopReasonSentence(summary.stopReason, { messages: summary.messageCount })}`
     : '';
   const subtitle = escapeHtml(
-    `${summary.fleetName} · ${capitalize(summary.status)}${stopped} · ${readableDate(summary.createdAt)}`,
+    `${summary.fleetName} · ${capitalize(summary.status)}${stopped} · ${readableDate(summary.createdAt)} · ` +
+      `${summary.tokens} tokens · ${formatCost({ cost: summary.cost ?? 0, unpricedCalls: summary.unpricedCalls ?? 0 })}`,
   );
   yield '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n';
   yield `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">\n`;
@@ -126,6 +135,7 @@ function toItem(event: RunEvent, shownResults: Set<string>): ReplayItem | null {
           content: result.content,
           isError: result.isError,
         })),
+        ...(m.usage ? { usage: describeUsage(m.usage) } : {}),
       };
     }
     case 'tool.executed': {

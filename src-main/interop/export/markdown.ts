@@ -1,5 +1,7 @@
 import {
   assertNever,
+  describeUsage,
+  formatCost,
   stopReasonSentence,
   type Message,
   type RunEvent,
@@ -72,6 +74,7 @@ function headerTable(summary: SessionSummary): string {
     ['Started', new Date(summary.createdAt).toISOString()],
     ['Messages', String(summary.messageCount)],
     ['Tokens', String(summary.tokens)],
+    ['Cost', formatCost({ cost: summary.cost ?? 0, unpricedCalls: summary.unpricedCalls ?? 0 })],
     ['Source', escapeInline(summary.source)],
     ['Session id', codeSpan(summary.id, true)],
   ];
@@ -111,7 +114,7 @@ function renderMessage(
   const answered = message.parentId ? numbers.get(message.parentId) : undefined;
   const reply = answered !== undefined && answered !== index - 1 ? ` · reply to ${answered}` : '';
   const state = message.state === 'complete' ? '' : ` · ${message.state}`;
-  const usage = message.usage ? ` · ${message.usage.prompt}+${message.usage.completion} tokens` : '';
+  const usage = message.usage ? ` · ${escapeInline(describeUsage(message.usage))}` : '';
   parts.push(
     `**${index}. ${escapeInline(message.from)} → ${escapeInline(message.to)}** · ${message.kind} · ${formatOffset(message.t)}${reply}${state}${usage}\n`,
   );

@@ -2,6 +2,7 @@ import {
   BROADCAST,
   USER,
   type FleetInput,
+  type TokenUsage,
   type Message,
   type RunEvent,
   type SessionStatus,
@@ -76,7 +77,7 @@ export class OtlpSpanMapper {
   private models: Map<string, { provider: string; model: string }>;
   private readonly startedAt = new Map<string, number>();
   /** The runtime records usage as its own event just before the message completes. */
-  private readonly usageOf = new Map<string, { prompt: number; completion: number }>();
+  private readonly usageOf = new Map<string, TokenUsage>();
   private readonly turns = new Set<string>();
   private readonly tools = new Map<string, PendingTool>();
   /** What the person said (the task, follow-ups, answers) since the last agent turn. */
@@ -288,6 +289,7 @@ export class OtlpSpanMapper {
         'gen_ai.conversation.id': this.session.id,
         'gen_ai.usage.input_tokens': usage?.prompt,
         'gen_ai.usage.output_tokens': usage?.completion,
+        ...usageAttributes(usage),
         'gen_ai.input.messages': inputs.length > 0 ? JSON.stringify(inputs) : undefined,
         'fleetscope.input.messages': envelopes.length > 0 ? JSON.stringify(envelopes) : undefined,
         'gen_ai.output.messages': JSON.stringify([outputMessage(message)]),
@@ -383,4 +385,22 @@ function outputMessage(message: Message): Record<string, unknown> {
     parts.push({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
   }
   return { role: 'assistant', parts, finish_reason: message.toolCalls?.length ? 'tool_call' : 'stop' };
+}
+
+/**
+ * The usage details beyond the token pair: cached input tokens under the semantic conventions'
+ * `gen_ai.usage.cache_read.input_tokens`, the model that answered as `gen_ai.response.model`;
+ * reasoning tokens, time to first token and the cost (US dollars; absent when no price is known)
+ * have no convention, so they go under `fleetscope.usage.*`. The receiver reads them back.
+ */
+export function usageAttributes(usage: TokenUsage | undefined): Record<string, string | number | undefined> {
+  if (!usage) return {};
+  return {
+    'gen_ai.usage.cache_read.input_tokens': usage.cached,
+    'gen_ai.response.model': usage.model,
+    'fleetscope.usage.reasoning_tokens': usage.reasoning,
+    'fleetscope.usage.first_token_ms': usage.firstTokenMs,
+    'fleetscope.usage.duration_ms': usage.durationMs,
+    'fleetscope.usage.cost_usd': typeof usage.cost === 'number' ? usage.cost : undefined,
+  };
 }

@@ -51,7 +51,13 @@ export function mapModelCall(
   const inputs = readInputMessages(reader, span.events, used);
   const envelopes = readInputEnvelopes(reader);
   const outputs = readOutputMessages(reader, span.events, used);
-  const usage = readUsage(reader);
+  const read = readUsage(reader);
+  // The call's model (to price it by) and its duration (the span's) where the usage lacks them.
+  const usage = read && {
+    ...read,
+    ...(read.model === undefined && model ? { model: model.slice(0, 200) } : {}),
+    ...(read.durationMs === undefined ? { durationMs: Math.max(0, span.endMs - span.startMs) } : {}),
+  };
   const explicitTo = reader.text('fleetscope.message.to');
   const explicitKind = reader.text('fleetscope.message.kind');
   const sourceId = reader.text('fleetscope.message.id');

@@ -62,7 +62,32 @@ export function readUsage(reader: AttributeReader): TokenUsage | undefined {
   ])
     reader.use(key);
   if (prompt === undefined && completion === undefined) return undefined;
-  return { prompt: prompt ?? 0, completion: completion ?? 0 };
+  const usage: TokenUsage = { prompt: prompt ?? 0, completion: completion ?? 0 };
+  // Cached and reasoning tokens as the GenAI conventions, their older names, OpenInference and
+  // Fleetscope's own export name them; the cost and time to first token only from a Fleetscope export.
+  const cached = reader.count(
+    'gen_ai.usage.cache_read.input_tokens',
+    'gen_ai.usage.input_tokens.cached',
+    'gen_ai.usage.cache_read_input_tokens',
+    'llm.token_count.prompt_details.cache_read',
+  );
+  const reasoning = reader.count(
+    'fleetscope.usage.reasoning_tokens',
+    'gen_ai.usage.output_tokens.reasoning',
+    'gen_ai.usage.reasoning_tokens',
+    'llm.token_count.completion_details.reasoning',
+  );
+  const model = reader.text('gen_ai.response.model', 'llm.response.model');
+  const firstTokenMs = reader.count('fleetscope.usage.first_token_ms');
+  const durationMs = reader.count('fleetscope.usage.duration_ms');
+  const cost = reader.first('fleetscope.usage.cost_usd');
+  if (cached !== undefined) usage.cached = Math.min(cached, usage.prompt);
+  if (reasoning !== undefined) usage.reasoning = Math.min(reasoning, usage.completion);
+  if (model !== undefined && model !== '') usage.model = model.slice(0, 200);
+  if (firstTokenMs !== undefined) usage.firstTokenMs = firstTokenMs;
+  if (durationMs !== undefined) usage.durationMs = durationMs;
+  if (typeof cost === 'number' && Number.isFinite(cost) && cost >= 0) usage.cost = cost;
+  return usage;
 }
 
 /** Attributes as JSON the event schema accepts (no NaN or Infinity). */

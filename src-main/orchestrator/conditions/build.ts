@@ -8,7 +8,13 @@ import {
   StopMessageCondition,
   TextMentionCondition,
 } from './message-conditions';
-import { ExternalCondition, TimeoutCondition, TokenBudgetCondition } from './runtime-conditions';
+import {
+  AgentTokenBudgetCondition,
+  CostBudgetCondition,
+  ExternalCondition,
+  TimeoutCondition,
+  TokenBudgetCondition,
+} from './runtime-conditions';
 
 export function buildCondition(spec: TerminationSpec): TerminationCondition {
   switch (spec.type) {
@@ -18,6 +24,10 @@ export function buildCondition(spec: TerminationSpec): TerminationCondition {
       return new TextMentionCondition(spec.text, spec.sources);
     case 'token-budget':
       return new TokenBudgetCondition(spec.maxTokens);
+    case 'cost-budget':
+      return new CostBudgetCondition(spec.maxCost);
+    case 'agent-token-budget':
+      return new AgentTokenBudgetCondition(spec.maxTokens, spec.agents);
     case 'timeout':
       return new TimeoutCondition(spec.seconds);
     case 'handoff':

@@ -29,8 +29,12 @@ describe('fleetscope sessions', () => {
     const io = captureIo();
     expect(await runCli(['sessions', '--data-dir', history.dir], io)).toBe(0);
     const [header, first, second] = io.stdout;
-    expect(header).toMatch(/^ID\s+TITLE\s+FLEET\s+STATUS\s+STOP REASON\s+MSGS\s+TOKENS\s+DURATION\s+WHEN$/);
-    expect(first).toMatch(/Code review\s+Demo fleet\s+completed\s+Task done\s+1\s+15\s+\d+ms\s+2026-11-01/);
+    expect(header).toMatch(
+      /^ID\s+TITLE\s+FLEET\s+STATUS\s+STOP REASON\s+MSGS\s+TOKENS\s+COST\s+DURATION\s+WHEN$/,
+    );
+    expect(first).toMatch(
+      /Code review\s+Demo fleet\s+completed\s+Task done\s+1\s+15\s+1 call without a price\s+\d+ms\s+2026-11-01/,
+    );
     expect(second).toContain('Trip planning');
     expect(io.stdout.join('\n')).toContain('Showing 2 of 2 sessions.');
   });
@@ -54,10 +58,24 @@ describe('fleetscope sessions', () => {
     const limited = captureIo();
     expect(await runCli(['sessions', '--limit', '1', '--data-dir', history.dir], limited)).toBe(0);
     expect(limited.stdout.join('\n')).toContain('Showing 1 of 2 sessions.');
+    const byTokens = captureIo();
+    expect(
+      await runCli(['sessions', '--sort', 'tokens', '--json', '--data-dir', history.dir], byTokens),
+    ).toBe(0);
+    const tokens = (JSON.parse(byTokens.stdout.join('\n')) as { items: Array<{ tokens: number }> }).items.map(
+      (item) => item.tokens,
+    );
+    expect(tokens).toEqual([...tokens].sort((a, b) => b - a));
   });
 
   it('exits 2 for bad arguments', async () => {
-    for (const args of [['--limit', 'lots'], ['--limit', '0'], ['--frobnicate'], ['extra']]) {
+    for (const args of [
+      ['--limit', 'lots'],
+      ['--limit', '0'],
+      ['--sort', 'price'],
+      ['--frobnicate'],
+      ['extra'],
+    ]) {
       const io = captureIo();
       expect(await runCli(['sessions', ...args, '--data-dir', history.dir], io)).toBe(2);
       expect(io.stderr.join('\n')).toContain('Usage: fleetscope sessions');

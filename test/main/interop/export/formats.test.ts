@@ -68,7 +68,7 @@ describe('Markdown export', () => {
     expect(md).toContain('### Thread 2, started by coder\n');
     expect(md).not.toMatch(/thread-\d/);
     // A reply to the message just before says nothing; a reply further back names its number.
-    expect(md).toMatch(/\*\*2\. coder → reviewer\*\* · text · 0:00\.015 · 101\+20 tokens\n/);
+    expect(md).toMatch(/\*\*2\. coder → reviewer\*\* · text · 0:00\.015 · 101 in, 20 out, no price\n/);
     expect(md).toContain('<details><summary>Tool call <code>search</code> · call-4</summary>');
     expect(md).toContain('<details><summary>Tool result <code>search</code> · call-4</summary>');
     expect(md).toContain('<details><summary>Tool error <code>search</code> · call-14</summary>');
