@@ -84,11 +84,13 @@ export class LlmAgent implements Agent {
     context.send({ kind: 'text', content: `(stopped after ${MAX_TOOL_ROUNDS} rounds of tool calls)` });
   }
 
-  /** A call's usage as recorded: with this agent's provider, and priced when a pricer is given. */
+  /**
+   * A call's usage as recorded: priced by this agent's provider and model when a pricer is given.
+   * The provider id is not kept on it (the fleet names each agent's provider already).
+   */
   private recorded(usage: TokenUsage): TokenUsage {
-    const named = { ...usage, provider: this.provider.id };
     const pricer = this.services.pricer;
-    return pricer ? { ...named, cost: pricer(named) } : named;
+    return pricer ? { ...usage, cost: pricer({ ...usage, provider: this.provider.id }) } : usage;
   }
 
   private async callModel(

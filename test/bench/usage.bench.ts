@@ -1,0 +1,207 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fleetSchema, type FleetInput, type RunEvent } from '@shared/domain';
+import { startRun, type EventSink } from '../../src-main/orchestrator';
+import { createPricer, openHistory } from '../../src-main/history';
+import { makeTempDir } from '../helpers/temp-dir';
+import { openTempHistory } from '../helpers/temp-store';
+import { BenchReport, benchReps, benchSize, interleave } from './harness';
+import { startStubChild, type StubChild } from './stub/stub-child';
+
+/**
+ * What tokens and cost cost:
+ *   - the session list sorted by cost (and by tokens) against its default sort (newest first),
+ *     SESSIONS sessions (FLEETSCOPE_BENCH_USAGE_SESSIONS, default 10,000), a 50-row page, each
+ *     timed over LISTS calls; the query plan must walk an index, not sort the table;
+ *   - recording usage and cost in a run: the peers' 4-agent round robin (TURNS turns,
+ *     FLEETSCOPE_BENCH_USAGE_TURNS, default 400) against the bench stub in its own process, into
+ *     the SQLite store, with every call priced as it is recorded (the app's pricer) against the
+ *     same run whose events reach the store with no usage at all (the baseline: nothing recorded,
+ *     nothing priced, nothing folded).
+ * Interleaved repetitions; printed and written as JSON; never asserted on time.
+ */
+const SESSIONS = benchSize('FLEETSCOPE_BENCH_USAGE_SESSIONS', 10_000);
+const TURNS = benchSize('FLEETSCOPE_BENCH_USAGE_TURNS', 400);
+const LISTS = 50;
+const REPS = benchReps(5);
+const AGENTS = ['planner', 'researcher', 'coder', 'critic'];
+
+let stub: StubChild;
+const temp = makeTempDir('fleetscope-bench-usage-');
+let folders = 0;
+const freshFolder = () => join(temp.dir, `run-${(folders += 1)}`);
+
+beforeAll(async () => {
+  stub = await startStubChild();
+});
+afterAll(async () => {
+  await stub?.close();
+  temp.remove();
+});
+
+/** Forwards every event with the usage taken off its messages: a run that records none. */
+class WithoutUsage implements EventSink {
+  constructor(private readonly store: EventSink) {}
+
+  append(event: RunEvent): void {
+    if (event.kind === 'usage') return;
+    if (event.kind === 'message.completed' && event.payload.message.usage) {
+      const { usage: _usage, ...message } = event.payload.message;
+      this.store.append({ ...event, payload: { message } });
+      return;
+    }
+    this.store.append(event);
+  }
+
+  flush(): void {
+    this.store.flush();
+  }
+
+  whenDurable(callback: () => void): void {
+    if (this.store.whenDurable) this.store.whenDurable(callback);
+    else callback();
+  }
+}
+
+function scenario(): FleetInput {
+  return {
+    version: 1,
+    name: 'bench round robin',
+    agents: AGENTS.map((name) => ({
+      name,
+      type: 'llm' as const,
+      systemPrompt: `You are the ${name} of a small software team. Answer briefly.`,
+      // A model the price table knows, so every call is really priced.
+      provider: { id: 'custom' as const, baseUrl: stub.baseUrl, model: 'gpt-4o-mini' },
+    })),
+    team: { pattern: 'round-robin', order: AGENTS },
+    termination: { type: 'max-messages', max: TURNS + 1 },
+  } as FleetInput;
+}
+
+async function runInto(wrap: (store: EventSink) => EventSink, priced: boolean): Promise<number> {
+  const history = openHistory(freshFolder(), { recover: false });
+  try {
+    await stub.reset();
+    const started = performance.now();
+    const handle = startRun({
+      fleet: fleetSchema.parse(scenario()),
+      task: 'Design a word counter, then review it.',
+      sink: wrap(history.store),
+      env: {},
+      maxRetries: 0,
+      ...(priced ? { pricer: createPricer() } : {}),
+    });
+    const summary = await handle.done;
+    const ms = performance.now() - started;
+    expect(summary.messageCount).toBe(TURNS + 1);
+    const cost = (history.db.prepare('SELECT cost FROM sessions').get() as { cost: number }).cost;
+    expect(cost > 0).toBe(priced);
+    return ms / TURNS;
+  } finally {
+    history.close();
+  }
+}
+
+describe('usage and cost', () => {
+  it(`sorts ${SESSIONS} sessions by cost as fast as by date, and records usage at no measurable cost`, async () => {
+    const history = openTempHistory({ recover: false });
+    try {
+      const insert = history.db.prepare(`INSERT INTO sessions (id, title, status, created_at, updated_at,
+        ended_at, message_count, tokens, cost, unpriced_calls) VALUES (?, ?, 'completed', ?, ?, ?, ?, ?, ?, ?)`);
+      history.db.transaction(() => {
+        for (let i = 0; i < SESSIONS; i++) {
+          const created = 1_700_000_000_000 + i * 60_000;
+          const tokens = (i * 7919) % 100_000;
+          insert.run(
+            `ses-${i}`,
+            `Session ${i}`,
+            created,
+            created + 5000,
+            created + ((i * 31) % 900_000),
+            10,
+            tokens,
+            tokens / 1e5,
+            i % 3,
+          );
+        }
+      })();
+      history.db.exec('ANALYZE');
+      for (const sort of ['cost', 'tokens', 'duration'] as const) {
+        const plan = history.db
+          .prepare(
+            `EXPLAIN QUERY PLAN SELECT * FROM sessions ORDER BY ${sort === 'duration' ? 'duration_ms' : sort} DESC, created_at DESC, id LIMIT 50`,
+          )
+          .all() as Array<{ detail: string }>;
+        expect(plan.map((row) => row.detail).join('; ')).toMatch(/USING INDEX sessions_by_/);
+      }
+      const listed = (sort?: 'cost' | 'tokens') => () => {
+        const started = performance.now();
+        for (let i = 0; i < LISTS; i++) {
+          const page = history.store.listSessions({
+            limit: 50,
+            offset: (i * 50) % 1000,
+            ...(sort ? { sort } : {}),
+          });
+          expect(page.items).toHaveLength(50);
+        }
+        return (performance.now() - started) / LISTS;
+      };
+      const byCost = history.store
+        .listSessions({ limit: 3, sort: 'cost' })
+        .items.map((item) => item.cost ?? 0);
+      expect(byCost).toEqual([...byCost].sort((a, b) => b - a));
+      const lists = await interleave(REPS, {
+        created: listed(),
+        cost: listed('cost'),
+        tokens: listed('tokens'),
+      });
+
+      await runInto((store) => new WithoutUsage(store), false);
+      await runInto((store) => store, true);
+      const runs = await interleave(REPS, {
+        without: () => runInto((store) => new WithoutUsage(store), false),
+        priced: () => runInto((store) => store, true),
+      });
+
+      const report = new BenchReport(
+        'usage',
+        `Usage and cost: ${SESSIONS} sessions listed, ${TURNS}-turn runs`,
+        {
+          sessions: SESSIONS,
+          listsPerRep: LISTS,
+          turns: TURNS,
+          reps: REPS,
+        },
+      );
+      const byDate = { label: 'sessions.list newest first (the default)', values: lists.created };
+      report.add({
+        id: 'list-by-cost',
+        label: `sessions.list sorted by cost, ${SESSIONS} sessions, 50 rows`,
+        unit: 'ms',
+        values: lists.cost,
+        baseline: byDate,
+        goal: { kind: 'ratio', max: 1, text: 'no slower than the default sort' },
+      });
+      report.add({
+        id: 'list-by-tokens',
+        label: `sessions.list sorted by tokens, ${SESSIONS} sessions, 50 rows`,
+        unit: 'ms',
+        values: lists.tokens,
+        baseline: byDate,
+        goal: { kind: 'info', text: 'the same index-backed walk' },
+      });
+      report.add({
+        id: 'usage-recording',
+        label: 'runtime + SQLite per turn, usage recorded and priced',
+        unit: 'ms',
+        values: runs.priced,
+        baseline: { label: 'the same run recording no usage', values: runs.without },
+        goal: { kind: 'ratio', max: 1.02, text: '<= 1.02x (within noise)' },
+      });
+      report.finish();
+    } finally {
+      history.cleanup();
+    }
+  });
+});
