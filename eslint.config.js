@@ -136,6 +136,7 @@ const RENDERER_FOLDERS = {
   lanes: ['session', 'transcript', 'ui'],
   builder: ['bridge', 'ui'],
   compare: ['bridge', 'session', 'ui'],
+  context: ['session', 'ui'],
   branches: ['bridge', 'session', 'builder', 'compare', 'shell', 'ui'],
   sessions: ['bridge', 'branches', 'builder', 'compare', 'shell', 'ui'],
   shell: ['bridge', 'compare', 'ui'],
@@ -143,6 +144,7 @@ const RENDERER_FOLDERS = {
   'session-view': [
     'bridge',
     'session',
+    'context',
     'graph',
     'lanes',
     'transcript',

@@ -28,6 +28,7 @@ import { registerRunHandlers } from './handlers/runs';
 import { registerBranchHandlers } from './handlers/branches';
 import { BranchService } from './services/branch-service';
 import { registerSessionHandlers } from './handlers/sessions';
+import { registerContextHandlers } from './handlers/context';
 import { RunService } from './services/run-service';
 import { TraceReceiver } from '../interop/otlp-in';
 import { registerTraceHandlers } from './handlers/traces';
@@ -319,6 +320,7 @@ export function createApp(options: AppOptions): FleetscopeApp {
       exportDir: readOnly ? join(tmpdir(), 'fleetscope-exports') : join(options.dataDir, 'exports'),
       env: providers.runEnv(),
     }),
+    ...registerContextHandlers(store),
     ...registerRunHandlers(runs, branches),
     ...registerTraceHandlers(traces),
     ...registerBranchHandlers(branches, hub),

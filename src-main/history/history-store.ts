@@ -7,6 +7,7 @@ import { FleetStore, type SavedFleet, type SavedFleetSummary } from './fleet-sto
 import { ForkWriter, type ForkCreated, type ForkRequest } from './fork-writer';
 import { familyOf, type FamilyTree } from './family';
 import { CompareQueries } from './compare-queries';
+import { ContextQueries, type MessageStart } from './context-queries';
 import { UsageQueries } from './usage-queries';
 import { Materializer } from './materializer';
 import { LiveWriter } from './live-writer';
@@ -71,6 +72,7 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
   private readonly writer: LiveWriter;
   private readonly sessions: SessionQueries;
   private readonly messages: MessageQueries;
+  private readonly contexts: ContextQueries;
   private readonly fleets: FleetStore;
   private readonly forks: ForkWriter;
   /** Reads for comparing two sessions (figures, stops, slices, shared history); flush first. */
@@ -110,6 +112,7 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
       this.now,
     );
     this.comparing = new CompareQueries(db, this.messages.lineage);
+    this.contexts = new ContextQueries(db, this.messages.lineage);
     this.usageQueries = new UsageQueries(db, this.messages.lineage);
     this.runRequests = new RunRequests(db, this.now);
     const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
@@ -221,6 +224,20 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
     this.requireSession(sessionId);
     if (this.writer.isLive(sessionId)) this.flush();
     return this.messages.seek(sessionId, seq);
+  }
+
+  /** A message and the seq it started at, through a fork's prefix; null when the session has none. */
+  messageStart(sessionId: string, messageId: string): MessageStart | null {
+    this.requireSession(sessionId);
+    if (this.writer.isLive(sessionId)) this.flush();
+    return this.contexts.start(sessionId, messageId);
+  }
+
+  /** Messages no longer streaming with a seq after `afterSeq`, in seq order (see ContextQueries). */
+  completedMessagesAfter(sessionId: string, afterSeq: number): StoredMessage[] {
+    this.requireSession(sessionId);
+    if (this.writer.isLive(sessionId)) this.flush();
+    return this.contexts.completedAfter(sessionId, afterSeq);
   }
 
   /** Tokens, cost and busy time in total, per agent and per edge, up to `seq` (see UsageQueries). */

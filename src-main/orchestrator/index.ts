@@ -17,6 +17,7 @@ export {
   type ResumeFrom,
 } from './run';
 export { foldRuntime, type RuntimeSnapshot, type TeamSnapshot } from './resume';
+export { attributedChatMessages, type AttributedTurn } from './agents';
 export { MemorySink, JsonlFileSink } from './sinks';
 export {
   ToolRegistry,

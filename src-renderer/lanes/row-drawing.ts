@@ -125,6 +125,15 @@ export function drawRow(context: DrawContext, index: number): RowDrawing {
   return drawing;
 }
 
+/** "2.3 s, 1st token 420 ms": how long the model call that wrote a message took; '' when not recorded. */
+export function callTiming(message: { usage?: { durationMs?: number; firstTokenMs?: number } }): string {
+  const { durationMs, firstTokenMs } = message.usage ?? {};
+  if (durationMs === undefined) return '';
+  return firstTokenMs === undefined
+    ? formatDuration(durationMs)
+    : `${formatDuration(durationMs)}, 1st token ${formatDuration(firstTokenMs)}`;
+}
+
 const NOTE_TAGS: Record<Exclude<LaneRowKind, 'message'>, string> = {
   handoff: 'handoff',
   'human-ask': 'asks a person',
@@ -172,7 +181,10 @@ function drawMessage(
     label: markLabel(context, x, '', ''),
     seekSeq: Number.isFinite(entry.endSeq) && entry.endSeq <= context.seq ? entry.endSeq : entry.startSeq,
   };
-  const { tag, text } = messageText(message, dropped ? entry.droppedReason : null);
+  const said = messageText(message, dropped ? entry.droppedReason : null);
+  const timing = callTiming(message);
+  const tag = [timing, said.tag].filter(Boolean).join(' · ');
+  const text = said.text;
   if (dropped) {
     const reach = Math.min(context.laneWidth * 0.6, context.totalWidth - x - 8);
     return {
@@ -188,7 +200,12 @@ function drawMessage(
       return {
         ...withArrow(context, drawing, x, receivers),
         style: 'broadcast',
-        label: markLabel(context, x, tag || 'to everyone', text),
+        label: markLabel(
+          context,
+          x,
+          said.tag ? tag : [timing, 'to everyone'].filter(Boolean).join(' · '),
+          text,
+        ),
       };
   } else if (message.to !== message.from && (!tool || handoff)) {
     const receivers = receiversOf(message);

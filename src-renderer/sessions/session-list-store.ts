@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, reactive, ref, watch } from 'vue';
-import { MAX_IMPORT_BYTES, type SessionListItem } from '@shared/contract';
+import { MAX_IMPORT_BYTES, type SessionListItem, type SessionSort } from '@shared/contract';
 import type { SessionStatus } from '@shared/domain';
 import { useBridge } from '../bridge';
 import { useTaskStore } from './tasks-store';
@@ -51,6 +51,8 @@ export const useSessionListStore = defineStore('sessionList', () => {
     from: '',
     to: '',
   });
+  /** The list's order: newest, most expensive, most tokens or longest first. */
+  const sort = ref<SessionSort>('created');
   /** The running import's task id, under "import". */
   const running = ref<Record<string, string>>({});
   /** The running import's file while the page sends it: bytes sent of its size (browser only). */
@@ -81,6 +83,7 @@ export const useSessionListStore = defineStore('sessionList', () => {
       ...(filters.tag.trim() ? { tag: filters.tag.trim() } : {}),
       ...(from !== undefined && !Number.isNaN(from) ? { from } : {}),
       ...(to !== undefined && !Number.isNaN(to) ? { to } : {}),
+      ...(sort.value !== 'created' ? { sort: sort.value } : {}),
     });
     if (mine !== generation) return;
     loading.value = false;
@@ -89,6 +92,13 @@ export const useSessionListStore = defineStore('sessionList', () => {
     error.value = null;
     items.value = result.value.items;
     total.value = result.value.total;
+  }
+
+  /** Orders the list by `by`, largest (or newest) first, from its first page. */
+  function sortBy(by: SessionSort): void {
+    sort.value = by;
+    page.value = 0;
+    void load();
   }
 
   function setPage(next: number): void {
@@ -219,6 +229,8 @@ export const useSessionListStore = defineStore('sessionList', () => {
     canCancelImport,
     cancelImport,
     load,
+    sort,
+    sortBy,
     setPage,
     rename,
     setTags,

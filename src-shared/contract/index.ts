@@ -6,6 +6,7 @@ import { fleetChannels } from './fleets';
 import { providerChannels } from './providers';
 import { branchChannels } from './branches';
 import { traceChannels } from './traces';
+import { contextChannels } from './context';
 
 export * from './define';
 export * from './fields';
@@ -20,6 +21,7 @@ export * from './providers';
 export * from './lineage';
 export * from './branches';
 export * from './traces';
+export * from './context';
 
 /** The one declaration of every request/response channel, compiled by both sides. */
 export const contract = {
@@ -30,6 +32,7 @@ export const contract = {
   ...providerChannels,
   ...branchChannels,
   ...traceChannels,
+  ...contextChannels,
 } as const;
 
 export type Contract = typeof contract;

@@ -91,9 +91,10 @@ describe('the session header (Chromium)', () => {
       await page.setViewportSize({ width, height });
       for (const scheme of ['light', 'dark'] as const) {
         await useTheme(page, scheme);
-        // Messages and errors always; tokens, tools and handoffs once they are not zero.
+        // Messages, wall time and errors always; tokens, cost, tools and handoffs once they are not zero.
         expect(await page.getByTestId('counters').locator('dt').allTextContents()).toEqual([
           'messages',
+          'time',
           'errors',
         ]);
         expect(

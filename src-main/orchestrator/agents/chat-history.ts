@@ -58,6 +58,26 @@ export function toChatMessages(spec: AgentSpec, address: string, history: readon
   return new ChatTranscript(spec, address).messages(history);
 }
 
+/** A chat turn and the message it was made from (null for the system prompt). */
+export interface AttributedTurn {
+  turn: ChatMessage;
+  message: Message | null;
+}
+
+/**
+ * The chat messages `toChatMessages` gives, each with the message it was made from: what the
+ * agent's model was shown and who said each part (for the context inspector).
+ */
+export function attributedChatMessages(
+  spec: AgentSpec,
+  address: string,
+  history: readonly Message[],
+): AttributedTurn[] {
+  const transcript = new ChatTranscript(spec, address, true);
+  const chat = transcript.messages(history);
+  return chat.map((turn, index) => ({ turn, message: transcript.origins[index] ?? null }));
+}
+
 /**
  * One agent's chat messages, kept from request to request. An agent's view only grows, and each
  * request carries all of it, so the messages already turned into chat turns are kept and only
@@ -79,10 +99,16 @@ export class ChatTranscript {
   private settledToolTurns = 0;
   private lastToolTurns = 0;
   private readonly answered = new Set<string>();
+  /**
+   * With `attributed`: the message each turn of the last `messages()` came from, in order (the
+   * system prompt's is null). Only for a transcript asked once; the live path keeps none.
+   */
+  readonly origins: Array<Message | null> = [];
 
   constructor(
     private readonly spec: AgentSpec,
     readonly address: string,
+    private readonly attributed = false,
   ) {}
 
   /** The chat messages for `history` (a new array each time; its items are shared, never change). */
@@ -117,6 +143,8 @@ export class ChatTranscript {
     this.scanned = 0;
     this.settled = 0;
     this.chat = [systemTurn(this.spec)];
+    this.origins.length = 0;
+    if (this.attributed) this.origins.push(null);
     this.settledToolTurns = 0;
     this.answered.clear();
   }
@@ -129,6 +157,14 @@ export class ChatTranscript {
 
   /** Adds the message's chat turns; returns how many of them are tool calls or tool results. */
   private append(chat: ChatMessage[], message: Message): number {
+    if (!this.attributed) return this.appendTurns(chat, message);
+    const before = chat.length;
+    const toolTurns = this.appendTurns(chat, message);
+    for (let index = before; index < chat.length; index += 1) this.origins.push(message);
+    return toolTurns;
+  }
+
+  private appendTurns(chat: ChatMessage[], message: Message): number {
     if (message.from !== this.address) {
       chat.push(userTurn(message));
       return 0;

@@ -5,4 +5,4 @@ export { ScriptedAgent } from './scripted-agent';
 export { HumanAgent } from './human-agent';
 export { TeamAgent, type NestedOutcome, type NestedTeamRunner } from './team-agent';
 export { HANDOFF_TOOL_PREFIX, handoffToolName } from './handoff-tools';
-export { toChatMessages, systemPrompt } from './chat-history';
+export { toChatMessages, attributedChatMessages, systemPrompt, type AttributedTurn } from './chat-history';

@@ -1,0 +1,11 @@
+import type { HistoryStore } from '../../history';
+import { ContextInspector } from '../services/context-inspector';
+import type { Handlers } from './dispatcher';
+
+/** The context inspector's query (see `ContextInspector`). */
+export function registerContextHandlers(store: HistoryStore): Pick<Handlers, 'sessions.context'> {
+  const inspector = new ContextInspector(store);
+  return {
+    'sessions.context': ({ id, messageId }) => inspector.inspect(id, messageId),
+  };
+}
