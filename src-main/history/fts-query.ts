@@ -2,12 +2,13 @@
 const WORD = /[\p{L}\p{N}]/u;
 
 /**
- * Scripts written without spaces between words (Chinese, Japanese) and Korean, whose particles
- * attach to words. unicode61 would index a whole sentence in them as one token, so no word inside
+ * Scripts written without spaces between words (Chinese, Japanese, Thai, Lao, Khmer, Burmese) and
+ * Korean, whose particles attach to words. unicode61 would index a whole sentence in them as one token, so no word inside
  * it could be found; each of their characters is indexed as a token of its own instead, and a
  * query searches its characters as a phrase (adjacent, in order).
  */
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc]/u;
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc]/u;
 const UNSPACED_ALL = new RegExp(UNSPACED.source, 'gu');
 
 /** The text as it goes into the full-text index: unspaced-script characters set apart by spaces. */

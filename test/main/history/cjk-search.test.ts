@@ -6,6 +6,8 @@ const SENTENCES: Array<[string, string]> = [
   ['Chinese', '我们今天讨论了如何提高团队的生产力和沟通效率。'],
   ['Japanese', '今日は天気がいいので、散歩に行きましょう。'],
   ['Korean', '우리는 생산력을 높이기 위해 노력합니다.'],
+  ['Thai', 'วันนี้อากาศดีมากเราจึงไปเดินเล่นในสวน'],
+  ['Khmer', 'ថ្ងៃនេះអាកាសធាតុល្អណាស់'],
   ['English', 'Productivity rose once the weather cleared.'],
 ];
 
@@ -35,13 +37,16 @@ describe('search in languages written without spaces', () => {
   let history: ReturnType<typeof openTempHistory>;
   afterEach(() => history.cleanup());
 
-  it('finds Chinese, Japanese and Korean words inside a sentence, and only adjacent characters', () => {
+  it('finds Chinese, Japanese, Korean, Thai and Khmer words inside a sentence, and only adjacent characters', () => {
     history = openTempHistory();
     fill(history);
     expect(titles(history, '生产力')).toEqual(['Chinese']);
     expect(titles(history, '天気')).toEqual(['Japanese']);
     expect(titles(history, '散歩')).toEqual(['Japanese']);
     expect(titles(history, '생산력')).toEqual(['Korean']);
+    expect(titles(history, 'อากาศ')).toEqual(['Thai']);
+    expect(titles(history, 'เดินเล่น')).toEqual(['Thai']);
+    expect(titles(history, 'អាកាសធាតុ')).toEqual(['Khmer']);
     // Characters of the word, but not next to each other: no match.
     expect(titles(history, '生力')).toEqual([]);
     // Several words are ANDed, in any script; Latin search is as before (prefix on the last word).
