@@ -1,4 +1,4 @@
-import { type Fleet, type Message, type MessageKind } from '@shared/domain';
+import { type Fleet, type Message, type MessageKind, type ToolServerErrorPolicy } from '@shared/domain';
 import type { ModelClientFactory } from '../../llm';
 import {
   AgentFailure,
@@ -30,6 +30,10 @@ export interface RuntimeServices {
   humans: HumanDesk;
   tools: ToolRegistry;
   fileRoot: string | null;
+  /** Calls that need a person's approval run without asking. */
+  approveAll: boolean;
+  /** The top fleet's `onToolServerError` (nested teams follow it too). */
+  onServerError: ToolServerErrorPolicy;
   models: ModelClientFactory;
 }
 
@@ -114,6 +118,8 @@ export class TeamRunner {
           models: services.models,
           tools: services.tools,
           fileRoot: services.fileRoot,
+          approveAll: services.approveAll,
+          onServerError: services.onServerError,
           describe,
           runNested: (nested, context, task) => this.runNested(nested, context, task),
         }),
