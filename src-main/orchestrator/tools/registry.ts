@@ -36,10 +36,19 @@ export interface ToolRun {
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
   private readonly byModelName = new Map<string, Tool>();
+  /** Why each MCP server that did not start cannot answer, by the prefix its tools' model names have. */
+  private readonly serverFaults = new Map<string, string>();
 
   register(tool: Tool): this {
     this.tools.set(tool.name, tool);
     this.byModelName.set(modelToolName(tool.name), tool);
+    if (tool.server !== undefined) this.serverFaults.delete(modelToolName(`${tool.server}/`));
+    return this;
+  }
+
+  /** Every call of a tool of `server` not registered (its server did not start) answers with `fault`. */
+  registerServerFault(server: string, fault: string): this {
+    this.serverFaults.set(modelToolName(`${server}/`), fault);
     return this;
   }
 
@@ -100,7 +109,11 @@ export class ToolRegistry {
       tool,
       fault,
     });
-    if (!tool) return fail(`Error: there is no tool named "${call.name}".`);
+    if (!tool) {
+      for (const [prefix, fault] of this.serverFaults)
+        if (call.name.startsWith(prefix)) return fail(`Error: ${fault}`, fault);
+      return fail(`Error: there is no tool named "${call.name}".`);
+    }
     let args: unknown;
     try {
       args = call.arguments.trim().length === 0 ? {} : JSON.parse(call.arguments);

@@ -9,6 +9,8 @@ import { resultText } from './result-text';
 
 /** Default milliseconds for a server to start (and list its tools) and for each call. */
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
+/** A server gets at least this long to start, whatever its call timeout (npx may download it first). */
+const MIN_START_TIMEOUT_MS = 30_000;
 /** Milliseconds a stdio server has to exit after its stdin closes before it is killed (then SIGKILL after as long again). */
 const EXIT_GRACE_MS = 500;
 /** Characters of a server's stderr kept to explain why it failed. */
@@ -37,6 +39,9 @@ export class McpServerConnection {
   private transport: Transport | null = null;
   private stderr = '';
   private closing = false;
+  private started = false;
+  /** The stdio server's process id once it was spawned (kept after it exits). */
+  private spawnedPid: number | null = null;
   /** Why the server cannot be used (did not start, or stopped); null while it can. */
   fault: string | null = null;
 
@@ -58,15 +63,17 @@ export class McpServerConnection {
     const client = new Client(CLIENT_INFO);
     this.client = client;
     client.onclose = () => {
-      if (!this.closing && this.fault === null) this.fault = this.describe('stopped');
+      if (this.started && !this.closing && this.fault === null) this.fault = this.describe('stopped');
     };
+    const startTimeout = Math.max(this.timeoutMs, MIN_START_TIMEOUT_MS);
     try {
-      await client.connect(transport, { timeout: this.timeoutMs, ...(signal ? { signal } : {}) });
+      await client.connect(transport, { timeout: startTimeout, ...(signal ? { signal } : {}) });
+      this.spawnedPid = this.pid;
       const tools: McpToolInfo[] = [];
       let cursor: string | undefined;
       do {
         const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
-          timeout: this.timeoutMs,
+          timeout: startTimeout,
           ...(signal ? { signal } : {}),
         });
         for (const tool of page.tools)
@@ -77,6 +84,7 @@ export class McpServerConnection {
           });
         cursor = page.nextCursor;
       } while (cursor !== undefined);
+      this.started = true;
       return tools;
     } catch (error) {
       this.fault ??= this.describe(`did not start: ${reason(error)}`);
@@ -125,7 +133,8 @@ export class McpServerConnection {
       await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, EXIT_GRACE_MS).unref())]);
     }
     this.fault ??= `the tool server "${this.name}" was stopped`;
-    return tree;
+    // A server that had already exited has no tree left to end: its own id is all there was.
+    return tree.length > 0 ? tree : this.spawnedPid !== null ? [this.spawnedPid] : [];
   }
 
   private describe(what: string): string {

@@ -108,6 +108,7 @@ export class McpToolset {
         } catch (error) {
           const fault = error instanceof Error ? error.message : String(error);
           opening.failed.push({ server, message: fault });
+          registry.registerServerFault(server, fault);
           for (const tool of named)
             if (tool !== MCP_ALL_TOOLS) registry.register(unavailableTool(server, spec, tool, fault));
         }
