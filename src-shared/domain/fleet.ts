@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { mcpServersSchema, toolServerErrorPolicySchema } from './mcp';
+import { mcpServersSchema, toolArgumentsSchema, toolServerErrorPolicySchema } from './mcp';
 import { messageKindSchema, MESSAGE_KINDS } from './message';
 import { httpUrlSchema } from './url';
 
@@ -34,7 +34,7 @@ export const scriptedReplySchema = z.object({
    * built-in), `arguments` the JSON object passed. The results are recorded like a model's calls.
    */
   toolCalls: z
-    .array(z.object({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}) }))
+    .array(z.object({ name: z.string().min(1), arguments: toolArgumentsSchema.default({}) }))
     .optional(),
   kind: messageKindSchema.optional(),
   /** Receiver; defaults to the team's routing. */

@@ -54,6 +54,22 @@ export const mcpServersSchema = z.record(mcpServerNameSchema, mcpServerSchema);
 export const toolServerErrorPolicySchema = z.enum(['continue', 'stop']);
 export type ToolServerErrorPolicy = z.infer<typeof toolServerErrorPolicySchema>;
 
+/** A JSON value in a scripted tool call's arguments. */
+export type ToolArgument =
+  string | number | boolean | null | ToolArgument[] | { [key: string]: ToolArgument };
+const toolArgumentSchema: z.ZodType<ToolArgument> = z.lazy(() =>
+  z.union([
+    z.string(),
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z.array(toolArgumentSchema),
+    z.record(z.string(), toolArgumentSchema),
+  ]),
+);
+/** The arguments object of a scripted tool call. */
+export const toolArgumentsSchema = z.record(z.string(), toolArgumentSchema);
+
 /** `server/*` in an agent's tools: every tool the server offers. */
 export const MCP_ALL_TOOLS = '*';
 

@@ -1,4 +1,4 @@
-import type { FleetInput, McpServerSpec, RunEvent, ScriptedReply } from '@shared/domain';
+import type { FleetInput, McpServerSpec, RunEvent, ScriptedReply, ToolArgument } from '@shared/domain';
 import type { StartRunOptions } from '../../../src-main/orchestrator';
 import type { McpToolset } from '../../../src-main/orchestrator/tools';
 import { fleet, ofKind, run, scripted } from '../../helpers/fleet-builders';
@@ -19,7 +19,7 @@ export function toolFleet(
 }
 
 /** A reply that calls one tool and then says `content`. */
-export function call(name: string, args: Record<string, unknown> = {}, content = ''): ScriptedReply {
+export function call(name: string, args: Record<string, ToolArgument> = {}, content = ''): ScriptedReply {
   return { content, toolCalls: [{ name, arguments: args }] };
 }
 

@@ -1,3 +1,4 @@
+import type { ToolArgument } from '@shared/domain';
 import { describe, expect, it } from 'vitest';
 import { ofKind, transcript } from '../../helpers/fleet-builders';
 import { gone, misbehavingServer } from '../../helpers/mcp-servers';
@@ -7,7 +8,7 @@ import { call, results, runWithServers, toolFleet } from './mcp-run-helpers';
 /** A run of one agent calling `tool` on the misbehaving server, then saying "after". */
 function callOnce(
   tool: string,
-  args: Record<string, unknown> = {},
+  args: Record<string, ToolArgument> = {},
   options: { env?: Record<string, string>; timeoutMs?: number; stop?: boolean } = {},
 ) {
   return runWithServers({
