@@ -115,3 +115,56 @@ export function mcpSecrets(
   }
   return secrets;
 }
+
+/** What stands in for a secret value of a server's env or headers outside the main process. */
+export function maskedSecretValue(server: string, field: 'env' | 'headers', key: string): string {
+  return `[masked mcpServers.${server}.${field}.${key}]`;
+}
+
+type ServersHolder = { mcpServers?: Record<string, unknown> | undefined };
+
+/** Maps each server's env or headers values (an unparsed fleet file is read defensively). */
+function mapServerSecrets<F extends ServersHolder>(
+  fleet: F,
+  map: (server: string, field: 'env' | 'headers', key: string, value: string) => string,
+): F {
+  if (fleet.mcpServers === undefined || fleet.mcpServers === null) return fleet;
+  const servers: Record<string, unknown> = {};
+  for (const [server, spec] of Object.entries(fleet.mcpServers)) {
+    if (spec === null || typeof spec !== 'object') {
+      servers[server] = spec;
+      continue;
+    }
+    const copy: Record<string, unknown> = { ...(spec as Record<string, unknown>) };
+    for (const field of ['env', 'headers'] as const) {
+      const values = copy[field];
+      if (values === null || typeof values !== 'object') continue;
+      copy[field] = Object.fromEntries(
+        Object.entries(values as Record<string, unknown>).map(([key, value]) => [
+          key,
+          typeof value === 'string' ? map(server, field, key, value) : value,
+        ]),
+      );
+    }
+    servers[server] = copy;
+  }
+  return { ...fleet, mcpServers: servers };
+}
+
+/** The fleet with every env and header value of its servers replaced by its marker (for the renderer). */
+export function maskFleetSecrets<F extends ServersHolder>(fleet: F): F {
+  return mapServerSecrets(fleet, (server, field, key) => maskedSecretValue(server, field, key));
+}
+
+/**
+ * A fleet coming back from the renderer: each value still equal to its marker takes the value
+ * the saved fleet has there (a changed value is the user's new secret).
+ */
+export function restoreFleetSecrets<F extends ServersHolder>(fleet: F, saved: ServersHolder | null): F {
+  const savedServers = (saved?.mcpServers ?? {}) as Record<string, Record<string, Record<string, unknown>>>;
+  return mapServerSecrets(fleet, (server, field, key, value) => {
+    if (value !== maskedSecretValue(server, field, key)) return value;
+    const original = savedServers[server]?.[field]?.[key];
+    return typeof original === 'string' ? original : value;
+  });
+}
