@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { fleetSchema, type Fleet, type TerminationSpec } from './fleet';
-import { MCP_ALL_TOOLS, parseMcpToolRef } from './mcp';
+import { fleetMembers, fleetSchema, type Fleet, type TerminationSpec } from './fleet';
+import { MCP_ALL_TOOLS, needsApproval, parseMcpToolRef } from './mcp';
 import { USER } from './message';
 
 /** A problem in a fleet file; `path` names the field, e.g. `agents[2].provider`. */
@@ -54,6 +54,29 @@ export function offersTool(tools: readonly string[], name: string): boolean {
   if (tools.includes(name)) return true;
   const ref = parseMcpToolRef(name);
   return ref !== null && tools.includes(`${ref.server}/${MCP_ALL_TOOLS}`);
+}
+
+/**
+ * The MCP tools of the fleet that wait for a person's approval before each call, as agents name
+ * them (`server/tool`, or `server/*` when the whole server or some of its tools need it).
+ */
+export function toolsNeedingApproval(fleet: Fleet): string[] {
+  const servers = fleet.mcpServers ?? {};
+  const found = new Set<string>();
+  for (const { agent } of fleetMembers(fleet))
+    for (const name of agent.tools) {
+      const ref = parseMcpToolRef(name);
+      const spec = ref ? servers[ref.server] : undefined;
+      if (ref === null || spec === undefined) continue;
+      const rule = spec.requireApproval ?? false;
+      if (
+        rule === true ||
+        (Array.isArray(rule) && rule.length > 0 && ref.tool === MCP_ALL_TOOLS) ||
+        needsApproval(spec, ref.tool)
+      )
+        found.add(name);
+    }
+  return [...found];
 }
 
 /** Parses a fleet file's JSON value: schema first, then the cross-field rules. */

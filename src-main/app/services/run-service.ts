@@ -93,6 +93,8 @@ export interface LaunchRequest {
   /** Folder the read_file tool may read; default none. */
   fileRoot?: string | null;
   idleTimeoutMs?: number;
+  /** Tool calls that need a person's approval run without asking (`--approve-all`). */
+  approveAll?: boolean;
   /** Aborting it cancels the run like `stop()`. */
   signal?: AbortSignal;
 }
@@ -192,6 +194,7 @@ export class RunService {
           ...(this.options.secrets ? { secrets: this.options.secrets() } : {}),
           ...(request.title ? { title: request.title } : {}),
           ...(request.fileRoot !== undefined ? { fileRoot: request.fileRoot } : {}),
+          ...(request.approveAll === true ? { approveAll: true } : {}),
           ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
           ...(request.signal ? { signal: request.signal } : {}),
         }),
