@@ -168,3 +168,9 @@ export function restoreFleetSecrets<F extends ServersHolder>(fleet: F, saved: Se
     return typeof original === 'string' ? original : value;
   });
 }
+
+/** How a tool call's name is shown to people: the model's `server__tool` as `server/tool`, others as they are. */
+export function displayToolName(name: string): string {
+  const at = name.indexOf('__');
+  return at > 0 ? `${name.slice(0, at)}/${name.slice(at + 2)}` : name;
+}
