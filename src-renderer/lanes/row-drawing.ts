@@ -1,4 +1,12 @@
-import { BROADCAST, USER, isOwnWork, receiversOf, type Message, type MessageState } from '@shared/domain';
+import {
+  BROADCAST,
+  USER,
+  displayToolName,
+  isOwnWork,
+  receiversOf,
+  type Message,
+  type MessageState,
+} from '@shared/domain';
 import type { LogEntry } from '../session/message-log';
 import { formatClock, formatDuration } from '../ui/format';
 import { ARROW_INSET, GUTTER, gapHeight } from './lane-geometry';
@@ -263,14 +271,17 @@ export function messageText(message: Message, droppedReason: string | null): { t
   if (calls.length > 0)
     return {
       tag: calls.length === 1 ? 'tool call' : `${calls.length} tool calls`,
-      text: calls.map((call) => `⚙ ${call.name}(${oneLine(call.arguments)})`).join('  '),
+      text: calls.map((call) => `⚙ ${displayToolName(call.name)}(${oneLine(call.arguments)})`).join('  '),
     };
   const results = message.toolResults ?? [];
   if (results.length > 0)
     return {
       tag: results.some((result) => result.isError) ? 'tool failed' : 'tool result',
       text: results
-        .map((result) => `${result.isError ? '⚠' : '↩'} ${result.name}: ${oneLine(result.content)}`)
+        .map(
+          (result) =>
+            `${result.isError ? '⚠' : '↩'} ${displayToolName(result.name)}: ${oneLine(result.content)}`,
+        )
         .join('  '),
     };
   const tag = message.kind === 'text' ? '' : message.kind;

@@ -58,11 +58,28 @@ export const eventBodySchema = z.discriminatedUnion('kind', [
   event('message.completed', z.object({ message: messageSchema })),
   event(
     'tool.requested',
-    z.object({ messageId: z.string(), callId: z.string(), name: z.string(), arguments: z.string() }),
+    z.object({
+      messageId: z.string(),
+      callId: z.string(),
+      name: z.string(),
+      arguments: z.string(),
+      /** For an MCP tool: its server, and its name there (`name` is the one the model saw). */
+      server: z.string().optional(),
+      tool: z.string().optional(),
+    }),
   ),
   event(
     'tool.executed',
-    z.object({ callId: z.string(), name: z.string(), result: z.string(), isError: z.boolean() }),
+    z.object({
+      callId: z.string(),
+      name: z.string(),
+      result: z.string(),
+      isError: z.boolean(),
+      server: z.string().optional(),
+      tool: z.string().optional(),
+      /** A person denied the call (the reason is in `result`) or changed its arguments first. */
+      approval: z.enum(['approved', 'denied', 'edited']).optional(),
+    }),
   ),
   event('handoff', z.object({ from: z.string(), to: z.string(), messageId: z.string().nullable() })),
   event(

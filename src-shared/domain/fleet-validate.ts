@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { fleetSchema, type Fleet, type TerminationSpec } from './fleet';
+import { fleetMembers, fleetSchema, type Fleet, type TerminationSpec } from './fleet';
+import { MCP_ALL_TOOLS, needsApproval, parseMcpToolRef } from './mcp';
 import { USER } from './message';
 
 /** A problem in a fleet file; `path` names the field, e.g. `agents[2].provider`. */
@@ -15,6 +16,8 @@ export type FleetParseResult =
 export interface FleetValidationOptions {
   /** Tool names the runtime offers; when given, agents naming other tools are errors. */
   knownTools?: readonly string[];
+  /** The servers `server/tool` names refer to (nested fleets use the top fleet's; default: the fleet's own). */
+  mcpServers?: Readonly<Record<string, unknown>>;
 }
 
 /** The cap a fleet without a termination condition runs under. */
@@ -46,6 +49,36 @@ function join(prefix: string, path: string): string {
   return path.startsWith('[') ? `${prefix}${path}` : `${prefix}.${path}`;
 }
 
+/** Whether an agent's tools list offers `name` (listed itself, or through its server's `server/*`). */
+export function offersTool(tools: readonly string[], name: string): boolean {
+  if (tools.includes(name)) return true;
+  const ref = parseMcpToolRef(name);
+  return ref !== null && tools.includes(`${ref.server}/${MCP_ALL_TOOLS}`);
+}
+
+/**
+ * The MCP tools of the fleet that wait for a person's approval before each call, as agents name
+ * them (`server/tool`, or `server/*` when the whole server or some of its tools need it).
+ */
+export function toolsNeedingApproval(fleet: Fleet): string[] {
+  const servers = fleet.mcpServers ?? {};
+  const found = new Set<string>();
+  for (const { agent } of fleetMembers(fleet))
+    for (const name of agent.tools) {
+      const ref = parseMcpToolRef(name);
+      const spec = ref ? servers[ref.server] : undefined;
+      if (ref === null || spec === undefined) continue;
+      const rule = spec.requireApproval ?? false;
+      if (
+        rule === true ||
+        (Array.isArray(rule) && rule.length > 0 && ref.tool === MCP_ALL_TOOLS) ||
+        needsApproval(spec, ref.tool)
+      )
+        found.add(name);
+    }
+  return [...found];
+}
+
 /** Parses a fleet file's JSON value: schema first, then the cross-field rules. */
 export function parseFleet(input: unknown, options: FleetValidationOptions = {}): FleetParseResult {
   const parsed = fleetSchema.safeParse(input);
@@ -64,6 +97,8 @@ export function validateFleet(fleet: Fleet, options: FleetValidationOptions = {}
   const warning = (path: string, message: string) =>
     issues.push({ path: join(prefix, path), message, severity: 'warning' });
 
+  const servers = options.mcpServers ?? fleet.mcpServers ?? {};
+  const nestedOptions = { ...options, mcpServers: servers };
   const names = new Set<string>();
   fleet.agents.forEach((agent, index) => {
     const at = `agents[${index}]`;
@@ -80,14 +115,34 @@ export function validateFleet(fleet: Fleet, options: FleetValidationOptions = {}
         break;
       case 'team':
         if (!agent.fleet) error(`${at}.fleet`, 'a team agent needs a nested fleet');
-        else issues.push(...validateFleet(agent.fleet, options, join(prefix, `${at}.fleet`)));
+        else issues.push(...validateFleet(agent.fleet, nestedOptions, join(prefix, `${at}.fleet`)));
         break;
       case 'human':
         break;
     }
+    agent.tools.forEach((tool, toolIndex) => {
+      const ref = parseMcpToolRef(tool);
+      if (ref !== null && !Object.hasOwn(servers, ref.server)) {
+        const known = Object.keys(servers);
+        error(
+          `${at}.tools[${toolIndex}]`,
+          `"${tool}" names the MCP server "${ref.server}", which is not in mcpServers` +
+            (known.length > 0 ? ` (servers: ${known.join(', ')})` : ''),
+        );
+      }
+    });
+    agent.script?.forEach((reply, replyIndex) =>
+      reply.toolCalls?.forEach((call, callIndex) => {
+        if (!offersTool(agent.tools, call.name))
+          error(
+            `${at}.script[${replyIndex}].toolCalls[${callIndex}].name`,
+            `"${call.name}" is not among ${agent.name}'s tools; add it to the agent's tools`,
+          );
+      }),
+    );
     if (options.knownTools) {
       agent.tools.forEach((tool, toolIndex) => {
-        if (!options.knownTools?.includes(tool)) {
+        if (parseMcpToolRef(tool) === null && !options.knownTools?.includes(tool)) {
           error(
             `${at}.tools[${toolIndex}]`,
             `unknown tool "${tool}" (known: ${options.knownTools?.join(', ')})`,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mcpServersSchema, toolArgumentsSchema, toolServerErrorPolicySchema } from './mcp';
 import { messageKindSchema, MESSAGE_KINDS } from './message';
 import { httpUrlSchema } from './url';
 
@@ -29,6 +30,13 @@ export type ProviderRef = z.infer<typeof providerRefSchema>;
 export const scriptedReplySchema = z.object({
   /** The text; `{{task}}` is replaced by the run's task (its first line, shortened). */
   content: z.string(),
+  /**
+   * Tool calls made before `content` is said: `name` as in the agent's tools (`server/tool` or a
+   * built-in), `arguments` the JSON object passed. The results are recorded like a model's calls.
+   */
+  toolCalls: z
+    .array(z.object({ name: z.string().min(1), arguments: toolArgumentsSchema.default({}) }))
+    .optional(),
   kind: messageKindSchema.optional(),
   /** Receiver; defaults to the team's routing. */
   to: z.string().optional(),
@@ -50,6 +58,7 @@ export const agentSpecSchema = z.object({
   role: z.string().default(''),
   systemPrompt: z.string().default(''),
   provider: providerRefSchema.optional(),
+  /** Built-in tool names, and MCP tools as `server/tool` or `server/*` (servers in `mcpServers`). */
   tools: z.array(z.string()).default([]),
   /** Kinds this agent accepts; a direct message of another kind is answered with an error. */
   acceptedKinds: z.array(messageKindSchema).default([...MESSAGE_KINDS]),
@@ -159,6 +168,13 @@ export const fleetSchema = z.object({
   agents: z.array(agentSpecSchema).min(1),
   team: teamSpecSchema,
   termination: terminationSpecSchema.optional(),
+  /**
+   * MCP servers by name, as desktop and editor configs keep them: `{ command, args, env, cwd }`
+   * (stdio) or `{ url, headers }` (Streamable HTTP). Agents of nested teams use these too.
+   */
+  mcpServers: mcpServersSchema.optional(),
+  /** After a tool server fails to start, dies or times out: go on (default) or stop the run. */
+  onToolServerError: toolServerErrorPolicySchema.optional(),
   /** Canvas positions by agent name. */
   layout: z.record(z.string(), positionSchema).default({}),
 });

@@ -2,6 +2,7 @@ export * from './message';
 export * from './session';
 export * from './event';
 export * from './fleet';
+export * from './mcp';
 export * from './fold';
 export * from './fleet-validate';
 export * from './url';

@@ -1,4 +1,4 @@
-import { parseFleet } from '@shared/domain';
+import { maskFleetSecrets, parseFleet, restoreFleetSecrets, type FleetInput } from '@shared/domain';
 import type { Handlers } from './dispatcher';
 import type { FleetCatalog } from '../services/fleet-catalog';
 
@@ -12,9 +12,14 @@ export function registerFleetHandlers(catalog: FleetCatalog): FleetHandlers {
     'fleets.list': () => catalog.list(),
     'fleets.get': ({ id }) => {
       const { summary, fleet } = catalog.get(id);
-      return { summary, fleet };
+      // MCP env and header values are secrets: the renderer sees markers, `fleets.save` puts them back.
+      return { summary, fleet: maskFleetSecrets(fleet) };
     },
-    'fleets.save': ({ id, fleet }) => catalog.save(fleet, id),
+    'fleets.save': ({ id, fleet }) =>
+      catalog.save(
+        restoreFleetSecrets(fleet as FleetInput, id !== undefined ? catalog.get(id).fleet : null),
+        id,
+      ),
     'fleets.delete': ({ id }) => ({ deleted: catalog.delete(id) }),
     'fleets.validate': ({ fleet }) => {
       const result = parseFleet(fleet);

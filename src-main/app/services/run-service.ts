@@ -96,6 +96,8 @@ export interface LaunchRequest {
   /** Folder the read_file tool may read; default none. */
   fileRoot?: string | null;
   idleTimeoutMs?: number;
+  /** Tool calls that need a person's approval run without asking (`--approve-all`). */
+  approveAll?: boolean;
   /** Aborting it cancels the run like `stop()`. */
   signal?: AbortSignal;
 }
@@ -203,6 +205,7 @@ export class RunService {
           pricer: this.pricer(),
           ...(request.title ? { title: request.title } : {}),
           ...(request.fileRoot !== undefined ? { fileRoot: request.fileRoot } : {}),
+          ...(request.approveAll === true ? { approveAll: true } : {}),
           ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
           ...(request.signal ? { signal: request.signal } : {}),
         }),

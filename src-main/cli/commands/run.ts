@@ -1,6 +1,6 @@
 import { createInterface, type Interface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import type { Fleet } from '@shared/domain';
+import { toolsNeedingApproval, type Fleet } from '@shared/domain';
 import { AppError, loadFleetFile, type FleetscopeApp, type LaunchRequest, type RunHandle } from '../../app';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 import { dataDirFrom, withApp } from '../open-app';
@@ -42,7 +42,7 @@ export interface RunCommandOptions {
 
 const USAGE =
   'fleetscope run FLEET.json --task "..." [--json] [--base-url URL] [--model M] [--api-key-env VAR] ' +
-  `[--data-dir DIR] [--max-messages N] [--files DIR] [--idle-timeout SECONDS] ${OTLP_ENDPOINT_USAGE}`;
+  `[--data-dir DIR] [--max-messages N] [--files DIR] [--idle-timeout SECONDS] [--approve-all] ${OTLP_ENDPOINT_USAGE}`;
 
 export function createRunCommand(options: RunCommandOptions = {}): CliCommand {
   return {
@@ -67,6 +67,7 @@ interface RunArgs {
   files?: string;
   idleTimeoutMs?: number;
   otlpEndpoint?: string;
+  approveAll: boolean;
 }
 
 function parseRunArgs(args: string[], io: CliIO): RunArgs {
@@ -82,6 +83,7 @@ function parseRunArgs(args: string[], io: CliIO): RunArgs {
       'max-messages': { type: 'string' },
       files: { type: 'string' },
       'idle-timeout': { type: 'string' },
+      'approve-all': { type: 'boolean', default: false },
       ...OTLP_ENDPOINT_OPTION,
     },
   });
@@ -95,6 +97,7 @@ function parseRunArgs(args: string[], io: CliIO): RunArgs {
     fleetPath,
     task: values.task,
     json: values.json,
+    approveAll: values['approve-all'],
     dataDir: dataDirFrom(values['data-dir'], io),
     ...providerOverrides(values),
   };
@@ -125,6 +128,15 @@ async function runFleet(args: string[], io: StreamingIO, options: RunCommandOpti
     io.err(loaded.error);
     return EXIT.usage;
   }
+  const approvals = parsed.approveAll ? [] : toolsNeedingApproval(loaded.fleet);
+  const terminal = options.input !== undefined || process.stdin.isTTY === true;
+  if (approvals.length > 0 && !terminal) {
+    io.err(
+      `This fleet asks a person to approve each call of ${approvals.join(', ')}, and there is no ` +
+        'terminal to ask on. Run it in a terminal, or pass --approve-all to allow every call.',
+    );
+    return EXIT.usage;
+  }
   return withApp(parsed.dataDir, io, (app) => runAndShow(app, parsed, loaded.fleet, io, options), true);
 }
 
@@ -143,6 +155,7 @@ function launchRequest(parsed: RunArgs, fleet: Fleet): LaunchRequest {
     // for the app's runs and for `continue` (undefined: the run service reads Settings).
     ...(parsed.maxMessages !== undefined ? { maxMessages: parsed.maxMessages } : {}),
     fileRoot: parsed.files ?? null,
+    ...(parsed.approveAll ? { approveAll: true } : {}),
     ...(parsed.idleTimeoutMs !== undefined ? { idleTimeoutMs: parsed.idleTimeoutMs } : {}),
   };
 }

@@ -40,6 +40,8 @@ export interface OtlpSessionInfo {
 interface PendingTool {
   t: number;
   name: string;
+  /** For an MCP tool: its server and its name there. */
+  mcp?: McpToolName;
   arguments: string;
   messageId: string;
   agent: string | null;
@@ -114,10 +116,11 @@ export class OtlpSpanMapper {
         this.usageOf.set(event.payload.messageId, event.payload.usage);
         return null;
       case 'tool.requested': {
-        const { callId, name, messageId } = event.payload;
+        const { callId, name, messageId, server, tool } = event.payload;
         this.tools.set(callId, {
           t: event.t,
           name,
+          ...(server !== undefined && tool !== undefined ? { mcp: { server, tool } } : {}),
           arguments: event.payload.arguments,
           messageId,
           agent: event.agent,
@@ -170,11 +173,18 @@ export class OtlpSpanMapper {
     for (const [callId, request] of this.tools) {
       spans.push(
         this.span(`tool:${callId}`, this.turnParent(request.messageId), {
-          name: `execute_tool ${request.name}`,
+          name: `execute_tool ${toolLabel(request.name, request.mcp)}`,
           kind: SPAN_KIND.internal,
           startTimeUnixNano: this.at(request.t),
           endTimeUnixNano: this.at(this.endT),
-          attributes: this.toolAttributes(request.name, callId, request.arguments, undefined, request.agent),
+          attributes: this.toolAttributes(
+            request.name,
+            callId,
+            request.arguments,
+            undefined,
+            request.agent,
+            request.mcp,
+          ),
           events: [],
           status: { code: 2, message: 'The tool call never completed.' },
         }),
@@ -305,19 +315,31 @@ export class OtlpSpanMapper {
   }
 
   private toolSpan(
-    executed: { callId: string; name: string; result: string; isError: boolean },
+    executed: {
+      callId: string;
+      name: string;
+      result: string;
+      isError: boolean;
+      server?: string;
+      tool?: string;
+    },
     t: number,
     agent: string | null,
   ): OtlpSpan {
     const { callId, name, result, isError } = executed;
     const request = this.tools.get(callId);
     this.tools.delete(callId);
+    const mcp =
+      request?.mcp ??
+      (executed.server !== undefined && executed.tool !== undefined
+        ? { server: executed.server, tool: executed.tool }
+        : undefined);
     return this.span(`tool:${callId}`, request ? this.turnParent(request.messageId) : this.rootSpanId, {
-      name: `execute_tool ${name}`,
+      name: `execute_tool ${toolLabel(name, mcp)}`,
       kind: SPAN_KIND.internal,
       startTimeUnixNano: this.at(request?.t ?? t),
       endTimeUnixNano: this.at(t),
-      attributes: this.toolAttributes(name, callId, request?.arguments, result, request?.agent ?? agent),
+      attributes: this.toolAttributes(name, callId, request?.arguments, result, request?.agent ?? agent, mcp),
       events: [],
       status: isError ? { code: 2, message: 'The tool reported an error.' } : { code: 0 },
     });
@@ -329,10 +351,13 @@ export class OtlpSpanMapper {
     args: string | undefined,
     result: string | undefined,
     agent: string | null,
+    mcp?: McpToolName,
   ) {
     return attributes({
       'gen_ai.operation.name': 'execute_tool',
-      'gen_ai.tool.name': name,
+      // An MCP tool: its name on its server, and the server's name beside it.
+      'gen_ai.tool.name': mcp?.tool ?? name,
+      [MCP_SERVER_ATTRIBUTE]: mcp?.server,
       'gen_ai.tool.call.id': callId,
       'gen_ai.tool.type': 'function',
       'gen_ai.tool.call.arguments': args,
@@ -343,6 +368,20 @@ export class OtlpSpanMapper {
       ...this.fleetAttribute(),
     });
   }
+}
+
+/** An MCP tool's server and its name there. */
+interface McpToolName {
+  server: string;
+  tool: string;
+}
+
+/** The attribute naming an MCP tool's server on its `execute_tool` span (read back on import). */
+export const MCP_SERVER_ATTRIBUTE = 'mcp.server.name';
+
+/** How a tool span is named: `server/tool` for an MCP tool. */
+function toolLabel(name: string, mcp: McpToolName | undefined): string {
+  return mcp ? `${mcp.server}/${mcp.tool}` : name;
 }
 
 /** A session still driven by a run (its root span is not its last word yet). */

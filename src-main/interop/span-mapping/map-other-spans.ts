@@ -24,9 +24,12 @@ export function mapTool(
   const { span } = resolved;
   reader.use(...AGENT_KEYS, ...FLEETSCOPE_AGENT_KEYS);
   state.fleet ??= readFleet(reader);
-  const name =
+  const toolName =
     reader.text('gen_ai.tool.name', 'tool.name') ?? (span.name.replace(/^execute_tool\s*/, '') || 'tool');
   reader.use('tool.name');
+  // An MCP tool is named by its server: `server/tool` (Fleetscope's export, and others that say so).
+  const server = reader.text('mcp.server.name', 'fleetscope.mcp.server');
+  const name = server && !toolName.startsWith(`${server}/`) ? `${server}/${toolName}` : toolName;
   let callId = reader.text('gen_ai.tool.call.id', 'tool_call.id');
   const args =
     reader.text('gen_ai.tool.call.arguments', 'gen_ai.tool.args', 'input.value', 'traceloop.entity.input') ??
@@ -79,7 +82,13 @@ export function mapTool(
         t: 0,
         agent,
         kind: 'tool.requested',
-        payload: { messageId, callId: id, name, arguments: args },
+        payload: {
+          messageId,
+          callId: id,
+          name,
+          arguments: args,
+          ...(server ? { server, tool: name.slice(server.length + 1) } : {}),
+        },
       },
     });
   }

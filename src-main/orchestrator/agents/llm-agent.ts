@@ -1,26 +1,17 @@
-import type {
-  AgentSpec,
-  Message,
-  ProviderRef,
-  TokenUsage,
-  ToolCall,
-  ToolResult,
-  UsagePricer,
-} from '@shared/domain';
+import type { AgentSpec, ProviderRef, TokenUsage, UsagePricer } from '@shared/domain';
 import { ProviderError, type ModelClient } from '../../llm';
 import type { MessageWriter } from '../runtime/bus';
 import type { ToolRegistry } from '../tools';
 import { AgentFailure, TurnAborted, type Agent, type TurnContext } from './agent';
 import { ChatTranscript } from './chat-history';
-import { handoffTarget, handoffToolSpecs } from './handoff-tools';
+import { handoffToolSpecs } from './handoff-tools';
+import { runToolCalls, type ToolCallServices } from './tool-calls';
 
 /** Model calls per turn at most; a model that keeps calling tools is stopped there. */
 export const MAX_TOOL_ROUNDS = 8;
 
-export interface LlmAgentServices {
+export interface LlmAgentServices extends ToolCallServices {
   client: ModelClient;
-  tools: ToolRegistry;
-  fileRoot: string | null;
   /** Describes a team member for handoff tool descriptions. */
   describe(name: string): string;
   /** Prices each call's usage (Settings' overrides, then the price table); null leaves it to the store. */
@@ -69,7 +60,7 @@ export class LlmAgent implements Agent {
         toolCalls: result.toolCalls,
         ...(result.usage ? { usage: result.usage } : {}),
       });
-      const handedOff = await this.runTools(context, request, result.toolCalls);
+      const handedOff = (await runToolCalls(context, this.services, request, result.toolCalls)) !== null;
       // Even when the run is to stop after this turn, the model answers its tool results first:
       // a turn is never left half done (cancellation and timeouts abort the call instead).
       if (handedOff) return;
@@ -141,63 +132,5 @@ export class LlmAgent implements Agent {
   private transcriptFor(address: string): ChatTranscript {
     if (this.transcript?.address !== address) this.transcript = new ChatTranscript(this.spec, address);
     return this.transcript;
-  }
-
-  /** Runs the calls in parallel; returns true when one of them handed the conversation off. */
-  private async runTools(
-    context: TurnContext,
-    request: Message,
-    calls: readonly ToolCall[],
-  ): Promise<boolean> {
-    for (const call of calls) {
-      context.emit({
-        kind: 'tool.requested',
-        payload: { messageId: request.id, callId: call.id, name: call.name, arguments: call.arguments },
-      });
-    }
-    let handoff: string | null = null;
-    const toolContext = { signal: context.signal, fileRoot: this.services.fileRoot };
-    const results = await Promise.all(
-      calls.map(async (call): Promise<ToolResult> => {
-        const target = handoffTarget(call.name, context.handoffTargets);
-        if (target === null) return this.services.tools.invoke(call, toolContext);
-        if (handoff !== null) {
-          return {
-            callId: call.id,
-            name: call.name,
-            content: `Error: already transferred to ${handoff}.`,
-            isError: true,
-          };
-        }
-        handoff = target;
-        return { callId: call.id, name: call.name, content: `Transferred to ${target}.`, isError: false };
-      }),
-    );
-    for (const result of results) {
-      context.emit({
-        kind: 'tool.executed',
-        payload: {
-          callId: result.callId,
-          name: result.name,
-          result: result.content,
-          isError: result.isError,
-        },
-      });
-    }
-    const summary = results.map((result) => `${result.name}: ${result.content}`).join('\n');
-    const resultMessage = context.send({
-      to: context.address,
-      kind: 'tool',
-      content: summary,
-      toolResults: results,
-      parentId: request.id,
-    });
-    if (handoff === null) return false;
-    context.handoff(
-      handoff,
-      request.content || `${this.spec.name} transfers the conversation to ${handoff}.`,
-      resultMessage.id,
-    );
-    return true;
   }
 }

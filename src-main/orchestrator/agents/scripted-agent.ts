@@ -1,5 +1,8 @@
-import type { AgentSpec, Message, ScriptedReply } from '@shared/domain';
+import type { AgentSpec, Message, ScriptedReply, ToolCall } from '@shared/domain';
+import { modelToolName } from '../tools';
+import { newId } from '../runtime/ids';
 import { TurnAborted, type Agent, type TurnContext } from './agent';
+import { runToolCalls, type ToolCallServices } from './tool-calls';
 
 /** Characters per simulated streaming chunk when the reply does not say. */
 const DEFAULT_CHUNK_SIZE = 12;
@@ -62,7 +65,11 @@ export function fillTask(content: string, history: readonly Message[]): string {
 export class ScriptedAgent implements Agent {
   private position = 0;
 
-  constructor(readonly spec: AgentSpec) {}
+  /** `tools` is needed only by replies that call tools. */
+  constructor(
+    readonly spec: AgentSpec,
+    private readonly tools: ToolCallServices | null = null,
+  ) {}
 
   reset(): void {
     this.position = 0;
@@ -99,6 +106,10 @@ export class ScriptedAgent implements Agent {
     // Its part is done: the turn ends quietly (no error, nothing for the others to answer).
     if (scripted === null) return;
     const reply = { ...scripted, content: fillTask(scripted.content, context.history()) };
+    if (reply.toolCalls !== undefined && reply.toolCalls.length > 0) {
+      const handedOff = await this.callTools(context, reply);
+      if (handedOff || reply.content === '') return;
+    }
     const writer = context.open({ to: reply.to ?? context.receiver, kind: reply.kind ?? 'text' });
     const { size, delayMs: delay } = streamingPace(reply, this.spec.charsPerSecond);
     context.setStatus('streaming');
@@ -128,5 +139,21 @@ export class ScriptedAgent implements Agent {
         message.id,
       );
     }
+  }
+
+  /**
+   * Makes the reply's tool calls as a model would (a function message, the calls, a tool message
+   * with the results); returns true when one of them handed the conversation off.
+   */
+  private async callTools(context: TurnContext, reply: ScriptedReply): Promise<boolean> {
+    if (this.tools === null) throw new Error(`${this.spec.name} has no tools to call.`);
+    const calls: ToolCall[] = (reply.toolCalls ?? []).map((call) => ({
+      id: newId('call'),
+      name: modelToolName(call.name),
+      arguments: JSON.stringify(call.arguments),
+    }));
+    context.setStatus('thinking');
+    const request = context.send({ to: context.address, kind: 'function', content: '', toolCalls: calls });
+    return (await runToolCalls(context, this.tools, request, calls)) !== null;
   }
 }

@@ -12,7 +12,7 @@ import { EventRecorder } from '../runtime/recorder';
 import { SecretMasker } from '../runtime/secret-masker';
 import { newId } from '../runtime/ids';
 import { SessionState } from '../runtime/session-state';
-import { createBuiltinTools } from '../tools';
+import { createBuiltinTools, McpToolset } from '../tools';
 import { HumanDesk, type HumanRequest } from './human-desk';
 import { RunCancelled, RunControl } from './run-control';
 import { secretsInUse } from './secrets';
@@ -53,7 +53,8 @@ class RunSession implements RunHandle {
 
   constructor(private readonly options: StartRunOptions) {
     this.fleet = options.fleet;
-    const tools = options.tools ?? createBuiltinTools();
+    // The run's own registry: the given tools plus its MCP servers' (registered when they start).
+    const tools = (options.tools ?? createBuiltinTools()).extend();
     const issues = validateFleet(this.fleet, { knownTools: tools.names() });
     const errors = issues.filter((issue) => issue.severity === 'error');
     if (errors.length > 0) throw new FleetInvalidError(errors);
@@ -86,6 +87,8 @@ class RunSession implements RunHandle {
       tools,
       fileRoot: options.fileRoot ?? null,
       pricer: options.pricer ?? null,
+      approveAll: options.approveAll ?? false,
+      onServerError: this.fleet.onToolServerError ?? 'continue',
       models:
         options.models ??
         createModelClientFactory({
@@ -217,12 +220,46 @@ class RunSession implements RunHandle {
       this.recorder.emit(null, { kind: 'session.continued', payload: { task, context: continuation } });
     }
     if (this.control.isPaused) this.setStatus('paused');
-    const ending = await this.runTeam(task, continuation);
+    const toolset = new McpToolset(this.fleet);
+    let ending: Ending;
+    try {
+      ending = (await this.openToolServers(toolset)) ?? (await this.runTeam(task, continuation));
+    } finally {
+      // Every server ends with the run (or continuation), whatever ended it.
+      await toolset.close();
+    }
     this.currentStatus = ending.status;
     this.recorder.emit(null, { kind: 'session.stopped', payload: { ...ending } });
     this.recorder.flush();
     this.control.finishSteps();
     return this.summary(ending);
+  }
+
+  /**
+   * Starts the MCP servers the agents use. A server that does not start is recorded as an error
+   * and its tools answer with the reason; a tool an agent names that its server lacks ends the
+   * run before any agent speaks (returned as the ending).
+   */
+  private async openToolServers(toolset: McpToolset): Promise<Ending | null> {
+    if (toolset.empty) return null;
+    this.options.onToolServers?.(toolset);
+    const opening = await toolset.open(this.services.tools, this.control.signal);
+    for (const problem of opening.failed)
+      this.recorder.emit(null, {
+        kind: 'error',
+        payload: { code: 'tool-server', message: problem.message, messageId: null },
+      });
+    if (this.control.isCancelled)
+      return { status: 'stopped', stopReason: 'cancelled', detail: 'The run was cancelled.' };
+    if (opening.missing.length === 0) return null;
+    const detail = `The fleet names tools its MCP servers do not have: ${opening.missing
+      .map((problem) => problem.message)
+      .join('; ')}.`;
+    this.recorder.emit(null, {
+      kind: 'error',
+      payload: { code: 'tool-missing', message: detail, messageId: null },
+    });
+    return { status: 'failed', stopReason: 'error', detail };
   }
 
   private summary(ending: Ending): RunSummary {

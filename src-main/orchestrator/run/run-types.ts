@@ -1,7 +1,7 @@
 import type { Fleet, RunEvent, SessionStatus, UsagePricer } from '@shared/domain';
 import type { ModelClientFactory, ProviderAddress } from '../../llm';
 import type { EventSink } from '../sink';
-import type { ToolRegistry } from '../tools';
+import type { McpToolset, ToolRegistry } from '../tools';
 import type { RuntimeSnapshot } from '../resume/runtime-fold';
 import type { HumanRequest } from './human-desk';
 
@@ -47,8 +47,12 @@ export interface StartRunOptions {
   signal?: AbortSignal;
   /** Start paused: nothing runs until `resume()` or `step()`. */
   startPaused?: boolean;
-  /** Tool registry (default: the built-ins). */
+  /** Tool registry (default: the built-ins); the run adds its MCP servers' tools to a copy. */
   tools?: ToolRegistry;
+  /** Tool calls that need a person's approval run without asking (default false: they ask). */
+  approveAll?: boolean;
+  /** Called with the run's MCP servers before they start (tests read their process ids). */
+  onToolServers?: (toolset: McpToolset) => void;
   /** SDK retries for 429/5xx before streaming starts (default 2). */
   maxRetries?: number;
   /** Milliseconds without data before a streaming reply is given up (default 30 000). */

@@ -1,4 +1,10 @@
-import { type Fleet, type Message, type MessageKind, type UsagePricer } from '@shared/domain';
+import {
+  type Fleet,
+  type Message,
+  type MessageKind,
+  type ToolServerErrorPolicy,
+  type UsagePricer,
+} from '@shared/domain';
 import type { ModelClientFactory } from '../../llm';
 import {
   AgentFailure,
@@ -30,6 +36,10 @@ export interface RuntimeServices {
   humans: HumanDesk;
   tools: ToolRegistry;
   fileRoot: string | null;
+  /** Calls that need a person's approval run without asking. */
+  approveAll: boolean;
+  /** The top fleet's `onToolServerError` (nested teams follow it too). */
+  onServerError: ToolServerErrorPolicy;
   models: ModelClientFactory;
   /** Prices model calls as they are recorded; null leaves it to the store. */
   pricer?: UsagePricer | null;
@@ -117,6 +127,8 @@ export class TeamRunner {
           tools: services.tools,
           fileRoot: services.fileRoot,
           pricer: services.pricer ?? null,
+          approveAll: services.approveAll,
+          onServerError: services.onServerError,
           describe,
           runNested: (nested, context, task) => this.runNested(nested, context, task),
         }),

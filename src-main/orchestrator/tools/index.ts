@@ -3,8 +3,15 @@ import { currentTimeTool } from './clock';
 import { readFileTool } from './file-reader';
 import { ToolRegistry } from './registry';
 
-export { ToolRegistry } from './registry';
-export { ToolError, type Tool, type ToolContext } from './tool';
+export { ToolRegistry, type ToolRun } from './registry';
+export {
+  ToolError,
+  ToolServerFault,
+  modelToolName,
+  type Tool,
+  type ToolContext,
+  type ToolOutput,
+} from './tool';
 export { evaluateExpression, calculatorTool } from './calculator';
 export { currentTimeTool } from './clock';
 export { readFileTool, resolveInside, MAX_READ_BYTES } from './file-reader';
@@ -13,3 +20,4 @@ export { readFileTool, resolveInside, MAX_READ_BYTES } from './file-reader';
 export function createBuiltinTools(): ToolRegistry {
   return new ToolRegistry().register(calculatorTool).register(currentTimeTool).register(readFileTool);
 }
+export { McpToolset, McpServerConnection, type McpToolInfo } from './mcp';

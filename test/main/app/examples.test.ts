@@ -57,4 +57,25 @@ describe('the shipped example fleets, through the contract', () => {
       expect(summary.stopReason).not.toBe('error');
     }
   }, 60_000);
+
+  it('the file scout example calls the MCP filesystem server from npm, and the calls are stored', async () => {
+    const scout = (await call('fleets.list', {})).find(
+      (fleet) => fleet.example && fleet.name.startsWith('File scout'),
+    );
+    expect(scout?.scripted).toBe(true);
+    const { sessionId } = await call('runs.start', {
+      source: { example: scout?.id ?? '' },
+      task: 'Look around.',
+    });
+    await expect
+      .poll(async () => (await call('sessions.get', { id: sessionId })).summary.status, { timeout: 30_000 })
+      .toBe('completed');
+    const { events } = await call('sessions.events', { id: sessionId, afterSeq: 0 });
+    const executed = events.flatMap((event) => (event.kind === 'tool.executed' ? [event.payload] : []));
+    expect(executed.map((result) => [result.server, result.tool, result.isError])).toEqual([
+      ['files', 'list_allowed_directories', false],
+      ['files', 'list_directory', false],
+    ]);
+    expect(executed[1]?.result).toContain('package.json');
+  }, 60_000);
 });

@@ -21,7 +21,7 @@ describe('resources/fleet.schema.json', () => {
   it('accepts every example fleet, and so does the runtime validator', () => {
     const ajv = new Ajv2020({ strict: false, validateFormats: false });
     const validate = ajv.compile(JSON.parse(readFileSync(join(root, FLEET_SCHEMA_PATH), 'utf8')) as object);
-    expect(exampleFiles).toHaveLength(8);
+    expect(exampleFiles).toHaveLength(9);
     for (const file of exampleFiles) {
       const json: unknown = JSON.parse(readFileSync(join(fleetsDir, file), 'utf8'));
       expect(validate(json), `${file}: ${JSON.stringify(validate.errors)}`).toBe(true);
