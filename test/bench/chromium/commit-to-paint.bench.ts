@@ -42,7 +42,9 @@ function watchTranscript(): void {
   (window as unknown as { paintTimes: Record<string, number> }).paintTimes = seen;
   const pending = new Set<string>();
   const scan = () => {
-    for (const element of document.querySelectorAll<HTMLElement>('[data-message-id][data-state]')) {
+    for (const element of Array.from(
+      document.querySelectorAll<HTMLElement>('[data-message-id][data-state]'),
+    )) {
       const key = `${element.dataset.messageId}:${element.dataset.state}`;
       if (!(key in seen)) pending.add(key);
     }
