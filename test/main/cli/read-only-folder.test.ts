@@ -112,7 +112,7 @@ describe('a data folder on a read-only mount', () => {
         dataDir,
       );
       expect(compared.code).toBe(0);
-      expect(readFileSync(join(out.dir, 'c.md'), 'utf8')).toContain('editor -> user (result)');
+      expect(readFileSync(join(out.dir, 'c.md'), 'utf8')).toContain('editor → user (result)');
       const exported = await cli(
         'export',
         ids[1]!,

@@ -215,7 +215,13 @@ describe.each<Protocol>(['protobuf', 'json'])(
         (e) => e.kind === 'message.completed' && e.payload.message.content.startsWith('Morning'),
       )?.t;
       expect(Math.round(completedAt ?? 0)).toBe(4_800);
-      expect(messages[1]?.usage).toEqual({ prompt: 50, completion: 10 });
+      expect(messages[1]?.usage).toEqual({
+        prompt: 50,
+        completion: 10,
+        model: 'gpt-4o-mini',
+        durationMs: 1_000,
+        cost: expect.any(Number),
+      });
 
       const stored = running.app.store.getSession(summary.id);
       expect(stored?.summary).toMatchObject({ status: 'completed', tokens: 210, messageCount: 6 });

@@ -1,4 +1,4 @@
-import * as openaiModule from 'openai';
+import OpenAI from 'openai';
 import { describe, it } from 'vitest';
 import { startShapeRig } from './shape-programs';
 import { describeShapes } from './shape-suite';
@@ -25,7 +25,8 @@ if (loaded) {
     startShapeRig((provider) => {
       const instrumentation = new OpenAIInstrumentation({ traceContent: true });
       instrumentation.setTracerProvider(provider);
-      instrumentation.manuallyInstrument(openaiModule);
+      // The SDK's resource classes hang off the client class (OpenAI.Chat.Completions, ...).
+      instrumentation.manuallyInstrument(OpenAI);
     }, 'traceloop'),
   );
 } else {
