@@ -55,7 +55,7 @@ function side(id: string, overrides: Partial<CompareSide> = {}): CompareSide {
     sessionId: id,
     title: `Session ${id}`,
     status: 'completed',
-    stopReason: 'max messages',
+    stopReason: 'max-messages',
     stopDetail: null,
     forkOf: null,
     messages: TOTAL,
@@ -76,7 +76,7 @@ function compareAnswer(offset: number, limit: number): Compare {
     b: side('B', {
       forkOf: { sessionId: 'A', atMessage: PREFIX },
       messages: TOTAL - 20,
-      stopReason: 'text mention',
+      stopReason: 'text-mention',
       stopDetail: 'critic said DONE',
       errors: 1,
     }),
@@ -228,8 +228,9 @@ describe('the compare view', () => {
     const view = mount(CompareView, { props: { a: 'A', b: 'B' }, attachTo: document.body });
     await flushPromises();
     const stops = view.findAll('[data-testid="compare-stop"]').map((stop) => stop.text());
-    expect(stops[0]).toContain('max messages');
-    expect(stops[1]).toContain('text mention');
+    // Stop reasons read as the session view says them, not as codes.
+    expect(stops[0]).toMatch(/Stopped after \d+ messages|Stopped at its message limit/);
+    expect(stops[1]).toContain('Stopped when an agent said the agreed closing words');
     expect(stops[1]).toContain('critic said DONE');
     const writer = view.get('[data-testid="compare-agent"][data-agent="writer"]');
     expect(writer.classes()).toContain('differs');
