@@ -168,6 +168,10 @@ describe('cost, tokens and context in the session view (Chromium)', () => {
     const first = await page.getByTestId('session-row').first().getAttribute('data-session-id');
     expect(first).toBe(items[0]!.id);
     expect(await page.getByTestId('sort-tokens').getAttribute('aria-pressed')).toBe('true');
+    // The priced run's row says what it cost, as its header does.
+    await expect
+      .poll(() => page.getByTestId('session-row').first().getByTestId('row-cost').textContent())
+      .toMatch(/^\$\d/);
     for (const scheme of ['light', 'dark'] as const) {
       await useTheme(page, scheme);
       await shot(page, `cost-sessions-sorted-1920-${scheme}.png`);
