@@ -20,7 +20,11 @@ if (process.env.FLEETSCOPE_MCP_FAIL_START === '1') {
 const object = (properties = {}) => ({ type: 'object', properties });
 const TOOLS = [
   { name: 'echo', description: 'Says the text back', inputSchema: object({ text: { type: 'string' } }) },
-  { name: 'slow', description: 'Answers after ms milliseconds', inputSchema: object({ ms: { type: 'number' } }) },
+  {
+    name: 'slow',
+    description: 'Answers after ms milliseconds',
+    inputSchema: object({ ms: { type: 'number' } }),
+  },
   { name: 'fail', description: 'Always an error result', inputSchema: object() },
   { name: 'crash', description: 'Exits during the call', inputSchema: object() },
   { name: 'big', description: 'A megabyte of text', inputSchema: object() },

@@ -7,7 +7,7 @@ import type { RunEvent } from '@shared/domain';
 import type { ImportedEvent, ImportInProgress, SessionWriter } from '../../../../src-main/history/ports';
 import type { HistoryStore } from '../../../../src-main/history';
 import { ROWS_PER_STATEMENT } from '../../../../src-main/history/row-batch';
-import { writeTurnsOf } from '../../../../src-main/history/write-turns';
+import { writeTurnsOf, type WriteTurns } from '../../../../src-main/history/write-turns';
 import { MemorySessions } from '../../../helpers/memory-sessions';
 import { makeTempDir } from '../../../helpers/temp-dir';
 import { demoFleet, openTempHistory } from '../../../helpers/temp-store';
@@ -424,7 +424,9 @@ describe("the main thread's turn beside an import on its own thread", () => {
       // while it backs off from a turn it was about to take (it set its flag, then saw ours), and
       // then waits for no row of it.
       expect(turns.waitedOnLoop).toBeGreaterThan(0);
-      expect(turns.lastWait?.threadEvents ?? 0).toBe(0);
+      // (Read through its declared type: the assignment above narrowed it to null.)
+      const lastWait = turns.lastWait as WriteTurns['lastWait'];
+      expect(lastWait?.threadEvents ?? 0).toBe(0);
       expect([...history.store.iterateEvents(sessionId)].map((event) => event.seq)).toEqual(
         Array.from({ length: run.seq() }, (_, index) => index + 1),
       );
