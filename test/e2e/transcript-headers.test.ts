@@ -195,7 +195,7 @@ describe('message headers in a narrow transcript (Chromium + `fleetscope serve`)
           if (pane === null) return;
           const style = document.createElement('style');
           style.id = id;
-          style.textContent = `.panes { grid-template-columns: minmax(0, 1fr) ${pane}px !important; }`;
+          style.textContent = `.panes { grid-template-columns: minmax(0, 1fr) 7px ${pane}px !important; }`;
           document.head.append(style);
         }, width.pane);
         if (width.pane !== null) {
