@@ -178,6 +178,10 @@ describe('the session graph while a run is live, in replay and when rearranged',
 
   it('remembers a node dragged elsewhere, and Auto layout puts it back', async () => {
     await openGraph(page, debateId);
+    // Where Auto layout puts the nodes in this pane (the split is the pane's shape it lays out for).
+    await page.getByTestId('relayout').click();
+    await page.locator('[data-testid="agent-graph"][data-phase="ready"]').waitFor();
+    await settle(page);
     const before = await flowPositions(page);
     const box = await page.locator('.vue-flow__node[data-id="con"]').boundingBox();
     if (!box) throw new Error('no node');
