@@ -154,8 +154,11 @@ export class RunService {
 
   /** `folder`: where the agents' read_file may read (an existing absolute folder). */
   start(source: FleetSource, task: string, title?: string, folder?: string): { sessionId: string } {
+    const request: LaunchRequest = { source, task, ...(title ? { title } : {}) };
+    // The fleet first: an unknown fleet is "not found" whatever the folder says.
+    const prepared = this.prepare(request);
     const fileRoot = folder === undefined ? null : sharedFolder(folder);
-    const handle = this.launch({ source, task, ...(title ? { title } : {}), fileRoot });
+    const handle = this.launch({ ...request, fileRoot }, prepared);
     return { sessionId: handle.sessionId };
   }
 
