@@ -34,7 +34,8 @@ interface Note {
  * `Role: **[Start Chat]**` prompt from the phase's instructing role to its assistant role, a
  * `A: **A<->B on : Phase, turn N**` reply from A to B, with the token usage logged just before
  * it. The role prompt ChatDev prints in brackets at the top of each utterance (the addressee's
- * system message) becomes a system message the first time it appears for that role. Phase
+ * system message) becomes that role's system prompt (its configuration) the first time it
+ * appears; a different prompt for the same role later is kept as a system message. Phase
  * tables, seminar conclusions, code updates, test reports and the closing summary are kept in
  * the messages' `meta.chatdev`; the "flask app.py did not start" lines are dropped.
  */
@@ -45,6 +46,7 @@ export function importChatDevLog(text: string, fileTime: number): ForeignConvers
   const messages: ForeignMessage[] = [];
   const agents: string[] = [];
   const promptsSeen = new Set<string>();
+  const systemPrompts = new Map<string, string>();
   const phase: Phase = { name: null, assistant: null, user: null, model: null };
   const run: Record<string, string> = {};
   let pendingUsage: TokenUsage | undefined;
@@ -73,7 +75,11 @@ export function importChatDevLog(text: string, fileTime: number): ForeignConvers
     if (prompt) {
       const owner = /\bYou are ([A-Z][A-Za-z ]+?)\./.exec(prompt)?.[1];
       const promptFor = owner ? addAgent(owner) : addressee;
-      if (!promptsSeen.has(`${promptFor}\n${prompt}`)) {
+      // The first prompt a role was given is its configuration; a later, different one (a new
+      // phase) is a message the role received, so nothing ChatDev said is lost.
+      const configured = systemPrompts.get(promptFor);
+      if (configured === undefined) systemPrompts.set(promptFor, prompt);
+      else if (configured !== prompt && !promptsSeen.has(`${promptFor}\n${prompt}`)) {
         promptsSeen.add(`${promptFor}\n${prompt}`);
         messages.push({ from: 'system', to: promptFor, kind: 'system', content: prompt, at: entry.at });
       }
@@ -160,6 +166,7 @@ export function importChatDevLog(text: string, fileTime: number): ForeignConvers
     agents,
     team: { pattern: 'sequential', order: agents },
     messages,
+    systemPrompts: Object.fromEntries(systemPrompts),
     stopReason: ended ? ENDED : CUT_SHORT,
     createdAt: entries[0]?.at ?? fileTime,
   };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Message, RunEvent } from '@shared/domain';
+import type { Fleet, Message, RunEvent } from '@shared/domain';
 import { createApp } from '../../../../src-main/app';
 import { importFile } from '../../../../src-main/interop/import';
 import { runCli } from '../../../../src-main/cli/main';
@@ -23,6 +23,12 @@ afterAll(() => temp.remove());
 
 function messagesOf(events: RunEvent[]): Message[] {
   return events.flatMap((event) => (event.kind === 'message.completed' ? [event.payload.message] : []));
+}
+
+function fleetOf(events: RunEvent[]): Fleet {
+  const started = events.find((event) => event.kind === 'session.started');
+  if (started?.kind !== 'session.started') throw new Error('no session.started');
+  return started.payload.fleet;
 }
 
 async function load(path: string) {
@@ -58,17 +64,18 @@ async function refused(name: string, content: string | Buffer): Promise<string> 
 
 describe('importing a real ChatDev log', () => {
   it('keeps every utterance of the fixture: 24 messages, each line of each one present', async () => {
-    const { result, messages } = await load(FIXTURE);
+    const { result, messages, session } = await load(FIXTURE);
     expect(result.format).toBe('chatdev-log');
     const utterances = utterancesOfFixture();
     expect(utterances).toHaveLength(24);
     const spoken = messages.filter((message) => message.kind !== 'system');
     expect(spoken).toHaveLength(24);
-    const everything = messages.map((message) => message.content).join('\n');
+    const prompts = fleetOf(session.events).agents.map((agent) => agent.systemPrompt ?? '');
+    const everything = [...messages.map((message) => message.content), ...prompts].join('\n');
     for (const [index, utterance] of utterances.entries()) {
       expect(spoken[index]?.from).toBe(utterance.speaker.replace(/ /g, '_'));
-      // The message text is the utterance after ChatDev's bracketed role prompt; the prompt is a
-      // system message. Together they hold every line of the utterance.
+      // The message text is the utterance after ChatDev's bracketed role prompt; the prompt is the
+      // role's system prompt. Together they hold every line of the utterance.
       expect(utterance.body.endsWith(spoken[index]?.content ?? '\u0000')).toBe(true);
       for (const line of utterance.body.split('\n').filter((text) => text.trim() !== ''))
         expect(everything).toContain(line.replace(/^\[|\]$/g, ''));
@@ -103,11 +110,13 @@ describe('importing a real ChatDev log', () => {
         'Programmer',
       ].sort(),
     );
-    // Role prompts become system messages, once per role and prompt.
-    const prompts = messages.filter((message) => message.kind === 'system');
-    expect(prompts.length).toBeGreaterThan(0);
-    expect(new Set(prompts.map((m) => `${m.to}\n${m.content}`)).size).toBe(prompts.length);
-    expect(prompts[0]).toMatchObject({ from: 'system', to: 'Chief_Product_Officer' });
+    // Role prompts are each role's configuration (its system prompt in the inferred fleet), not
+    // messages: the fixture gives each role one prompt.
+    expect(messages.filter((message) => message.kind === 'system')).toEqual([]);
+    const configured = fleetOf(session.events).agents.filter((agent) => agent.systemPrompt);
+    expect(configured.map((agent) => agent.name)).toContain('Chief_Product_Officer');
+    for (const agent of configured)
+      expect(agent.systemPrompt).toMatch(new RegExp(`You are ${agent.name.replace(/_/g, ' ')}\\.`));
     // [2023-18-09 11:05:21 INFO]: day before month, as ChatDev writes it.
     expect(session.summary.createdAt).toBe(Date.UTC(2023, 8, 18, 11, 5, 21));
     expect(spoken[0]?.t).toBe(6_000);
@@ -176,6 +185,29 @@ describe('ChatDev logs in other shapes', () => {
     expect(session.summary.stopReason).toMatch(/without the run summary/);
     // 2023-05-06 in ChatDev's day-before-month stamp is the 5th of June.
     expect(session.summary.createdAt).toBe(Date.UTC(2023, 5, 5, 10, 0, 0));
+  });
+
+  it("a role's first prompt configures it; a different later prompt is kept as a message to it", async () => {
+    const path = join(temp.dir, 'two-prompts.log');
+    const say = (at: string, prompt: string, text: string) =>
+      entry(at, 'Chief Technology Officer: **[Start Chat]**') + `[${prompt}]\n\n${text}\n\n`;
+    writeFileSync(
+      path,
+      entry('2023-05-06 10:00:00', 'System: **[RolePlaying]**') +
+        '| **assistant_role_name** | Programmer |\n| **user_role_name** | Chief Technology Officer |\n\n' +
+        say('2023-05-06 10:00:01', 'You are Programmer. Write Python.', 'Write the code.') +
+        say('2023-05-06 10:00:02', 'You are Programmer. Write Python.', 'Again.') +
+        say('2023-05-06 10:00:03', 'You are Programmer. Now write tests.', 'Test it.'),
+    );
+    const { session, messages } = await load(path);
+    const programmer = fleetOf(session.events).agents.find((agent) => agent.name === 'Programmer');
+    expect(programmer?.systemPrompt).toBe('You are Programmer. Write Python.');
+    expect(messages.map((m) => `${m.from}>${m.to} ${m.kind}: ${m.content}`)).toEqual([
+      'Chief_Technology_Officer>Programmer text: Write the code.',
+      'Chief_Technology_Officer>Programmer text: Again.',
+      'system>Programmer system: You are Programmer. Now write tests.',
+      'Chief_Technology_Officer>Programmer text: Test it.',
+    ]);
   });
 
   it('refuses a log whose stamp is not a date, naming the line', async () => {
