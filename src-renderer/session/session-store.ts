@@ -10,6 +10,7 @@ import { useSessionInfoStore } from './session-info-store';
 import { createLiveEvents } from './session-live';
 import { createSessionLoader, fleetFromEvents } from './session-loading';
 import { useSessionLogStore } from './session-log-store';
+import { useSilentAgentsStore } from './silent-agents-store';
 import { createPlayhead } from './session-playhead';
 import { createFailureReporter } from '../ui/failure';
 import { useToastStore } from '../ui/toasts-store';
@@ -29,6 +30,7 @@ export const useSessionStore = defineStore('session', () => {
   const info = useSessionInfoStore();
   const log = useSessionLogStore();
   const playback = useSessionDisplayStore();
+  const silent = useSilentAgentsStore();
   const loader = createSessionLoader(bridge);
   const live = createLiveEvents(loader);
   const playhead = createPlayhead(loader);
@@ -68,6 +70,7 @@ export const useSessionStore = defineStore('session', () => {
     info.agents = [];
     info.error = null;
     playback.reset();
+    silent.reset();
     info.loading = true;
     try {
       const [found, headed] = await Promise.all([loader.loadSummary(id), loader.loadHead(id, generation)]);
@@ -109,6 +112,7 @@ export const useSessionStore = defineStore('session', () => {
     if (event.channel === 'run.events') {
       if (event.payload.sessionId !== info.sessionId) return;
       live.receive(event.payload.events);
+      silent.heard(event.payload.events);
       const failure = event.payload.events.find((runEvent) => runEvent.kind === 'error');
       if (failure?.kind === 'error') toasts.push(`${failure.agent ?? 'Run'}: ${failure.payload.message}`);
     } else if (

@@ -157,4 +157,65 @@ describe('agents traced with OpenTelemetry appear live (Chromium + `fleetscope s
     );
     expect(pageErrors).toEqual([]);
   });
+
+  it('an agent whose open turn goes silent for long gets a badge, gone when it is heard again', async () => {
+    // The page's clock is faked from a reload on, so 30 s of silence pass without waiting them.
+    await browser.context.clock.install();
+    await page.reload();
+    await page.getByTestId('connection-state').and(page.locator('[data-state="online"]')).waitFor();
+    const lookUp = (start: number, id: string) =>
+      sender.span({
+        name: 'chat gpt-4o-mini',
+        start,
+        end: start + 800,
+        attributes: {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.request.model': 'gpt-4o-mini',
+          'gen_ai.agent.name': 'scout',
+          'gen_ai.conversation.id': 'e2e-silent',
+          'gen_ai.input.messages': json([
+            { role: 'user', parts: [{ type: 'text', content: 'Find a quiet café in Porto' }] },
+          ]),
+          // A tool call: the agent's turn stays open until the result and its answer arrive.
+          'gen_ai.output.messages': json([
+            {
+              role: 'assistant',
+              parts: [{ type: 'tool_call', id, name: 'search', arguments: { q: 'café' } }],
+            },
+          ]),
+        },
+      });
+    const base = Date.now() - 5_000;
+    lookUp(base, 'call-1');
+    await sender.flush();
+    await page.getByTestId('nav-sessions').click();
+    const row = page.getByTestId('session-row').filter({ hasText: 'Find a quiet café in Porto' });
+    await row.first().waitFor({ timeout: 20_000 });
+    await row.first().getByTestId('open-session').click();
+    const node = page.locator('[data-testid="agent-node"][data-agent="scout"]');
+    await expect.poll(() => node.getAttribute('data-status'), { timeout: 10_000 }).toBe('thinking');
+    const badge = node.getByTestId('silent-badge');
+    expect(await badge.count(), 'not silent yet').toBe(0);
+
+    await page.clock.fastForward(31_000);
+    await badge.waitFor({ timeout: 5_000 });
+    expect(await badge.textContent()).toMatch(/^silent 3\d s$/);
+    expect(await badge.getAttribute('title')).toMatch(/Nothing has come from scout for 3\d s/);
+    await shootAll(page, 'otel-silent-agent');
+    // The lanes say it too.
+    await page.getByTestId('lens-lanes').click();
+    const lane = page.locator('[data-testid="lane"][data-agent="scout"]');
+    await expect.poll(() => lane.getByTestId('silent-badge').textContent()).toMatch(/^silent 3\d s$/);
+    await shot(page, 'otel-silent-agent-lanes.png');
+
+    // The agent is heard from again (another call, its turn still open): the badges go.
+    lookUp(base + 1_000, 'call-2');
+    await sender.flush();
+    await lane.getByTestId('silent-badge').waitFor({ state: 'detached', timeout: 10_000 });
+    expect(await lane.getAttribute('data-status')).toBe('thinking');
+    await page.getByTestId('lens-graph').click();
+    await node.waitFor();
+    expect(await badge.count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
 });
