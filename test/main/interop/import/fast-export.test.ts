@@ -126,7 +126,7 @@ describe('our export read by the fast reader', () => {
     const result = await importFile(path, store, { limits: { workerHeapMb: 48 } });
     expect(result.messageCount).toBe(40_000);
     expect(store.sessions.get(result.sessionId)?.events.length).toBe(exactEvents(path).length);
-  });
+  }, 60_000);
 
   it('declines an event larger than a 32nd of the held-memory limit, and the import still takes it', async () => {
     const limits = { ...DEFAULT_IMPORT_LIMITS, maxHeldBytes: 256 * 1024 };

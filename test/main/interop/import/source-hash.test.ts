@@ -45,33 +45,37 @@ describe("an import stores its file's content hash on every session it creates",
     ['large enough for a writing thread, on a store that gives none', { writeThreadFrom: 0 }, true],
   ];
 
-  it.each(ways)('%s', async (_way, options, noThread) => {
-    const exported = join(temp.dir, 'export.json');
-    await exportSession(new GeneratedSession(300), 'generated-1', 'json', exported);
-    const files = [exported, ...fixtureFiles.map((name) => join(FIXTURES, name))];
-    for (const file of files) {
-      const history = openTempHistory();
-      try {
-        const writer = noThread ? withoutThread(history.store) : history.store;
-        const result = await importFile(file, writer, options);
-        const hashes = result.sessionIds.map(
-          (id) =>
-            (
-              history.store.db.prepare('SELECT source_hash AS hash FROM sessions WHERE id = ?').get(id) as {
-                hash: string | null;
-              }
-            ).hash,
-        );
-        expect(hashes).toEqual(result.sessionIds.map(() => sha256(file)));
-        expect(history.store.findImport(sha256(file))?.sessionId).toBe(result.sessionIds.at(-1));
-        // Only this import's sessions: nothing begun and dropped on the way is left.
-        const count = history.store.db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number };
-        expect(count.n).toBe(result.sessionIds.length);
-      } finally {
-        history.cleanup();
+  it.each(ways)(
+    '%s',
+    async (_way, options, noThread) => {
+      const exported = join(temp.dir, 'export.json');
+      await exportSession(new GeneratedSession(300), 'generated-1', 'json', exported);
+      const files = [exported, ...fixtureFiles.map((name) => join(FIXTURES, name))];
+      for (const file of files) {
+        const history = openTempHistory();
+        try {
+          const writer = noThread ? withoutThread(history.store) : history.store;
+          const result = await importFile(file, writer, options);
+          const hashes = result.sessionIds.map(
+            (id) =>
+              (
+                history.store.db.prepare('SELECT source_hash AS hash FROM sessions WHERE id = ?').get(id) as {
+                  hash: string | null;
+                }
+              ).hash,
+          );
+          expect(hashes).toEqual(result.sessionIds.map(() => sha256(file)));
+          expect(history.store.findImport(sha256(file))?.sessionId).toBe(result.sessionIds.at(-1));
+          // Only this import's sessions: nothing begun and dropped on the way is left.
+          const count = history.store.db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number };
+          expect(count.n).toBe(result.sessionIds.length);
+        } finally {
+          history.cleanup();
+        }
       }
-    }
-  });
+    },
+    60_000,
+  ); // Thirteen imports, each on its own parsing thread: slow on a loaded machine.
 
   it('stores the hash a caller computed (while receiving the file) instead of reading it again', async () => {
     const file = join(temp.dir, 'given.json');

@@ -523,7 +523,7 @@ describe("the store's other writes beside an import on its own thread", () => {
     } finally {
       history.cleanup();
     }
-  });
+  }, 60_000);
 });
 
 describe('an import on its own thread keeps the store whole when it fails', () => {
@@ -563,5 +563,5 @@ describe('an import on its own thread keeps the store whole when it fails', () =
     } finally {
       history.cleanup();
     }
-  });
+  }, 60_000);
 });
