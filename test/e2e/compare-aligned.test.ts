@@ -109,6 +109,7 @@ describe('compare aligns by content and reads like the session view (Chromium)',
         await shot(page, `compare-fork-${size.name}-${scheme}.png`);
         if (size.width < 1400) {
           await page.getByTestId('compare-tab-overview').click();
+          await page.getByTestId('compare-graphs').scrollIntoViewIfNeeded();
           await shot(page, `compare-fork-graphs-${size.name}-${scheme}.png`);
         }
       }
