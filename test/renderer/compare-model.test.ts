@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { CompareSide, SessionListItem } from '@shared/contract';
+import type { CompareSide } from '@shared/contract';
 import type { Fleet } from '@shared/domain';
 import { compareRows, pageOf, sideSegments } from '../../src-renderer/compare/compare-rows';
 import { loadSideGraph, type SessionDetail } from '../../src-renderer/compare/compare-graphs';
 import { foldFrame } from '../../src-renderer/session/frame';
 import { agentsOfFleet, mapGraph } from '../../src-renderer/session/graph-mapper';
 import { createFakeBridge } from '../helpers/fake-bridge';
-import { EventLog, threeAgents } from './session-fixture';
+import { EventLog, sessionListItem, threeAgents } from './session-fixture';
 import { relationOf } from '../../src-renderer/compare/compare-text';
 import { compareFromHash, compareHash } from '../../src-renderer/compare/compare-route';
 import type { CompareSummary } from '../../src-renderer/compare/compare-store';
@@ -146,7 +146,7 @@ describe('the compare graph', () => {
   log.say('m3', 'critic', '*', ['Again.']);
 
   function detail(id: string): SessionDetail {
-    return { summary: sessionItem(id), fleet: trio };
+    return { summary: sessionListItem(id, { fleetName: 'debate', messageCount: 4 }), fleet: trio };
   }
 
   it("draws a session of broadcasts with the session view's edges and colours, from its whole log", async () => {
@@ -173,30 +173,6 @@ describe('the compare graph', () => {
     expect(await loadSideGraph(fake.bridge, detail('gone'))).toBe('No session.');
   });
 });
-
-function sessionItem(id: string): SessionListItem {
-  return {
-    id,
-    title: id,
-    task: 'Debate',
-    fleetName: 'debate',
-    status: 'completed',
-    stopReason: null,
-    createdAt: 0,
-    updatedAt: 0,
-    endedAt: 0,
-    messageCount: 4,
-    tokens: 0,
-    parentSessionId: null,
-    forkSeq: null,
-    tags: [],
-    source: 'run',
-    readOnly: false,
-    durationMs: 40,
-    forkOf: null,
-    family: { rootId: id, size: 1, forks: 0 },
-  };
-}
 
 describe('the compare route', () => {
   it('round-trips ids through the hash and refuses other pages', () => {
