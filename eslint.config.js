@@ -135,7 +135,7 @@ const RENDERER_FOLDERS = {
   transcript: ['session', 'graph', 'branches', 'ui'],
   lanes: ['session', 'transcript', 'ui'],
   builder: ['bridge', 'ui'],
-  compare: ['bridge', 'session', 'ui'],
+  compare: ['bridge', 'session', 'graph', 'ui'],
   context: ['session', 'ui'],
   branches: ['bridge', 'session', 'builder', 'compare', 'shell', 'ui'],
   sessions: ['bridge', 'branches', 'builder', 'compare', 'shell', 'ui'],

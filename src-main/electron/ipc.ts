@@ -2,7 +2,7 @@ import { CHANNEL_NAMES, type Result } from '@shared/contract';
 import type { FleetscopeApp } from '../app';
 import { forwardInBatches } from '../app/delivery/event-batcher';
 import { EventClient } from '../app/delivery/event-client';
-import { EVENTS_CHANNEL } from './ipc-names';
+import { EVENTS_CHANNEL, PICK_FOLDER_CHANNEL } from './ipc-names';
 import { isTrustedSender, type FrameLike } from './sender-check';
 
 /** What an invoke handler reads from Electron's IpcMainInvokeEvent. */
@@ -75,6 +75,22 @@ export function registerIpcHandlers(
     });
   }
   return () => CHANNEL_NAMES.forEach((channel) => ipcMain.removeHandler(channel));
+}
+
+/**
+ * Binds the desktop's folder picker (the run form's "Choose…"): `pick` shows the native dialog
+ * and answers with the folder's full path, or null when it was cancelled. A frame that is not
+ * our renderer's main frame gets null and no dialog. Returns a function that unbinds it.
+ */
+export function registerFolderPicker(
+  ipcMain: IpcMainLike,
+  rendererUrl: string,
+  pick: () => Promise<string | null>,
+): () => void {
+  ipcMain.handle(PICK_FOLDER_CHANNEL, async (event) =>
+    isTrustedSender(event.senderFrame, rendererUrl) ? pick() : null,
+  );
+  return () => ipcMain.removeHandler(PICK_FOLDER_CHANNEL);
 }
 
 /**

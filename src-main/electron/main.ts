@@ -1,7 +1,7 @@
-import { app, BrowserWindow, dialog, ipcMain } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, type OpenDialogOptions } from 'electron';
 import { join } from 'node:path';
 import { createApp, type FleetscopeApp } from '../app';
-import { forwardEvents, registerIpcHandlers } from './ipc';
+import { forwardEvents, registerFolderPicker, registerIpcHandlers } from './ipc';
 import { createSafeStorageKeyVault } from './key-vault';
 import { installMenu } from './menu';
 import { electronSqliteBinding } from './native-binding';
@@ -64,6 +64,18 @@ if (!app.requestSingleInstanceLock()) {
     }
   };
 
+  /** The run form's "Choose…": the folder the agents' tools may read, over the app's window. */
+  const pickFolder = async (): Promise<string | null> => {
+    const options: OpenDialogOptions = {
+      title: 'Choose the folder the agents may read',
+      properties: ['openDirectory'],
+    };
+    const picked = mainWindow
+      ? await dialog.showOpenDialog(mainWindow, options)
+      : await dialog.showOpenDialog(options);
+    return picked.canceled ? null : (picked.filePaths[0] ?? null);
+  };
+
   app.on('web-contents-created', (_event, contents) => {
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   });
@@ -88,6 +100,7 @@ if (!app.requestSingleInstanceLock()) {
       });
     }
     registerIpcHandlers(fleetscope, ipcMain, rendererUrl());
+    registerFolderPicker(ipcMain, rendererUrl(), pickFolder);
     installMenu({ importTranscript: () => void importTranscript() });
     openWindow();
     app.on('activate', () => {

@@ -35,6 +35,7 @@ export function createIpcBridge(api: PreloadApi): Bridge {
     onDidReceiveEvent: (listener) => events.on(listener),
     onDidRequireResync: (listener) => resync.on(listener),
     onDidChangeConnection: () => () => undefined,
+    ...(api.pickFolder ? { pickFolder: () => api.pickFolder!() } : {}),
     dispose: () => unsubscribe(),
   };
 }

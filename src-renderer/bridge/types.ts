@@ -43,6 +43,11 @@ export interface Bridge {
     transfer?: ImportTransfer,
   ): Promise<Result<Output<'sessions.importData'>>>;
   readonly connection: ConnectionState;
+  /**
+   * The native folder picker: the chosen folder's full path, or null when cancelled. Only the
+   * desktop has one (a browser page cannot learn a folder's path); absent elsewhere.
+   */
+  readonly pickFolder?: () => Promise<string | null>;
   dispose(): void;
 }
 
@@ -51,4 +56,6 @@ export interface PreloadApi {
   surface: 'desktop';
   calls: Record<string, (payload: unknown) => Promise<unknown>>;
   onEvents(listener: (events: Delivered[]) => void): () => void;
+  /** Absent from a preload older than the renderer. */
+  pickFolder?(): Promise<string | null>;
 }

@@ -24,6 +24,11 @@ export function openCompare(a: string, b: string): void {
   window.location.hash = compareHash(a, b);
 }
 
+/** Names the pair shown in the address, in place of the address asked for (no new history entry). */
+export function replaceCompare(a: string, b: string): void {
+  window.location.replace(compareHash(a, b));
+}
+
 /** Opens one session. */
 export function openSessionById(id: string): void {
   window.location.hash = `#/sessions/${encodeURIComponent(id)}`;

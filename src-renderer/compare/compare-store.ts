@@ -8,6 +8,7 @@ import { useToastStore } from '../ui/toasts-store';
 import { pageOf } from './compare-rows';
 import { agentColor } from '../session/agent-colors';
 import { agentsOfFleet } from '../session/graph-mapper';
+import { loadSideGraph, type SessionDetail, type SideGraph } from './compare-graphs';
 
 const sizeOf = (bytes: number): string =>
   bytes < 1024
@@ -45,6 +46,24 @@ export const useCompareStore = defineStore('compare', () => {
   /** Each agent's colour as the session view draws it (by the left session's fleet). */
   const colors = shallowRef(new Map<string, string>());
   const colorOf = (name: string): string => colors.value.get(name) ?? agentColor(name, -1);
+  /**
+   * Whether one session is a fork of the other: the parent is then always shown on the left, so
+   * the fork's change reads as its change (Swap is off).
+   */
+  const forkPair = ref(false);
+  /** Each side's graph as the session view draws it; a string says why it could not be read. */
+  const graphs = shallowRef<{ a: SideGraph | string | null; b: SideGraph | string | null }>({
+    a: null,
+    b: null,
+  });
+  let details: { a: SessionDetail; b: SessionDetail } | null = null;
+
+  async function loadGraphs(mine: number): Promise<void> {
+    const both = details;
+    if (!both) return;
+    const [a, b] = await Promise.all([loadSideGraph(bridge, both.a), loadSideGraph(bridge, both.b)]);
+    if (mine === generation) graphs.value = { a, b };
+  }
 
   function keep(result: Compare): void {
     const { pairs, offset: _offset, hasMore: _hasMore, ...rest } = result;
@@ -71,11 +90,15 @@ export const useCompareStore = defineStore('compare', () => {
 
   /**
    * Opens the comparison of `a` and `b`: the summary and the first page, then the page where they
-   * part. A fork picked first is shown on the right of its parent: its change reads as its change.
+   * part, and both graphs. A fork is always shown on the right of its parent, whichever was named
+   * first: its change reads as its change (`pair` says the order shown).
    */
-  async function open(a: string, b: string, options: { orient?: boolean } = {}): Promise<void> {
+  async function open(a: string, b: string): Promise<void> {
     const mine = ++generation;
     pair.value = { a, b };
+    forkPair.value = false;
+    graphs.value = { a: null, b: null };
+    details = null;
     summary.value = null;
     error.value = null;
     pages = markRaw(new Map());
@@ -87,8 +110,11 @@ export const useCompareStore = defineStore('compare', () => {
     // so a long common prefix (folded in the view) costs no page of its own.
     const relation = await relationOf(a, b);
     if (mine !== generation) return;
-    if (relation.swap && (options.orient ?? true)) pair.value = { a: b, b: a };
+    if (relation.swap) pair.value = { a: b, b: a };
+    forkPair.value = relation.forkPair;
+    details = relation.details;
     colors.value = relation.colors;
+    void loadGraphs(mine);
     const hint = relation.forkPoint;
     await fetchPage(hint === null ? 0 : pageOf(hint, COMPARE_PAGE), mine);
     if (mine !== generation) return;
@@ -107,15 +133,23 @@ export const useCompareStore = defineStore('compare', () => {
   async function relationOf(
     a: string,
     b: string,
-  ): Promise<{ forkPoint: number | null; swap: boolean; colors: Map<string, string> }> {
+  ): Promise<{
+    forkPoint: number | null;
+    swap: boolean;
+    forkPair: boolean;
+    colors: Map<string, string>;
+    details: { a: SessionDetail; b: SessionDetail } | null;
+  }> {
     const [first, second] = await Promise.all([
       bridge.call('sessions.get', { id: a }),
       bridge.call('sessions.get', { id: b }),
     ]);
-    if (!first.ok || !second.ok) return { forkPoint: null, swap: false, colors: new Map() };
+    if (!first.ok || !second.ok)
+      return { forkPoint: null, swap: false, forkPair: false, colors: new Map(), details: null };
     const forkA = first.value.summary.forkOf ?? null;
     const forkB = second.value.summary.forkOf ?? null;
     const swap = forkA?.sessionId === b;
+    const forkPair = swap || forkB?.sessionId === a;
     const colors = new Map<string, string>();
     for (const fleet of swap
       ? [second.value.fleet, first.value.fleet]
@@ -127,13 +161,16 @@ export const useCompareStore = defineStore('compare', () => {
     else if (swap) forkPoint = forkA.atMessage;
     else if (forkA && forkB && forkA.sessionId === forkB.sessionId)
       forkPoint = Math.min(forkA.atMessage, forkB.atMessage);
-    return { forkPoint, swap, colors };
+    const details = swap ? { a: second.value, b: first.value } : { a: first.value, b: second.value };
+    return { forkPoint, swap, forkPair, colors, details };
   }
 
   function close(): void {
     generation += 1;
     pair.value = null;
     summary.value = null;
+    graphs.value = { a: null, b: null };
+    details = null;
     pages = markRaw(new Map());
     pending.clear();
   }
@@ -172,6 +209,7 @@ export const useCompareStore = defineStore('compare', () => {
     pages = markRaw(new Map());
     for (const result of fresh) if (result.ok) keep(result.value);
     pagesVersion.value += 1;
+    await loadGraphs(mine);
   }
 
   async function exportAs(format: CompareExportFormat): Promise<string | null> {
@@ -237,6 +275,8 @@ export const useCompareStore = defineStore('compare', () => {
     exporting,
     pagesVersion,
     colorOf,
+    forkPair,
+    graphs,
     open,
     close,
     pairAt,

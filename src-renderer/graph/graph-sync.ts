@@ -59,7 +59,9 @@ export function estimateSize(data: AgentNodeData): Size {
     data.name.length * 8.6 + 48,
     data.compact ? 0 : Math.min(data.role.length, 48) * 6.4 + 36,
   );
-  const width = Math.round(Math.min(340, Math.max(data.compact ? 170 : 210, text)));
+  const width = Math.round(
+    data.compact ? Math.min(228, Math.max(168, text)) : Math.min(340, Math.max(210, text)),
+  );
   return { width, height: data.compact ? 74 : data.role || data.model ? 106 : 90 };
 }
 

@@ -1,5 +1,5 @@
 import { inject, ref, watch, type InjectionKey, type Ref } from 'vue';
-import type { AgentStatus } from '@shared/domain';
+import type { AgentStatus, UsageFigures } from '@shared/domain';
 
 /** The status line of a node, in plain words. */
 export const STATUS_TEXT: Record<AgentStatus, string> = {
@@ -42,6 +42,17 @@ export function pulseFloorFor(shown: number, next: number): number {
 
 /** The text each agent is streaming now, by node id (see graph-sync.ts). */
 export const STREAMS: InjectionKey<ReadonlyMap<string, string>> = Symbol('graph-streams');
+
+/**
+ * Tokens, cost and busy time of the model calls the graph shows: per agent, and per edge (the
+ * turns of `to` that answered `from`); null where there are none. Each graph provides its own
+ * session's figures, so two graphs side by side never show each other's.
+ */
+export interface GraphUsage {
+  agent(name: string): UsageFigures | null;
+  edge(from: string, to: string): UsageFigures | null;
+}
+export const GRAPH_USAGE: InjectionKey<GraphUsage | null> = Symbol('graph-usage');
 
 /** Selects the edge with this id as a click on the edge itself would (edge labels call it). */
 export const SELECT_EDGE: InjectionKey<(id: string) => void> = Symbol('graph-select-edge');

@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia';
-import { computed, ref, watch } from 'vue';
+import { computed, ref, watch, type InjectionKey } from 'vue';
 import type { AgentStatus, RunEvent } from '@shared/domain';
 import { useSessionDisplayStore } from './session-display-store';
 
@@ -67,6 +67,9 @@ export const useSilentAgentsStore = defineStore('silent-agents', () => {
 
   return { silentSeconds, reset, heard };
 });
+
+/** What a graph's agent cards read their silence from (seconds, or undefined when not silent). */
+export const GRAPH_SILENCE: InjectionKey<(agent: string) => number | undefined> = Symbol('graph-silence');
 
 /** The badge's words for `seconds` of silence. */
 export function silentLabel(seconds: number): string {

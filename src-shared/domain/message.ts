@@ -24,6 +24,13 @@ export const BROADCAST = '*';
 export function receiverLabel(to: string): string {
   return to === BROADCAST ? 'everyone' : to;
 }
+/**
+ * Who addressed whom, as every surface writes it (the app, the CLI, the exports):
+ * `alice → bob`, `alice → everyone`.
+ */
+export function addressText(from: string, to: string): string {
+  return `${from} → ${receiverLabel(to)}`;
+}
 /** Sender / receiver id used for the person who gave the task. */
 export const USER = 'user';
 

@@ -93,8 +93,14 @@ describe('compare aligns by content and reads like the session view (Chromium)',
 
     const sender = page.locator('[data-testid="compare-sender"]', { hasText: `${name} →` }).first();
     expect(await sender.evaluate((element) => getComputedStyle(element).color)).toBe(sessionColor);
-    // No "everyone" box: broadcasts are counted on the sender's card.
-    expect(await page.locator('[data-testid="compare-edge"][data-to="*"]').count()).toBe(0);
+    // The graphs are the session view's, in its colours: the speaker's card has its colour.
+    const card = page
+      .getByTestId('compare-graph-a')
+      .locator(`[data-testid="agent-node"][data-agent="${name}"]`);
+    await card.waitFor();
+    expect(await card.locator('.dot').evaluate((element) => getComputedStyle(element).backgroundColor)).toBe(
+      sessionColor,
+    );
     for (const size of SIZES) {
       await page.setViewportSize(size);
       for (const scheme of ['light', 'dark'] as const) {
@@ -103,6 +109,7 @@ describe('compare aligns by content and reads like the session view (Chromium)',
         await shot(page, `compare-fork-${size.name}-${scheme}.png`);
         if (size.width < 1400) {
           await page.getByTestId('compare-tab-overview').click();
+          await page.getByTestId('compare-graphs').scrollIntoViewIfNeeded();
           await shot(page, `compare-fork-graphs-${size.name}-${scheme}.png`);
         }
       }
@@ -153,6 +160,10 @@ describe('compare aligns by content and reads like the session view (Chromium)',
     await expect.poll(() => page.getByTestId('compare-relation').textContent()).toContain('share no history');
     await expect.poll(() => page.locator('[data-testid="compare-pair"]').count()).toBe(2);
     expect(await page.locator('[data-testid="diff-mark"]').count()).toBe(0);
+    // Neither is the other's fork: Swap swaps, in the address and on screen.
+    await page.getByTestId('compare-swap').click();
+    await expect.poll(() => new URL(page.url()).hash).toBe(`#/compare/${b}/${a}`);
+    await expect.poll(() => page.getByTestId('compare-view').getAttribute('data-a')).toBe(b);
     for (const size of SIZES) {
       await page.setViewportSize(size);
       for (const scheme of ['light', 'dark'] as const) {

@@ -73,6 +73,8 @@ describe('the first hour, round 2: run form, errors and the demo in the browser'
     await task.fill('Should we adopt a four-day week?');
     expect(await page.getByTestId('task-limit').count()).toBe(0);
 
+    // A browser page cannot learn a folder's path: the folder is typed, with no Choose… button.
+    expect(await page.getByTestId('run-folder-choose').count()).toBe(0);
     // A folder typed for the Debate comes back when the Debate is chosen again, not for another fleet.
     await page.getByTestId('run-folder').fill(shared);
     await chooseFleet(page, 'Code review');

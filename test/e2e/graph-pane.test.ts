@@ -7,8 +7,8 @@ import { openSession, showLens, waitForSamples } from './lanes-helpers';
 import { cardRects, measureGraph, openGraph, settle } from './graph-measure';
 
 const TOKEN = 'e2e-graph-pane-token-0123456789abcdef012345';
-/** The least size of a name on a fitted graph: 11 px, less a tenth for the fit's rounding. */
-const READABLE_PX = 10;
+/** The least size of a name on a fitted graph, in CSS pixels. */
+const READABLE_PX = 11;
 const SIZES = [
   { name: '1024x700', width: 1024, height: 700 },
   { name: '1920x1080', width: 1920, height: 1080 },
@@ -112,6 +112,7 @@ describe('the graph pane can grow and big graphs stay readable (Chromium)', () =
           await settle(page);
           const maximised = await measureGraph(page);
           await shot(page, `graph-pane-chatdev-layers-maximised-${size.name}-${scheme}.png`);
+          console.log(`${size.name} ${scheme}: maximised, names ${maximised.smallestNamePx.toFixed(1)} px`);
           expect(maximised.smallestNamePx).toBeGreaterThanOrEqual(READABLE_PX);
           await page.keyboard.press('m');
           await settle(page);

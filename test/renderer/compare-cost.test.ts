@@ -67,7 +67,7 @@ describe('compare: cost per agent and per session', () => {
   });
 
   it('shows both costs with B’s difference, and says when calls had no price', async () => {
-    const view = mount(CompareFigures, { props: { summary } });
+    const view = mount(CompareFigures, { props: { summary, usage: { a: usage.A!, b: usage.B! } } });
     await flushPromises();
     const cell = view.get('[data-testid="compare-agent"] [data-testid="compare-cost"]');
     expect(cell.get('.a').text()).toBe('$0.0040');

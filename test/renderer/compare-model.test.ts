@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { CompareEdge, CompareSide } from '@shared/contract';
+import type { CompareSide } from '@shared/contract';
+import type { Fleet } from '@shared/domain';
 import { compareRows, pageOf, sideSegments } from '../../src-renderer/compare/compare-rows';
-import { compareGraph, GRAPH_NODE } from '../../src-renderer/compare/compare-graph';
+import { loadSideGraph, type SessionDetail } from '../../src-renderer/compare/compare-graphs';
+import { foldFrame } from '../../src-renderer/session/frame';
+import { agentsOfFleet, mapGraph } from '../../src-renderer/session/graph-mapper';
+import { createFakeBridge } from '../helpers/fake-bridge';
+import { EventLog, sessionListItem, threeAgents } from './session-fixture';
 import { relationOf } from '../../src-renderer/compare/compare-text';
 import { compareFromHash, compareHash } from '../../src-renderer/compare/compare-route';
 import type { CompareSummary } from '../../src-renderer/compare/compare-store';
@@ -133,35 +138,41 @@ describe('the comparison summary line', () => {
 });
 
 describe('the compare graph', () => {
-  it('lays out every agent once for both sides and draws each edge between box borders', () => {
-    const edges: CompareEdge[] = [
-      { from: 'user', to: 'writer', kind: 'message', a: 1, b: 1, differs: false },
-      { from: 'writer', to: 'critic', kind: 'message', a: 3, b: 5, differs: true },
-      { from: 'critic', to: 'writer', kind: 'message', a: 2, b: 0, differs: true },
-      { from: 'critic', to: 'critic', kind: 'handoff', a: 1, b: 1, differs: false },
-    ];
-    const agents = [
-      { name: 'writer', a: figures(), b: figures(), differs: false },
-      { name: 'idle', a: figures(), b: figures(), differs: false },
-    ];
-    const model = compareGraph(agents, edges);
-    expect(model.nodes.map((n) => n.id).sort()).toEqual(['critic', 'idle', 'user', 'writer']);
-    expect(model.edges).toHaveLength(4);
-    for (const line of model.edges) expect(line.path).toMatch(/^M [\d.-]+ [\d.-]+ [QLc]/);
-    // The two directions between writer and critic bend apart.
-    const there = model.edges.find((line) => line.key === 'message:writer->critic')!;
-    const back = model.edges.find((line) => line.key === 'message:critic->writer')!;
-    expect(there.labelY === back.labelY && there.labelX === back.labelX).toBe(false);
-    for (const n of model.nodes) {
-      expect(n.x + GRAPH_NODE.width).toBeLessThanOrEqual(model.width);
-      expect(n.y + GRAPH_NODE.height).toBeLessThanOrEqual(model.height);
-    }
+  const trio: Fleet = { ...threeAgents, name: 'debate' };
+  const log = new EventLog('deb').start(trio);
+  log.say('t', 'user', '*', ['Is remote work better?'], { kind: 'task' });
+  log.say('m1', 'planner', '*', ['Yes.']);
+  log.say('m2', 'writer', '*', ['No.']);
+  log.say('m3', 'critic', '*', ['Again.']);
+
+  function detail(id: string): SessionDetail {
+    return { summary: sessionListItem(id, { fleetName: 'debate', messageCount: 4 }), fleet: trio };
+  }
+
+  it("draws a session of broadcasts with the session view's edges and colours, from its whole log", async () => {
+    const fake = createFakeBridge((channel) =>
+      channel === 'sessions.events'
+        ? { ok: true, value: { events: log.events, lastSeq: log.events.at(-1)!.seq } }
+        : { ok: false, error: { code: 'unknown-channel', message: channel } },
+    );
+    const side = await loadSideGraph(fake.bridge, detail('deb'));
+    if (typeof side === 'string') throw new Error(side);
+    expect(side.graph).toEqual(mapGraph(agentsOfFleet(trio), foldFrame(log.events)));
+    expect(side.graph.edges.map((edge) => edge.id)).toEqual([
+      'message:planner->writer',
+      'message:writer->critic',
+    ]);
+    expect(side).toMatchObject({ fleetName: 'debate', sessionId: 'deb', live: false });
+  });
+
+  it('says why when the log cannot be read', async () => {
+    const fake = createFakeBridge(() => ({
+      ok: false,
+      error: { code: 'not-found', message: 'No session.' },
+    }));
+    expect(await loadSideGraph(fake.bridge, detail('gone'))).toBe('No session.');
   });
 });
-
-function figures() {
-  return { messages: 1, tokens: 2, timeMs: 3, toolCalls: 0, errors: 0 };
-}
 
 describe('the compare route', () => {
   it('round-trips ids through the hash and refuses other pages', () => {

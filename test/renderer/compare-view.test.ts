@@ -244,13 +244,36 @@ describe('the compare view', () => {
     expect(critic.classes()).not.toContain('differs');
     expect(view.get('[data-testid="compare-totals"]').text()).toContain('260');
 
-    const differing = view.findAll(
-      '[data-testid="compare-graph-a"] [data-testid="compare-edge"][data-differs="true"]',
-    );
+    // Edges whose counts differ are listed with both counts, under the two graphs.
+    const differing = view.findAll('[data-testid="compare-edge-differences"] [data-testid="compare-edge"]');
     expect(differing.map((edge) => `${edge.attributes('data-from')}>${edge.attributes('data-to')}`)).toEqual([
       'writer>critic',
     ]);
-    expect(view.get('[data-testid="compare-graph-b"]').text()).toContain('120');
+    expect(differing[0]!.text()).toMatch(/writer → critic\s*130\s*120/);
+  });
+
+  it('shows a fork right of its parent whichever was named first, with Swap off and saying why', async () => {
+    backend(undefined, { A: { sessionId: 'B', atMessage: PREFIX } });
+    window.location.hash = '#/compare/A/B';
+    const view = mount(CompareView, { props: { a: 'A', b: 'B' }, attachTo: document.body });
+    await flushPromises();
+    await flushPromises();
+    expect(view.get('[data-testid="compare-view"]').attributes('data-a')).toBe('B');
+    expect(window.location.hash).toBe('#/compare/B/A');
+    const swap = view.get('[data-testid="compare-swap"]');
+    expect(swap.attributes('disabled')).toBeDefined();
+    expect(view.get('[data-testid="compare-swap-hint"]').attributes('title')).toMatch(/right of its parent/);
+  });
+
+  it('swaps two sessions that are not fork and parent, in the address and on screen', async () => {
+    backend();
+    window.location.hash = '#/compare/A/B';
+    const view = mount(CompareView, { props: { a: 'A', b: 'B' }, attachTo: document.body });
+    await flushPromises();
+    const swap = view.get('[data-testid="compare-swap"]');
+    expect(swap.attributes('disabled')).toBeUndefined();
+    await swap.trigger('click');
+    expect(window.location.hash).toBe('#/compare/B/A');
   });
 
   it('exports Markdown and downloads it in the browser', async () => {

@@ -1,3 +1,4 @@
+import type { SessionListItem } from '@shared/contract';
 import type { EventBody, Fleet, Message, RunEvent } from '@shared/domain';
 
 /** A fleet of three scripted agents, as a session's snapshot carries it. */
@@ -79,4 +80,28 @@ export class EventLog {
     this.add(null, { kind: 'session.stopped', payload: { status, stopReason } });
     return this;
   }
+}
+
+/** A completed session as the sessions list (and `sessions.get`) describes it. */
+export function sessionListItem(id: string, overrides: Partial<SessionListItem> = {}): SessionListItem {
+  return {
+    id,
+    title: id,
+    task: 'x',
+    fleetName: 'trio',
+    status: 'completed',
+    stopReason: null,
+    createdAt: 0,
+    updatedAt: 0,
+    endedAt: 0,
+    messageCount: 0,
+    tokens: 0,
+    parentSessionId: null,
+    forkSeq: null,
+    tags: [],
+    source: 'run',
+    readOnly: false,
+    durationMs: 1,
+    ...overrides,
+  };
 }

@@ -13,7 +13,7 @@ import { setBridge } from '../../src-renderer/bridge/current';
 import { createWsBridge, type SocketLike } from '../../src-renderer/bridge/ws-bridge';
 import { useSessionStore } from '../../src-renderer/session/session-store';
 import { assertContractAnswer } from '../helpers/contract-answer';
-import { EventLog } from './session-fixture';
+import { EventLog, sessionListItem } from './session-fixture';
 
 /**
  * A web host played step by step: it answers a call only when told to serve the oldest frame the
@@ -143,26 +143,14 @@ class SteppedHost {
 }
 
 function summaryOf(stored: RunEvent[]): SessionListItem {
-  const view = foldEvents(stored);
-  return {
-    id: 's1',
+  return sessionListItem('s1', {
     title: 'Haiku',
     task: 'Write a haiku',
-    fleetName: 'trio',
-    status: view.status ?? 'running',
-    stopReason: null,
+    status: foldEvents(stored).status ?? 'running',
     createdAt: 1,
     updatedAt: 2,
     endedAt: null,
-    messageCount: 0,
-    tokens: 0,
-    parentSessionId: null,
-    forkSeq: null,
-    tags: [],
-    source: 'run',
-    readOnly: false,
-    durationMs: 1,
-  };
+  });
 }
 
 /** The run: a stored start and first message, two events while the view opens, one after. */

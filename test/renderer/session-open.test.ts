@@ -2,12 +2,12 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { watch } from 'vue';
-import type { ChannelName, SessionListItem, StoredMessage } from '@shared/contract';
+import type { ChannelName, StoredMessage } from '@shared/contract';
 import { compactInPlace, foldEvents, type RunEvent } from '@shared/domain';
 import { setBridge } from '../../src-renderer/bridge/current';
 import { useSessionStore } from '../../src-renderer/session/session-store';
 import { createFakeBridge } from '../helpers/fake-bridge';
-import { EventLog, threeAgents } from './session-fixture';
+import { EventLog, sessionListItem, threeAgents } from './session-fixture';
 
 const MESSAGES = 300;
 
@@ -26,25 +26,7 @@ function storedLog(): RunEvent[] {
 
 /** The store's answers, computed the way the HistoryStore does from the stored log. */
 function backend(stored: RunEvent[]) {
-  const summary = {
-    id: 's1',
-    title: 'Long',
-    task: 'x',
-    fleetName: 'trio',
-    status: 'completed',
-    stopReason: null,
-    createdAt: 0,
-    updatedAt: 0,
-    endedAt: 0,
-    messageCount: MESSAGES,
-    tokens: 0,
-    parentSessionId: null,
-    forkSeq: null,
-    tags: [],
-    source: 'run',
-    readOnly: false,
-    durationMs: 1,
-  } satisfies SessionListItem;
+  const summary = sessionListItem('s1', { title: 'Long', messageCount: MESSAGES });
   const messages: StoredMessage[] = stored.flatMap((event) =>
     event.kind === 'message.completed'
       ? [{ ...event.payload.message, seq: event.seq, droppedReason: null }]

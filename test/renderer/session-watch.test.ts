@@ -4,27 +4,17 @@ import type { ChannelName, SessionListItem } from '@shared/contract';
 import { setBridge } from '../../src-renderer/bridge/current';
 import { useSessionStore } from '../../src-renderer/session/session-store';
 import { createFakeBridge } from '../helpers/fake-bridge';
-import { EventLog, threeAgents } from './session-fixture';
+import { EventLog, sessionListItem, threeAgents } from './session-fixture';
 
-const summaryOf = (id: string): SessionListItem => ({
-  id,
-  title: `Session ${id}`,
-  task: 'Write a haiku',
-  fleetName: 'trio',
-  status: 'running',
-  stopReason: null,
-  createdAt: 1,
-  updatedAt: 2,
-  endedAt: null,
-  messageCount: 0,
-  tokens: 0,
-  parentSessionId: null,
-  forkSeq: null,
-  tags: [],
-  source: 'run',
-  readOnly: false,
-  durationMs: 1,
-});
+const summaryOf = (id: string): SessionListItem =>
+  sessionListItem(id, {
+    title: `Session ${id}`,
+    task: 'Write a haiku',
+    status: 'running',
+    createdAt: 1,
+    updatedAt: 2,
+    endedAt: null,
+  });
 
 describe('the open session watches its live run events', () => {
   beforeEach(() => setActivePinia(createPinia()));

@@ -1,4 +1,4 @@
-import { receiverLabel, stopReasonSentence, type RunEvent } from '@shared/domain';
+import { addressText, stopReasonSentence, type RunEvent } from '@shared/domain';
 import type { RunSummary } from '../../app';
 import type { CliIO } from '../command';
 
@@ -70,7 +70,7 @@ export class LiveView implements View {
         for (const stream of this.open.values()) stream.inline = false;
         const inline = this.open.size === 0;
         this.print('');
-        this.print(`${from} → ${receiverLabel(to)}${kind === 'text' ? '' : ` [${kind}]`}`);
+        this.print(`${addressText(from, to)}${kind === 'text' ? '' : ` [${kind}]`}`);
         this.open.set(messageId, { from, inline, pending: '', streamedAny: false });
         break;
       }

@@ -1,12 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Family } from '@shared/contract';
-import {
-  describeFigures,
-  describeUsage,
-  formatCost,
-  receiverLabel,
-  stopReasonSentence,
-} from '@shared/domain';
+import { describeFigures, describeUsage, formatCost, addressText, stopReasonSentence } from '@shared/domain';
 import { AppError, type FleetscopeApp, type StoredMessage } from '../../app';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 import { dataDirFrom, hasStore, withApp } from '../open-app';
@@ -35,7 +29,7 @@ function printMessage(message: StoredMessage, position: number, io: CliIO): void
     .filter((flag) => flag !== null)
     .join(', ');
   io.out(
-    `#${position} [+${(message.t / 1000).toFixed(1)}s] ${message.from} -> ${receiverLabel(message.to)} (${flags})`,
+    `#${position} [+${(message.t / 1000).toFixed(1)}s] ${addressText(message.from, message.to)} (${flags})`,
   );
   for (const line of message.content.split('\n')) io.out(`  ${line}`);
   for (const call of message.toolCalls ?? [])

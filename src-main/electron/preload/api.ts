@@ -1,5 +1,5 @@
 import { CHANNEL_NAMES, type ChannelName, type Delivered } from '@shared/contract';
-import { EVENTS_CHANNEL } from '../ipc-names';
+import { EVENTS_CHANNEL, PICK_FOLDER_CHANNEL } from '../ipc-names';
 
 /** The global name the preload exposes the API under: `window.fleetscope`. */
 export const PRELOAD_GLOBAL = 'fleetscope';
@@ -21,11 +21,14 @@ export interface ExposedApi {
   calls: Record<ChannelName, (payload: unknown) => Promise<unknown>>;
   /** Subscribes to batched events; the listener never sees Electron's event object. */
   onEvents(listener: (events: Delivered[]) => void): () => void;
+  /** The native folder picker: the chosen folder's full path, or null when cancelled. */
+  pickFolder(): Promise<string | null>;
 }
 
 /**
  * The renderer's only door to main: one method per contract channel, and one event subscription
- * that strips Electron's event object and returns its unsubscribe function. Nothing else of
+ * that strips Electron's event object and returns its unsubscribe function, and the native folder
+ * picker (its answer checked to be a path or null). Nothing else of
  * `ipcRenderer` (send, sendSync, arbitrary channels) is reachable from the page.
  */
 export function buildPreloadApi(ipcRenderer: IpcRendererLike): ExposedApi {
@@ -41,6 +44,10 @@ export function buildPreloadApi(ipcRenderer: IpcRendererLike): ExposedApi {
       return () => {
         ipcRenderer.removeListener(EVENTS_CHANNEL, wrapped);
       };
+    },
+    async pickFolder() {
+      const path = await ipcRenderer.invoke(PICK_FOLDER_CHANNEL, null);
+      return typeof path === 'string' && path.length > 0 ? path : null;
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Compare, ComparePair, CompareSide, DiffSegment, StoredMessage } from '@shared/contract';
-import { receiverLabel } from '@shared/domain';
+import { addressText } from '@shared/domain';
 import { CONTENT_SECURITY_POLICY } from './html-template';
 import { codeSpan, escapeHtml, escapeHtmlText, escapeInline, formatOffset, quoteBlock } from './text';
 
@@ -42,8 +42,7 @@ function prefixSentence(frame: CompareRenderInput['frame']): string {
   return `${shared}; they diverge at message ${frame.divergeAt}.`;
 }
 
-const envelope = (message: StoredMessage) =>
-  `${message.from} → ${receiverLabel(message.to)} (${message.kind})`;
+const envelope = (message: StoredMessage) => `${addressText(message.from, message.to)} (${message.kind})`;
 
 /** `~~removed~~` and `**added**` words, each run made safe as inline Markdown. */
 function markdownDiff(segments: readonly DiffSegment[]): string {

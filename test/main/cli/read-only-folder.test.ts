@@ -100,7 +100,7 @@ describe('a data folder on a read-only mount', () => {
       expect((JSON.parse(found.out) as { total: number }).total).toBe(1);
       const shown = await cli('show', ids[0]!, '--data-dir', dataDir);
       expect(shown.code).toBe(0);
-      expect(shown.out).toContain('editor -> user (result)');
+      expect(shown.out).toContain('editor → user (result)');
       const out = makeTempDir('fleetscope-ro-export-');
       const compared = await cli(
         'compare',

@@ -25,13 +25,13 @@ describe('fleetscope show', () => {
   });
   afterEach(() => history.cleanup());
 
-  it('prints the transcript in order with sender -> receiver, by unique id prefix', async () => {
+  it('prints the transcript in order with sender → receiver, by unique id prefix', async () => {
     const io = captureIo();
     expect(await runCli(['show', 'abc1', '--data-dir', history.dir], io)).toBe(0);
     const text = io.stdout.join('\n');
     expect(text).toContain('Weather check  (abc12345-0000-4000-8000-000000000001)');
     expect(text).toContain('Status: stopped (Stopped by user)');
-    const order = ['user -> alice (task)', 'alice -> bob (text)', 'bob -> everyone (text, partial)'].map(
+    const order = ['user → alice (task)', 'alice → bob (text)', 'bob → everyone (text, partial)'].map(
       (line) => text.indexOf(line),
     );
     expect(order.every((index) => index >= 0)).toBe(true);

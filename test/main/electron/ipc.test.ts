@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHANNEL_NAMES } from '@shared/contract';
 import { createApp, type FleetscopeApp } from '../../../src-main/app';
-import { registerIpcHandlers, UNTRUSTED_SENDER_RESULT } from '../../../src-main/electron/ipc';
+import {
+  registerFolderPicker,
+  registerIpcHandlers,
+  UNTRUSTED_SENDER_RESULT,
+} from '../../../src-main/electron/ipc';
+import { PICK_FOLDER_CHANNEL } from '../../../src-main/electron/ipc-names';
 import { makeTempDir } from '../../helpers/temp-dir';
 import { FakeIpcMain, frame } from './fake-ipc-main';
 
@@ -61,5 +66,35 @@ describe('registerIpcHandlers', () => {
     expect(ipcMain.handlers.size).toBe(0);
     unregister = registerIpcHandlers(app, ipcMain, RENDERER);
     expect(ipcMain.handlers.size).toBe(CHANNEL_NAMES.length);
+  });
+});
+
+/** The desktop's folder picker: a dialog for our renderer's main frame only. */
+describe('registerFolderPicker', () => {
+  it('answers our renderer with the folder picked, or null when cancelled', async () => {
+    const ipcMain = new FakeIpcMain();
+    const answers: Array<string | null> = ['/home/ana/notes', null];
+    let shown = 0;
+    const unregister = registerFolderPicker(ipcMain, RENDERER, async () => {
+      shown += 1;
+      return answers.shift() ?? null;
+    });
+    expect(await ipcMain.invoke(PICK_FOLDER_CHANNEL, frame(RENDERER), null)).toBe('/home/ana/notes');
+    expect(await ipcMain.invoke(PICK_FOLDER_CHANNEL, frame(RENDERER), null)).toBeNull();
+    expect(shown).toBe(2);
+    unregister();
+    expect(ipcMain.handlers.has(PICK_FOLDER_CHANNEL)).toBe(false);
+  });
+
+  it('shows no dialog to a frame that is not our renderer', async () => {
+    const ipcMain = new FakeIpcMain();
+    let shown = 0;
+    registerFolderPicker(ipcMain, RENDERER, async () => {
+      shown += 1;
+      return '/etc';
+    });
+    expect(await ipcMain.invoke(PICK_FOLDER_CHANNEL, frame('https://evil.example/'), null)).toBeNull();
+    expect(await ipcMain.invoke(PICK_FOLDER_CHANNEL, null, null)).toBeNull();
+    expect(shown).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CHANNEL_NAMES, type Delivered } from '@shared/contract';
-import { EVENTS_CHANNEL } from '../../../src-main/electron/ipc-names';
+import { EVENTS_CHANNEL, PICK_FOLDER_CHANNEL } from '../../../src-main/electron/ipc-names';
 import {
   buildPreloadApi,
   PRELOAD_GLOBAL,
@@ -38,7 +38,7 @@ describe('the preload API', () => {
   it("exposes exactly the contract's channels, no more, no less", () => {
     const api = buildPreloadApi(fakeIpcRenderer().ipcRenderer);
     expect(sorted(Object.keys(api.calls))).toEqual(sorted(CHANNEL_NAMES));
-    expect(Object.keys(api).sort()).toEqual(['calls', 'onEvents', 'surface']);
+    expect(Object.keys(api).sort()).toEqual(['calls', 'onEvents', 'pickFolder', 'surface']);
     expect(api.surface).toBe('desktop');
   });
 
@@ -89,5 +89,22 @@ describe('the preload entry', () => {
     expect(sorted(Object.keys(api.calls))).toEqual(sorted(CHANNEL_NAMES));
     await api.calls['app.info']({});
     expect(fake.invoked).toEqual([['app.info', {}]]);
+  });
+
+  it('picks a folder over its own channel and passes on only a path or null', async () => {
+    for (const [answer, expected] of [
+      ['/home/ana/notes', '/home/ana/notes'],
+      [null, null],
+      ['', null],
+      [{ path: '/etc' }, null],
+    ] as const) {
+      const invoked: Array<[string, unknown]> = [];
+      const api = buildPreloadApi({
+        ...fakeIpcRenderer().ipcRenderer,
+        invoke: async (channel, payload) => (invoked.push([channel, payload]), answer),
+      });
+      expect(await api.pickFolder()).toBe(expected);
+      expect(invoked).toEqual([[PICK_FOLDER_CHANNEL, null]]);
+    }
   });
 });
