@@ -27,5 +27,5 @@ describe('first launch', () => {
     await second.ready;
     expect(second.store.listSessions({}).total).toBe(0);
     await second.close();
-  });
+  }, 60_000);
 });

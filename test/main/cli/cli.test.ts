@@ -40,7 +40,8 @@ describe('the fleetscope command', () => {
     writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>t</title>');
     const io = captureIo();
     const exit = runCli(['serve', '--data-dir', join(temp.dir, 'data'), '--renderer-dir', rendererDir], io);
-    await expect.poll(() => io.stdout.length, { timeout: 5000 }).toBeGreaterThan(0);
+    // serve seeds the sample sessions before it prints: slow on a loaded machine.
+    await expect.poll(() => io.stdout.length, { timeout: 30_000 }).toBeGreaterThan(0);
     const match = /^Fleetscope is running at (http:\/\/127\.0\.0\.1:(\d+)\/\?token=[\w-]+)$/.exec(
       io.stdout[0] ?? '',
     );
@@ -51,7 +52,7 @@ describe('the fleetscope command', () => {
     io.interrupt();
     expect(await exit).toBe(0);
     await expect(fetch(match![1]!)).rejects.toThrow();
-  });
+  }, 60_000);
 
   it('runs from the package bin (building on demand) with --help', () => {
     const result = spawnSync(process.execPath, ['bin/fleetscope.mjs', '--help'], {
