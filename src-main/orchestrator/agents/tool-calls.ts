@@ -1,4 +1,4 @@
-import type { Message, ToolCall, ToolResult, ToolServerErrorPolicy } from '@shared/domain';
+import type { Message, ToolApproval, ToolCall, ToolResult, ToolServerErrorPolicy } from '@shared/domain';
 import type { Tool, ToolRegistry } from '../tools';
 import { AgentFailure, type TurnContext } from './agent';
 import { handoffTarget } from './handoff-tools';
@@ -137,6 +137,11 @@ export async function runToolCalls(
   return handoff;
 }
 
+/** A tool's schema as plain JSON (an MCP server's schema came as JSON, a built-in's is written so). */
+function jsonSchema(parameters: Record<string, unknown>): ToolApproval['inputSchema'] {
+  return JSON.parse(JSON.stringify(parameters)) as ToolApproval['inputSchema'];
+}
+
 function mcpFields(tool: Tool | undefined): { server?: string; tool?: string } {
   if (tool?.server === undefined) return {};
   return { server: tool.server, tool: tool.name.slice(tool.server.length + 1) };
@@ -150,7 +155,15 @@ async function invoke(
 ): Promise<CallOutcome> {
   const tool = services.tools.get(call.name);
   if (tool?.requiresApproval !== true || services.approveAll) return services.tools.run(call, toolContext);
-  const approval = parseApproval(await context.askHuman(approvalPrompt(context.address, tool, call)));
+  const approval = parseApproval(
+    await context.askHuman(approvalPrompt(context.address, tool, call), {
+      callId: call.id,
+      name: tool.name,
+      ...mcpFields(tool),
+      arguments: call.arguments.trim() || '{}',
+      inputSchema: jsonSchema(tool.parameters),
+    }),
+  );
   context.setStatus('thinking');
   if (approval.decision === 'denied') {
     return {
