@@ -41,9 +41,16 @@ export const fleetChannels = {
     'One fleet file, as written (defaults not filled in).',
   ),
   'fleets.save': command(
-    z.object({ id: idSchema.optional(), fleet: fleetFileInputSchema }).strict(),
+    z
+      .object({
+        id: idSchema.optional(),
+        /** A new fleet copied from this one: its masked MCP secrets take that fleet's values. */
+        copyOf: idSchema.optional(),
+        fleet: fleetFileInputSchema,
+      })
+      .strict(),
     fleetSummarySchema,
-    'Save a fleet (validated first): a new one without an id, or replace the saved fleet with that id.',
+    'Save a fleet (validated first): a new one without an id, or replace the saved fleet with that id. MCP secrets shown as markers keep their saved values (those of `copyOf` for a copy).',
   ),
   'fleets.delete': command(
     z.object({ id: idSchema }).strict(),

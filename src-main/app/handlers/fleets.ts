@@ -15,11 +15,13 @@ export function registerFleetHandlers(catalog: FleetCatalog): FleetHandlers {
       // MCP env and header values are secrets: the renderer sees markers, `fleets.save` puts them back.
       return { summary, fleet: maskFleetSecrets(fleet) };
     },
-    'fleets.save': ({ id, fleet }) =>
-      catalog.save(
-        restoreFleetSecrets(fleet as FleetInput, id !== undefined ? catalog.get(id).fleet : null),
+    'fleets.save': ({ id, copyOf, fleet }) => {
+      const from = id ?? copyOf;
+      return catalog.save(
+        restoreFleetSecrets(fleet as FleetInput, from !== undefined ? catalog.get(from).fleet : null),
         id,
-      ),
+      );
+    },
     'fleets.delete': ({ id }) => ({ deleted: catalog.delete(id) }),
     'fleets.validate': ({ fleet }) => {
       const result = parseFleet(fleet);
