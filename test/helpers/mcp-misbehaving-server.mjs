@@ -14,7 +14,10 @@ if (process.env.FLEETSCOPE_MCP_CHILD === '1') {
   process.stderr.write(`grandchild ${child.pid}\n`);
 }
 if (process.env.FLEETSCOPE_MCP_FAIL_START === '1') {
-  process.stderr.write('cannot open the database\n');
+  // Says how long its API_TOKEN is: a real value and its masked marker differ.
+  process.stderr.write(
+    `cannot open the database (API_TOKEN: ${(process.env.API_TOKEN ?? '').length} characters)\n`,
+  );
   process.exit(3);
 }
 

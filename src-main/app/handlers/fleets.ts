@@ -1,10 +1,11 @@
 import { maskFleetSecrets, parseFleet, restoreFleetSecrets, type FleetInput } from '@shared/domain';
 import type { Handlers } from './dispatcher';
 import type { FleetCatalog } from '../services/fleet-catalog';
+import { testToolServer } from '../services/tool-server-test';
 
 type FleetHandlers = Pick<
   Handlers,
-  'fleets.list' | 'fleets.get' | 'fleets.save' | 'fleets.delete' | 'fleets.validate'
+  'fleets.list' | 'fleets.get' | 'fleets.save' | 'fleets.delete' | 'fleets.validate' | 'fleets.testToolServer'
 >;
 
 export function registerFleetHandlers(catalog: FleetCatalog): FleetHandlers {
@@ -23,6 +24,7 @@ export function registerFleetHandlers(catalog: FleetCatalog): FleetHandlers {
       );
     },
     'fleets.delete': ({ id }) => ({ deleted: catalog.delete(id) }),
+    'fleets.testToolServer': (input) => testToolServer(catalog, input),
     'fleets.validate': ({ fleet }) => {
       const result = parseFleet(fleet);
       const strip = ({ path, message }: { path: string; message: string }) => ({ path, message });
