@@ -79,6 +79,49 @@ describe('tool calls that need a person’s approval', () => {
     expect(results(all.events)[0]?.result).toBe('echo: rm -rf /');
   });
 
+  it('two calls in one reply are asked about one at a time, and run once both are answered', async () => {
+    const fleet = toolFleet(
+      { bad: misbehavingServer({}, { requireApproval: true }) },
+      ['bad/*'],
+      [
+        {
+          content: 'both',
+          toolCalls: [
+            { name: 'bad/echo', arguments: { text: 'one' } },
+            { name: 'bad/echo', arguments: { text: 'two' } },
+          ],
+        },
+      ],
+    );
+    const started = runWithServers({ fleet, task: 'Echo twice' });
+    const asked: Array<EventOf<'human.requested'>['payload']> = [];
+    let next: (() => void) | null = null;
+    started.handle.onDidEvent((event) => {
+      if (event.kind !== 'human.requested') return;
+      asked.push(event.payload);
+      next?.();
+    });
+    const question = () =>
+      new Promise<void>((resolve) => {
+        if (asked.length > answered) resolve();
+        else next = resolve;
+      });
+    let answered = 0;
+    await question();
+    expect(asked.map((payload) => payload.approval?.arguments)).toEqual(['{"text":"one"}']);
+    started.handle.answer(asked[0]!.requestId, 'approve');
+    answered += 1;
+    await question();
+    expect(results(started.events)).toHaveLength(0);
+    expect(asked[1]?.approval?.arguments).toBe('{"text":"two"}');
+    started.handle.answer(asked[1]!.requestId, 'deny not twice');
+    expect((await started.handle.done).status).toBe('completed');
+    expect(results(started.events).map((result) => result.result)).toEqual([
+      'echo: one',
+      'Error: a person denied this call: not twice',
+    ]);
+  });
+
   it('cancelling while the question is open ends the run and the server', async () => {
     const started = runWithServers({ fleet: guarded(true), task: 'Echo' });
     await new Promise<void>((resolve) =>
