@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { flushPromises, mount } from '@vue/test-utils';
+import type { Message } from '@shared/domain';
+import MessageItem from '../../src-renderer/transcript/MessageItem.vue';
+
+const listing = Array.from({ length: 200 }, (_, index) => `[FILE] note-${index}.md`).join('\n');
+
+function resultMessage(results: Array<{ callId: string; content: string }>): Message {
+  return {
+    id: 'r1',
+    threadId: 't',
+    parentId: null,
+    from: 'scout',
+    to: 'scout',
+    kind: 'tool',
+    content: 'results',
+    meta: {},
+    state: 'complete',
+    t: 0,
+    toolResults: results.map((result) => ({ ...result, name: 'files__list_directory', isError: false })),
+  };
+}
+
+function show(message: Message) {
+  return mount(MessageItem, {
+    props: {
+      message,
+      depth: 0,
+      descendants: 0,
+      collapsed: false,
+      droppedReason: null,
+      highlighted: false,
+      toggleable: false,
+    },
+  });
+}
+
+describe('tool results in the transcript', () => {
+  it('folds a long result to its start, with Show all and Show less', async () => {
+    const view = show(resultMessage([{ callId: 'c1', content: listing }]));
+    await flushPromises();
+    const body = () => view.get('[data-testid="tool-result-body"]').text();
+    expect(body()).toContain('note-0.md');
+    expect(body()).not.toContain('note-199.md');
+    const fold = view.get('[data-testid="tool-result-fold"]');
+    expect(fold.text()).toMatch(/^Show all \(.+ more\)$/);
+    await fold.trigger('click');
+    expect(body()).toContain('note-199.md');
+    expect(view.get('[data-testid="tool-result-fold"]').text()).toBe('Show less');
+    await view.get('[data-testid="tool-result-fold"]').trigger('click');
+    expect(body()).not.toContain('note-199.md');
+  });
+
+  it('shows a short result whole and JSON pretty-printed, with nothing to fold', async () => {
+    const view = show(resultMessage([{ callId: 'c2', content: '{"entries":["a.md","b.md"]}' }]));
+    await flushPromises();
+    expect(view.get('[data-testid="tool-result-body"]').text()).toBe(
+      '{\n  "entries": [\n    "a.md",\n    "b.md"\n  ]\n}',
+    );
+    expect(view.find('[data-testid="tool-result-fold"]').exists()).toBe(false);
+  });
+});
