@@ -5,7 +5,9 @@ import MessageItem from '../../src-renderer/transcript/MessageItem.vue';
 
 const listing = Array.from({ length: 200 }, (_, index) => `[FILE] note-${index}.md`).join('\n');
 
-function resultMessage(results: Array<{ callId: string; content: string }>): Message {
+function resultMessage(
+  results: Array<{ callId: string; content: string; images?: Array<{ mimeType: string; data: string }> }>,
+): Message {
   return {
     id: 'r1',
     threadId: 't',
@@ -17,7 +19,11 @@ function resultMessage(results: Array<{ callId: string; content: string }>): Mes
     meta: {},
     state: 'complete',
     t: 0,
-    toolResults: results.map((result) => ({ ...result, name: 'files__list_directory', isError: false })),
+    toolResults: results.map((result) => ({
+      ...result,
+      name: 'files__list_directory',
+      isError: false,
+    })) as Message['toolResults'],
   };
 }
 
@@ -58,5 +64,28 @@ describe('tool results in the transcript', () => {
       '{\n  "entries": [\n    "a.md",\n    "b.md"\n  ]\n}',
     );
     expect(view.find('[data-testid="tool-result-fold"]').exists()).toBe(false);
+  });
+
+  it('shows images as images, and only raster base64 ones as data: URLs', async () => {
+    const png =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    const view = show(
+      resultMessage([
+        {
+          callId: 'c3',
+          content: '[image image/png, 70 bytes]',
+          images: [
+            { mimeType: 'image/png', data: png },
+            { mimeType: 'image/svg+xml', data: 'PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+' },
+            { mimeType: 'image/png', data: 'x" onerror="alert(1)' },
+          ],
+        },
+      ]),
+    );
+    await flushPromises();
+    const images = view.findAll('[data-testid="tool-result-image"]');
+    expect(images).toHaveLength(1);
+    expect(images[0]?.attributes('src')).toBe(`data:image/png;base64,${png}`);
+    expect(images[0]?.attributes('alt')).toBe('Image 1 returned by files/list_directory');
   });
 });
