@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChannelName, Input, Output, Result } from '@shared/contract';
+import type { ChannelName, Input } from '@shared/contract';
 import { createApp, type FleetscopeApp } from '../../../src-main/app';
-import { dispatchChecked } from '../../helpers/checked-dispatch';
+import { callChecked, dispatchChecked } from '../../helpers/checked-dispatch';
 import { misbehavingServer, referenceServer, startEverythingHttp } from '../../helpers/mcp-servers';
 import { makeTempDir } from '../../helpers/temp-dir';
 import { call, toolFleet } from './mcp-run-helpers';
@@ -13,13 +13,11 @@ const SECRET = 'sk-testToolServerSecret-0123456789';
 describe('testing an MCP server from the builder (fleets.testToolServer)', () => {
   const temp = makeTempDir();
   let app: FleetscopeApp;
-  const raw = <C extends ChannelName>(channel: C, input: Input<C>) =>
-    dispatchChecked(app.dispatcher, channel, input, { surface: 'browser' }) as Promise<Result<Output<C>>>;
-  async function dispatch<C extends ChannelName>(channel: C, input: Input<C>): Promise<Output<C>> {
-    const result = await raw(channel, input);
-    if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
-    return result.value;
-  }
+  const context = { surface: 'browser' } as const;
+  const raw = (channel: ChannelName, input: unknown) =>
+    dispatchChecked(app.dispatcher, channel, input, context);
+  const dispatch = <C extends ChannelName>(channel: C, input: Input<C>) =>
+    callChecked(app.dispatcher, channel, input, context);
   beforeAll(() => {
     app = createApp({
       dataDir: join(temp.dir, 'data'),
