@@ -33,3 +33,4 @@ export {
   type StopResult,
   type TerminationCondition,
 } from './conditions';
+export { SecretMasker } from './runtime/secret-masker';

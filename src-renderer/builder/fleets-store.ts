@@ -29,8 +29,12 @@ export const useFleetsStore = defineStore('fleets', () => {
     return result.value.fleet;
   }
 
-  async function save(fleet: unknown, id?: string): Promise<FleetSummary | null> {
-    const result = await bridge.call('fleets.save', id ? { id, fleet } : { fleet });
+  /** Saves `fleet` as `id`, or as a new fleet (a copy of `copyOf` keeps that fleet's MCP secrets). */
+  async function save(fleet: unknown, id?: string, copyOf?: string): Promise<FleetSummary | null> {
+    const result = await bridge.call(
+      'fleets.save',
+      id ? { id, fleet } : copyOf ? { copyOf, fleet } : { fleet },
+    );
     if (!result.ok) return fail(result.error, null);
     await load();
     return result.value;
@@ -46,7 +50,7 @@ export const useFleetsStore = defineStore('fleets', () => {
   async function duplicate(id: string): Promise<FleetSummary | null> {
     const fleet = (await fetchFleet(id)) as { name?: string } | null;
     if (!fleet) return null;
-    return save({ ...fleet, name: `${fleet.name ?? 'Fleet'} (copy)` });
+    return save({ ...fleet, name: `${fleet.name ?? 'Fleet'} (copy)` }, undefined, id);
   }
 
   /** Imports a fleet file's text: JSON, validated like the CLI does, then saved as a new fleet. */

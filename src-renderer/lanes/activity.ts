@@ -285,7 +285,8 @@ export class ActivityTracker {
 }
 
 function busyKind(track: AgentTrack): BusyKind | null {
-  if (track.openTools > 0) return 'tool';
+  // A call waiting for a person's approval is a wait for the person, not time in the tool.
+  if (track.openTools > 0 && track.status !== 'waiting-for-human') return 'tool';
   switch (track.status) {
     case 'thinking':
       return 'thinking';

@@ -1,4 +1,4 @@
-import { USER, type RunEvent } from '@shared/domain';
+import { USER, type EventOf, type RunEvent } from '@shared/domain';
 import type { LogEntry, MessageLog } from '../session/message-log';
 
 /**
@@ -136,7 +136,7 @@ export class LaneRowBuilder {
           kind: 'human-ask',
           agent: event.agent,
           target: USER,
-          text: event.payload.prompt,
+          text: askText(event.payload),
         });
         return;
       case 'human.given':
@@ -201,4 +201,12 @@ export class LaneRowBuilder {
     this.nextMessage = index + 1;
     this.rows.push('message', event.seq, event.t, index);
   }
+}
+
+/** A question's mark: the prompt, or for a tool call waiting for approval, which call with what. */
+function askText(payload: EventOf<'human.requested'>['payload']): string {
+  const approval = payload.approval;
+  if (!approval) return payload.prompt;
+  const tool = approval.server && approval.tool ? `${approval.server}/${approval.tool}` : approval.name;
+  return `waits for approval to call ${tool} ${approval.arguments}`;
 }

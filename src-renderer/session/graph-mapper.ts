@@ -20,6 +20,8 @@ export interface AgentNodeData {
   tokens: number;
   /** Tool calls this agent made: a badge on its node instead of nodes or edges of their own. */
   toolCalls: number;
+  /** Of those, the calls of each MCP server's tools (a badge per server), most called first. */
+  toolServers: Array<{ server: string; calls: number }>;
   /** Broadcasts this agent sent (to everyone in its team). */
   broadcasts: number;
   /** Times it got the task from the user. */
@@ -188,6 +190,9 @@ export function mapGraph(agents: readonly AgentInfo[], frame: SessionFrame): Gra
         messages: counts?.messages ?? 0,
         tokens: counts?.tokens ?? 0,
         toolCalls: counts?.toolCalls ?? 0,
+        toolServers: Object.entries(counts?.toolServers ?? {})
+          .map(([server, calls]) => ({ server, calls }))
+          .sort((a, b) => b.calls - a.calls || a.server.localeCompare(b.server)),
         broadcasts,
         fromUser: fromOwner(name, USER) + (slot?.group ? fromOwner(name, slot.group) : 0),
         toUser: toUser(name),
@@ -220,6 +225,7 @@ export function mapGraph(agents: readonly AgentInfo[], frame: SessionFrame): Gra
         messages: routed.reduce((sum, edge) => sum + edge.count, 0),
         tokens: 0,
         toolCalls: 0,
+        toolServers: [],
         broadcasts: 0,
         fromUser: 0,
         toUser: 0,

@@ -1,4 +1,12 @@
-import { BROADCAST, USER, isOwnWork, receiversOf, type RunEvent } from '@shared/domain';
+import {
+  BROADCAST,
+  USER,
+  displayToolName,
+  isOwnWork,
+  parseMcpToolRef,
+  receiversOf,
+  type RunEvent,
+} from '@shared/domain';
 import { hubId, scopeOf } from './team-shape';
 
 /**
@@ -16,6 +24,8 @@ export interface AgentStats {
   lastSeq: number;
   /** Tool calls this agent made (drawn as a badge on its node, never as nodes or edges). */
   toolCalls?: number;
+  /** Of those, the calls of each MCP server's tools, by server name. */
+  toolServers?: Record<string, number>;
 }
 
 export interface EdgeStats {
@@ -113,6 +123,12 @@ export function applyStatsEvent(stats: GraphStats, event: RunEvent): void {
       sender.tokens += (message.usage?.prompt ?? 0) + (message.usage?.completion ?? 0);
       sender.lastSeq = event.seq;
       if (message.toolCalls?.length) sender.toolCalls = (sender.toolCalls ?? 0) + message.toolCalls.length;
+      for (const call of message.toolCalls ?? []) {
+        const server = parseMcpToolRef(displayToolName(call.name))?.server;
+        if (server === undefined) continue;
+        const servers = (sender.toolServers ??= {});
+        servers[server] = (servers[server] ?? 0) + 1;
+      }
       if (message.from !== USER) stats.lastSpeaker = message.from;
       if (isOwnWork(message) || message.from === message.to) break;
       const receivers = receiversOf(message);

@@ -19,9 +19,13 @@ export function toggleExpanded(id: string): void {
   else expanded.add(id);
 }
 
+/** Tool results fold sooner than messages: above this many characters or lines. */
+export const RESULT_FOLD_CHARS = 1_500;
+export const RESULT_FOLD_LINES = 20;
+
 /** The start of a long message and how much is hidden ("94 KB"), or null when it is short. Pure. */
-export function previewOf(content: string): { text: string; hidden: string } | null {
-  if (content.length <= PREVIEW_ABOVE) return null;
+export function previewOf(content: string, above = PREVIEW_ABOVE): { text: string; hidden: string } | null {
+  if (content.length <= above) return null;
   let end = PREVIEW_CHARS;
   for (let line = 0, at = -1; line < PREVIEW_LINES; line++) {
     at = content.indexOf('\n', at + 1);
@@ -30,4 +34,12 @@ export function previewOf(content: string): { text: string; hidden: string } | n
   }
   const text = content.slice(0, end);
   return { text, hidden: formatBytes(new TextEncoder().encode(content.slice(text.length)).length) };
+}
+
+/** The start of a long tool result (a folder listing, a fetched page) and how much is hidden, or null. */
+export function resultPreviewOf(content: string): { text: string; hidden: string } | null {
+  const long =
+    content.length > RESULT_FOLD_CHARS ||
+    content.split('\n', RESULT_FOLD_LINES + 1).length > RESULT_FOLD_LINES;
+  return long ? previewOf(content, 0) : null;
 }

@@ -15,6 +15,23 @@ export const AGENT_STATUSES = [
 export const agentStatusSchema = z.enum(AGENT_STATUSES);
 export type AgentStatus = z.infer<typeof agentStatusSchema>;
 
+/**
+ * A tool call waiting for a person's approval: what the person sees and may edit. The answer is
+ * the text `approve`, `deny <reason>`, or the edited arguments as a JSON object.
+ */
+export const toolApprovalSchema = z.object({
+  callId: z.string(),
+  /** The tool's name in the fleet (`server/tool` for an MCP tool). */
+  name: z.string(),
+  server: z.string().optional(),
+  tool: z.string().optional(),
+  /** The arguments as the agent wrote them (JSON text). */
+  arguments: z.string(),
+  /** The tool's input JSON Schema, which edited arguments must satisfy. */
+  inputSchema: z.record(z.string(), z.json()),
+});
+export type ToolApproval = z.infer<typeof toolApprovalSchema>;
+
 const event = <K extends string, P extends z.ZodType>(kind: K, payload: P) =>
   z.object({ kind: z.literal(kind), payload });
 
@@ -86,7 +103,15 @@ export const eventBodySchema = z.discriminatedUnion('kind', [
     'routing.decision',
     z.object({ candidates: z.array(z.string()), chosen: z.string(), reason: z.string() }),
   ),
-  event('human.requested', z.object({ requestId: z.string(), prompt: z.string() })),
+  event(
+    'human.requested',
+    z.object({
+      requestId: z.string(),
+      prompt: z.string(),
+      /** The question is whether a tool call may run: the app shows Approve, Deny and Edit for it. */
+      approval: toolApprovalSchema.optional(),
+    }),
+  ),
   event('human.given', z.object({ requestId: z.string(), text: z.string() })),
   event(
     'error',

@@ -1,4 +1,4 @@
-import { assertNever, type AgentStatus, type RunEvent } from './event';
+import { assertNever, type AgentStatus, type RunEvent, type ToolApproval } from './event';
 import type { Message } from './message';
 import type { SessionStatus } from './session';
 
@@ -35,7 +35,13 @@ export interface ViewState {
   /** Ids of `messages` in the order they started. */
   order: string[];
   /** An open human-input request, if the run waits for one. */
-  pendingHuman: { requestId: string; prompt: string; agent: string | null } | null;
+  pendingHuman: {
+    requestId: string;
+    prompt: string;
+    agent: string | null;
+    /** Present when the question is whether a tool call may run. */
+    approval?: ToolApproval;
+  } | null;
   counters: ViewCounters;
 }
 
@@ -168,6 +174,7 @@ export function applyEvent(state: ViewState, event: RunEvent): void {
         requestId: event.payload.requestId,
         prompt: event.payload.prompt,
         agent: event.agent,
+        ...(event.payload.approval ? { approval: event.payload.approval } : {}),
       };
       break;
     case 'human.given':

@@ -169,6 +169,16 @@ export function restoreFleetSecrets<F extends ServersHolder>(fleet: F, saved: Se
   });
 }
 
+/** Where a fleet still holds a marker in place of a server's env or header value (`server.env.KEY`). */
+export function maskedSecretPlaces(fleet: ServersHolder): string[] {
+  const places: string[] = [];
+  mapServerSecrets(fleet, (server, field, key, value) => {
+    if (value === maskedSecretValue(server, field, key)) places.push(`${server}.${field}.${key}`);
+    return value;
+  });
+  return places;
+}
+
 /** How a tool call's name is shown to people: the model's `server__tool` as `server/tool`, others as they are. */
 export function displayToolName(name: string): string {
   const at = name.indexOf('__');

@@ -67,11 +67,28 @@ export const toolCallSchema = z.object({
 });
 export type ToolCall = z.infer<typeof toolCallSchema>;
 
+/** Image types a tool result may carry to be shown (raster only: an SVG can hold script). */
+export const TOOL_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+/** Base64 characters of one image kept at most (about 1.5 MB of image). */
+export const MAX_TOOL_IMAGE_CHARS = 2_000_000;
+
+/** An image a tool returned (an MCP image part), base64, shown as an image in the transcript. */
+export const toolImageSchema = z.object({
+  mimeType: z.enum(TOOL_IMAGE_TYPES),
+  data: z
+    .string()
+    .max(MAX_TOOL_IMAGE_CHARS)
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/),
+});
+export type ToolImage = z.infer<typeof toolImageSchema>;
+
 export const toolResultSchema = z.object({
   callId: z.string().min(1),
   name: z.string().min(1),
   content: z.string(),
   isError: z.boolean(),
+  /** Images in the result, for people to see (the model reads `content`, which names them). */
+  images: z.array(toolImageSchema).max(8).optional(),
 });
 export type ToolResult = z.infer<typeof toolResultSchema>;
 

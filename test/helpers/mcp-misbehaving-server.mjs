@@ -1,6 +1,7 @@
 // An MCP server (stdio, the official SDK) that misbehaves on purpose, one tool per fault:
 // slow (sleeps `ms`), fail (an isError result), crash (exits in the middle of a call),
-// big (a megabyte of text), malformed (an input schema no validator accepts), and echo.
+// big (a megabyte of text), malformed (an input schema no validator accepts), echo, and token
+// (whether its API_TOKEN is a real value or a masked marker, without showing it).
 // With FLEETSCOPE_MCP_CHILD=1 it first starts a grandchild that lives as long as it does, so
 // tests can check a server's whole process tree ends with the run.
 import { spawn } from 'node:child_process';
@@ -13,7 +14,10 @@ if (process.env.FLEETSCOPE_MCP_CHILD === '1') {
   process.stderr.write(`grandchild ${child.pid}\n`);
 }
 if (process.env.FLEETSCOPE_MCP_FAIL_START === '1') {
-  process.stderr.write('cannot open the database\n');
+  // Says how long its API_TOKEN is: a real value and its masked marker differ.
+  process.stderr.write(
+    `cannot open the database (API_TOKEN: ${(process.env.API_TOKEN ?? '').length} characters)\n`,
+  );
   process.exit(3);
 }
 
@@ -26,6 +30,7 @@ const TOOLS = [
     inputSchema: object({ ms: { type: 'number' } }),
   },
   { name: 'fail', description: 'Always an error result', inputSchema: object() },
+  { name: 'token', description: 'Says what kind of API_TOKEN it got', inputSchema: object() },
   { name: 'crash', description: 'Exits during the call', inputSchema: object() },
   { name: 'big', description: 'A megabyte of text', inputSchema: object() },
   {
@@ -46,6 +51,11 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     case 'slow':
       await new Promise((resolve) => setTimeout(resolve, Number(args.ms ?? 10_000)));
       return { content: [{ type: 'text', text: 'finally' }] };
+    case 'token': {
+      const token = process.env.API_TOKEN ?? '';
+      const kind = token === '' ? 'none' : token.startsWith('[masked') ? 'a masked marker' : 'a real value';
+      return { content: [{ type: 'text', text: `API_TOKEN is ${kind} of ${token.length} characters` }] };
+    }
     case 'fail':
       return { isError: true, content: [{ type: 'text', text: 'the disk is full, try a smaller file' }] };
     case 'crash':

@@ -1,10 +1,11 @@
 import { maskFleetSecrets, parseFleet, restoreFleetSecrets, type FleetInput } from '@shared/domain';
 import type { Handlers } from './dispatcher';
 import type { FleetCatalog } from '../services/fleet-catalog';
+import { testToolServer } from '../services/tool-server-test';
 
 type FleetHandlers = Pick<
   Handlers,
-  'fleets.list' | 'fleets.get' | 'fleets.save' | 'fleets.delete' | 'fleets.validate'
+  'fleets.list' | 'fleets.get' | 'fleets.save' | 'fleets.delete' | 'fleets.validate' | 'fleets.testToolServer'
 >;
 
 export function registerFleetHandlers(catalog: FleetCatalog): FleetHandlers {
@@ -15,12 +16,15 @@ export function registerFleetHandlers(catalog: FleetCatalog): FleetHandlers {
       // MCP env and header values are secrets: the renderer sees markers, `fleets.save` puts them back.
       return { summary, fleet: maskFleetSecrets(fleet) };
     },
-    'fleets.save': ({ id, fleet }) =>
-      catalog.save(
-        restoreFleetSecrets(fleet as FleetInput, id !== undefined ? catalog.get(id).fleet : null),
+    'fleets.save': ({ id, copyOf, fleet }) => {
+      const from = id ?? copyOf;
+      return catalog.save(
+        restoreFleetSecrets(fleet as FleetInput, from !== undefined ? catalog.get(from).fleet : null),
         id,
-      ),
+      );
+    },
     'fleets.delete': ({ id }) => ({ deleted: catalog.delete(id) }),
+    'fleets.testToolServer': (input) => testToolServer(catalog, input),
     'fleets.validate': ({ fleet }) => {
       const result = parseFleet(fleet);
       const strip = ({ path, message }: { path: string; message: string }) => ({ path, message });

@@ -2,7 +2,7 @@ import { silentLogger, type Logger } from '@shared/logger';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { FleetSummary } from '@shared/contract';
-import { parseFleet, type Fleet, type FleetInput } from '@shared/domain';
+import { parseFleet, restoreFleetSecrets, type Fleet, type FleetInput } from '@shared/domain';
 import type { HistoryStore } from '../../history';
 import { AppError } from '../handlers/errors';
 
@@ -83,6 +83,24 @@ export class FleetCatalog {
     const parsed = this.parse(input);
     const saved = this.store.saveFleet(input as FleetInput, id);
     return summarize(saved.id, parsed, false, saved.updatedAt);
+  }
+
+  /**
+   * A recorded fleet (a session's snapshot, whose MCP env and header values were recorded as
+   * markers) with each marker given the value the fleet of the same name has there: saved fleets
+   * first, then examples. Markers no such fleet fills stay as they are.
+   */
+  withSavedSecrets<F extends FleetInput>(fleet: F): F {
+    const sources = [
+      ...this.store
+        .listFleets()
+        .map((row) => this.store.getFleet(row.id)?.fleet)
+        .filter((saved): saved is FleetInput => saved?.name === fleet.name),
+      ...this.loadExamples()
+        .filter((example) => example.fleet.name === fleet.name)
+        .map((example) => example.raw),
+    ];
+    return sources.reduce<F>((restored, source) => restoreFleetSecrets(restored, source), fleet);
   }
 
   delete(id: string): boolean {

@@ -3,6 +3,8 @@ import { isAbsolute } from 'node:path';
 import type { AgentChange, FleetSource, ProviderId, ResumeCheck } from '@shared/contract';
 import {
   fleetProviders,
+  maskFleetSecrets,
+  maskedSecretPlaces,
   isLiveStatus,
   type Fleet,
   type ProviderRef,
@@ -397,14 +399,16 @@ export class RunService {
     const overrides = request.overrides ?? {};
     const fleet = applyProviderOverrides(plan.fleet, overrides);
     if (overrides.baseUrl === undefined) this.checkKeys(fleet);
+    const runnable = this.withSecrets(fleet);
     // Claimed before anything is written: a second continuation, here or in another process, is refused.
     const undo = store.claimForContinuation(sessionId);
     if (undo === null) throw new AppError('conflict', 'The session is running; wait for it to end first.');
-    if (plan.fleetChanged || fleet !== plan.fleet) store.setRunFleet(sessionId, fleet);
+    // Recorded with its secrets masked, as the run records it; the run itself gets the real values.
+    if (plan.fleetChanged || fleet !== plan.fleet) store.setRunFleet(sessionId, maskFleetSecrets(fleet));
     try {
       return this.driven(
         this.manager.start({
-          fleet: cap === null ? fleet : withMessageCap(fleet, cap - capCheck.count),
+          fleet: cap === null ? runnable : withMessageCap(runnable, cap - capCheck.count),
           task,
           sessionId,
           resume: { snapshot: plan.snapshot, context, startT: plan.startT },
@@ -471,6 +475,20 @@ export class RunService {
     this.desk.dispose();
     await this.manager.stopAll();
     this.flush();
+  }
+
+  /**
+   * A session's fleet recorded its MCP servers' env and header values as markers: the run gets
+   * them back from the saved fleet of the same name. Throws invalid-input when one is not there.
+   */
+  private withSecrets(fleet: Fleet): Fleet {
+    const restored = this.options.catalog.withSavedSecrets(fleet);
+    const missing = maskedSecretPlaces(restored);
+    if (missing.length === 0) return restored;
+    throw new AppError(
+      'invalid-input',
+      `The session recorded its MCP servers' secrets masked (${missing.join(', ')}) and no saved fleet named "${fleet.name}" has them; choose a fleet to go on with.`,
+    );
   }
 
   private resolveFleet(source: FleetSource): Fleet {

@@ -1,4 +1,4 @@
-import type { AgentSpec, AgentStatus, Draft, EventBody, Message } from '@shared/domain';
+import type { AgentSpec, AgentStatus, Draft, EventBody, Message, ToolApproval } from '@shared/domain';
 import type { MessageOpening, MessageWriter } from '../runtime/bus';
 
 /**
@@ -30,8 +30,11 @@ export interface TurnContext {
   /** Records an event about this agent. */
   emit(body: EventBody): void;
   setStatus(status: AgentStatus): void;
-  /** Waits for a person's answer; the run shows waiting-for-human meanwhile. */
-  askHuman(prompt: string): Promise<string>;
+  /**
+   * Waits for a person's answer; the run shows waiting-for-human meanwhile. `approval` says the
+   * question is whether this tool call may run (the app then offers Approve, Deny and Edit).
+   */
+  askHuman(prompt: string, approval?: ToolApproval): Promise<string>;
   /** True once the run should end after the current step (a condition fired, or stop was asked). */
   shouldStop(): boolean;
 }

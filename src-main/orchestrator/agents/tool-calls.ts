@@ -1,4 +1,4 @@
-import type { Message, ToolCall, ToolResult, ToolServerErrorPolicy } from '@shared/domain';
+import type { Message, ToolApproval, ToolCall, ToolResult, ToolServerErrorPolicy } from '@shared/domain';
 import type { Tool, ToolRegistry } from '../tools';
 import { AgentFailure, type TurnContext } from './agent';
 import { handoffTarget } from './handoff-tools';
@@ -83,12 +83,16 @@ export async function runToolCalls(
       },
     });
   }
+  // One question at a time, in call order (a view shows one open question): every answer is in
+  // before any of the calls runs.
+  const approvals: Array<Approval | null> = [];
+  for (const call of calls) approvals.push(await askApproval(context, services, call));
   let handoff: string | null = null;
   const toolContext = { signal: context.signal, fileRoot: services.fileRoot };
   const outcomes = await Promise.all(
-    calls.map(async (call): Promise<CallOutcome> => {
+    calls.map(async (call, index): Promise<CallOutcome> => {
       const target = handoffTarget(call.name, context.handoffTargets);
-      if (target === null) return invoke(context, services, call, toolContext);
+      if (target === null) return invoke(services, call, toolContext, approvals[index] ?? null);
       const result = (content: string, isError: boolean): CallOutcome => ({
         result: { callId: call.id, name: call.name, content, isError },
         tool: undefined,
@@ -137,21 +141,46 @@ export async function runToolCalls(
   return handoff;
 }
 
+/** A tool's schema as plain JSON (an MCP server's schema came as JSON, a built-in's is written so). */
+function jsonSchema(parameters: Record<string, unknown>): ToolApproval['inputSchema'] {
+  return JSON.parse(JSON.stringify(parameters)) as ToolApproval['inputSchema'];
+}
+
 function mcpFields(tool: Tool | undefined): { server?: string; tool?: string } {
   if (tool?.server === undefined) return {};
   return { server: tool.server, tool: tool.name.slice(tool.server.length + 1) };
 }
 
-async function invoke(
+/** Asks a person about a call whose tool needs approval; null when it needs none. */
+async function askApproval(
   context: TurnContext,
   services: ToolCallServices,
   call: ToolCall,
-  toolContext: { signal: AbortSignal; fileRoot: string | null },
-): Promise<CallOutcome> {
+): Promise<Approval | null> {
   const tool = services.tools.get(call.name);
-  if (tool?.requiresApproval !== true || services.approveAll) return services.tools.run(call, toolContext);
-  const approval = parseApproval(await context.askHuman(approvalPrompt(context.address, tool, call)));
+  if (tool?.requiresApproval !== true || services.approveAll) return null;
+  const approval = parseApproval(
+    await context.askHuman(approvalPrompt(context.address, tool, call), {
+      callId: call.id,
+      name: tool.name,
+      ...mcpFields(tool),
+      arguments: call.arguments.trim() || '{}',
+      inputSchema: jsonSchema(tool.parameters),
+    }),
+  );
   context.setStatus('thinking');
+  return approval;
+}
+
+/** Runs a call as the person decided (`approval` null: it needed no approval). */
+async function invoke(
+  services: ToolCallServices,
+  call: ToolCall,
+  toolContext: { signal: AbortSignal; fileRoot: string | null },
+  approval: Approval | null,
+): Promise<CallOutcome> {
+  if (approval === null) return services.tools.run(call, toolContext);
+  const tool = services.tools.get(call.name);
   if (approval.decision === 'denied') {
     return {
       result: {

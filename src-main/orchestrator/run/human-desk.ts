@@ -1,3 +1,4 @@
+import type { ToolApproval } from '@shared/domain';
 import type { EventRecorder } from '../runtime/recorder';
 import { newId } from '../runtime/ids';
 import { TurnAborted } from '../agents/agent';
@@ -21,7 +22,8 @@ export class HumanDesk {
     return [...this.pending.values()].map(({ requestId, agent, prompt }) => ({ requestId, agent, prompt }));
   }
 
-  ask(agent: string, prompt: string, signal: AbortSignal): Promise<string> {
+  /** Asks a person; `approval` marks the question as whether a tool call may run. */
+  ask(agent: string, prompt: string, signal: AbortSignal, approval?: ToolApproval): Promise<string> {
     const requestId = newId('ask');
     return new Promise<string>((resolve, reject) => {
       if (signal.aborted) return reject(new TurnAborted());
@@ -39,7 +41,10 @@ export class HumanDesk {
           resolve(text);
         },
       });
-      this.recorder.emit(agent, { kind: 'human.requested', payload: { requestId, prompt } });
+      this.recorder.emit(agent, {
+        kind: 'human.requested',
+        payload: { requestId, prompt, ...(approval ? { approval } : {}) },
+      });
       this.recorder.emit(agent, { kind: 'agent.status', payload: { status: 'waiting-for-human' } });
       this.onWaiting(true);
     });

@@ -1,4 +1,11 @@
-import { USER, type AgentStatus, type Draft, type EventBody, type Message } from '@shared/domain';
+import {
+  USER,
+  type AgentStatus,
+  type Draft,
+  type EventBody,
+  type Message,
+  type ToolApproval,
+} from '@shared/domain';
 import type { TurnContext } from '../agents/agent';
 import type { MessageBus, MessageOpening, MessageWriter } from '../runtime/bus';
 import type { EventRecorder } from '../runtime/recorder';
@@ -79,10 +86,10 @@ export class RuntimeTurnContext implements TurnContext {
     this.emit({ kind: 'agent.status', payload: { status } });
   }
 
-  askHuman(prompt: string): Promise<string> {
+  askHuman(prompt: string, approval?: ToolApproval): Promise<string> {
     // The desk records the agent as waiting: whatever status comes next is a change.
     this.status = null;
-    return this.options.humans.ask(this.address, prompt, this.signal);
+    return this.options.humans.ask(this.address, prompt, this.signal, approval);
   }
 
   shouldStop(): boolean {

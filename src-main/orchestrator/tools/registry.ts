@@ -138,7 +138,18 @@ export class ToolRegistry {
       const output = await tool.execute(args as Record<string, unknown>, context);
       const content = typeof output === 'string' ? output : output.content;
       const isError = typeof output === 'string' ? false : output.isError === true;
-      return { result: { callId: call.id, name: call.name, content, isError }, tool, fault: null };
+      const images = typeof output === 'string' ? [] : (output.images ?? []);
+      return {
+        result: {
+          callId: call.id,
+          name: call.name,
+          content,
+          isError,
+          ...(images.length > 0 ? { images } : {}),
+        },
+        tool,
+        fault: null,
+      };
     } catch (error) {
       if (error instanceof ToolServerFault) return fail(`Error: ${error.message}`, error.message);
       if (error instanceof ToolError) return fail(`Error: ${error.message}`);

@@ -1,3 +1,5 @@
+import type { ToolImage } from '@shared/domain';
+
 /** What a tool may use while it runs. */
 export interface ToolContext {
   signal: AbortSignal;
@@ -10,6 +12,8 @@ export interface ToolOutput {
   content: string;
   /** The tool reported a failure as its result (MCP `isError`); the model reads it like any result. */
   isError?: boolean;
+  /** Images in the result (MCP image parts), shown to people; `content` names them for the model. */
+  images?: ToolImage[];
 }
 
 /** A function agents can call. `parameters` is the JSON Schema the model sees and ajv checks. */

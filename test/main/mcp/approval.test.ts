@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { McpServerSpec } from '@shared/domain';
+import type { EventOf, McpServerSpec } from '@shared/domain';
 import { createRunCommand } from '../../../src-main/cli/commands/run';
 import { captureIo } from '../../helpers/cli-io';
 import { ofKind } from '../../helpers/fleet-builders';
@@ -20,7 +20,7 @@ const guarded = (requireApproval: McpServerSpec['requireApproval']) =>
 /** Starts a run and answers its first approval question with `answer`. */
 async function answered(answer: string, requireApproval: McpServerSpec['requireApproval'] = true) {
   const started = runWithServers({ fleet: guarded(requireApproval), task: 'Echo' });
-  const asked = await new Promise<{ requestId: string; prompt: string }>((resolve) =>
+  const asked = await new Promise<EventOf<'human.requested'>['payload']>((resolve) =>
     started.handle.onDidEvent((event) => {
       if (event.kind === 'human.requested') resolve(event.payload);
     }),
@@ -30,12 +30,21 @@ async function answered(answer: string, requireApproval: McpServerSpec['requireA
   expect(asked.prompt).toContain('{"text":"rm -rf /"}');
   started.handle.answer(asked.requestId, answer);
   const summary = await started.handle.done;
-  return { ...started, summary };
+  return { ...started, summary, asked };
 }
 
 describe('tool calls that need a person’s approval', () => {
   it('approved: the call runs as asked', async () => {
-    const { summary, events, pids } = await answered('approve');
+    const { summary, events, pids, asked } = await answered('approve');
+    // What the app shows: the server, the tool, the arguments and the schema edits are checked against.
+    expect(asked.approval).toMatchObject({
+      name: 'bad/echo',
+      server: 'bad',
+      tool: 'echo',
+      arguments: '{"text":"rm -rf /"}',
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+    });
+    expect(asked.approval?.callId).toBe(ofKind(events, 'tool.requested')[0]?.payload.callId);
     expect(summary.status).toBe('completed');
     expect(results(events)[0]).toMatchObject({
       result: 'echo: rm -rf /',
@@ -68,6 +77,49 @@ describe('tool calls that need a person’s approval', () => {
     expect((await all.handle.done).status).toBe('completed');
     expect(ofKind(all.events, 'human.requested')).toHaveLength(0);
     expect(results(all.events)[0]?.result).toBe('echo: rm -rf /');
+  });
+
+  it('two calls in one reply are asked about one at a time, and run once both are answered', async () => {
+    const fleet = toolFleet(
+      { bad: misbehavingServer({}, { requireApproval: true }) },
+      ['bad/*'],
+      [
+        {
+          content: 'both',
+          toolCalls: [
+            { name: 'bad/echo', arguments: { text: 'one' } },
+            { name: 'bad/echo', arguments: { text: 'two' } },
+          ],
+        },
+      ],
+    );
+    const started = runWithServers({ fleet, task: 'Echo twice' });
+    const asked: Array<EventOf<'human.requested'>['payload']> = [];
+    let next: (() => void) | null = null;
+    started.handle.onDidEvent((event) => {
+      if (event.kind !== 'human.requested') return;
+      asked.push(event.payload);
+      next?.();
+    });
+    const question = () =>
+      new Promise<void>((resolve) => {
+        if (asked.length > answered) resolve();
+        else next = resolve;
+      });
+    let answered = 0;
+    await question();
+    expect(asked.map((payload) => payload.approval?.arguments)).toEqual(['{"text":"one"}']);
+    started.handle.answer(asked[0]!.requestId, 'approve');
+    answered += 1;
+    await question();
+    expect(results(started.events)).toHaveLength(0);
+    expect(asked[1]?.approval?.arguments).toBe('{"text":"two"}');
+    started.handle.answer(asked[1]!.requestId, 'deny not twice');
+    expect((await started.handle.done).status).toBe('completed');
+    expect(results(started.events).map((result) => result.result)).toEqual([
+      'echo: one',
+      'Error: a person denied this call: not twice',
+    ]);
   });
 
   it('cancelling while the question is open ends the run and the server', async () => {

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelName, Input, Output, Result } from '@shared/contract';
 import { createApp, type FleetscopeApp } from '../../../src-main/app';
 import { dispatchChecked } from '../../helpers/checked-dispatch';
-import { referenceServer } from '../../helpers/mcp-servers';
+import { misbehavingServer, referenceServer } from '../../helpers/mcp-servers';
 import { makeTempDir } from '../../helpers/temp-dir';
-import { call, toolFleet } from './mcp-run-helpers';
+import { call, results, toolFleet } from './mcp-run-helpers';
 
 const SECRET = 'ghp_mcpSecret0123456789abcdef';
 const MARKER = '[masked mcpServers.everything.env.API_TOKEN]';
@@ -61,5 +61,78 @@ describe("an MCP server's env values are secrets", () => {
     expect(readFileSync(exported.path, 'utf8')).not.toContain(SECRET);
     for (const file of readdirSync(join(temp.dir, 'data')).filter((name) => name.endsWith('.log')))
       expect(readFileSync(join(temp.dir, 'data', file), 'utf8')).not.toContain(SECRET);
+  }, 60_000);
+
+  /** Waits for a session to end and returns what its `bad/token` calls said. */
+  async function tokenKinds(sessionId: string): Promise<string[]> {
+    await expect
+      .poll(async () => (await dispatch('sessions.get', { id: sessionId })).summary.status, {
+        timeout: 30_000,
+      })
+      .toBe('completed');
+    const { events } = await dispatch('sessions.events', { id: sessionId, afterSeq: 0 });
+    expect(JSON.stringify(events)).not.toContain(SECRET);
+    return results(events).map((result) => result.result);
+  }
+  const REAL = `API_TOKEN is a real value of ${SECRET.length} characters`;
+
+  it('a continued and a forked session start the server with the saved values, not the markers', async () => {
+    const fleet = toolFleet(
+      { bad: misbehavingServer({ API_TOKEN: SECRET }) },
+      ['bad/token'],
+      [call('bad/token', {}, 'first'), call('bad/token', {}, 'second'), call('bad/token', {}, 'third')],
+      { name: 'Token keeper' },
+    );
+    const { id } = await dispatch('fleets.save', { fleet });
+    const { sessionId } = await dispatch('runs.start', { source: { fleetId: id }, task: 'Check' });
+    expect(await tokenKinds(sessionId)).toEqual([REAL]);
+    const stored = await dispatch('sessions.get', { id: sessionId });
+    expect(JSON.stringify(stored.fleet)).not.toContain(SECRET);
+
+    await dispatch('runs.continue', { sessionId, task: 'Again' });
+    expect(await tokenKinds(sessionId)).toEqual([REAL, REAL]);
+
+    const fork = await dispatch('branches.fork', { sessionId, atMessage: 1 });
+    expect((await tokenKinds(fork.sessionId)).at(-1)).toBe(REAL);
+  }, 90_000);
+
+  it('a continuation whose fleet no longer holds the secret is refused with the reason', async () => {
+    const fleet = toolFleet(
+      { bad: misbehavingServer({ API_TOKEN: SECRET }) },
+      ['bad/token'],
+      [call('bad/token', {}, 'first'), call('bad/token', {}, 'second')],
+      { name: 'Short-lived keeper' },
+    );
+    const { id } = await dispatch('fleets.save', { fleet });
+    const { sessionId } = await dispatch('runs.start', { source: { fleetId: id }, task: 'Check' });
+    expect(await tokenKinds(sessionId)).toEqual([REAL]);
+    await dispatch('fleets.delete', { id });
+    const refused = await dispatchChecked(
+      app.dispatcher,
+      'runs.continue',
+      { sessionId, task: 'Again' },
+      { surface: 'cli' },
+    );
+    expect(refused).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    expect(JSON.stringify(refused)).toContain('bad.env.API_TOKEN');
+    expect((await dispatch('sessions.get', { id: sessionId })).summary.status).toBe('completed');
+  }, 60_000);
+
+  it('a duplicated fleet keeps the secrets it was copied with', async () => {
+    const fleet = toolFleet(
+      { bad: misbehavingServer({ API_TOKEN: SECRET }) },
+      ['bad/token'],
+      [call('bad/token', {}, 'done')],
+      { name: 'Original' },
+    );
+    const { id } = await dispatch('fleets.save', { fleet });
+    const shown = await dispatch('fleets.get', { id });
+    const copy = await dispatch('fleets.save', {
+      copyOf: id,
+      fleet: { ...shown.fleet, name: 'Original (copy)' },
+    });
+    expect(JSON.stringify(await dispatch('fleets.get', { id: copy.id }))).not.toContain(SECRET);
+    const { sessionId } = await dispatch('runs.start', { source: { fleetId: copy.id }, task: 'Check' });
+    expect(await tokenKinds(sessionId)).toEqual([REAL]);
   }, 60_000);
 });

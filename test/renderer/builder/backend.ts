@@ -32,7 +32,7 @@ export const PROVIDERS: ProviderInfo[] = [
   provider('ollama', 'Ollama', 'http://localhost:11434/v1', 'llama3.2'),
 ];
 
-/** A fake backend for the builder: providers, tools, fleets.save (recorded), runs.start. */
+/** A fake backend for the builder: providers, tools, fleets.save (recorded), runs.start, fleets.testToolServer. */
 export function builderBackend() {
   let saved = 0;
   const fake = createFakeBridge((channel, input) => {
@@ -76,6 +76,30 @@ export function builderBackend() {
         };
       case 'runs.start':
         return { ok: true, value: { sessionId: 'session-1' } };
+      case 'fleets.testToolServer':
+        // A server named `files` starts and lists two tools; any other does not start.
+        return (input as { name: string }).name === 'files'
+          ? {
+              ok: true,
+              value: {
+                durationMs: 12,
+                tools: [
+                  {
+                    name: 'read_text_file',
+                    description: 'Read a file',
+                    inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+                  },
+                  { name: 'list_directory', description: 'List a folder', inputSchema: { type: 'object' } },
+                ],
+              },
+            }
+          : {
+              ok: false,
+              error: {
+                code: 'unavailable',
+                message: 'the tool server "web" did not start: spawn nope ENOENT',
+              },
+            };
       default:
         return { ok: false, error: { code: 'unknown-channel', message: channel } };
     }

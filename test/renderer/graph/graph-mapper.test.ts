@@ -104,7 +104,8 @@ describe('the session graph model', () => {
     const call = log.say('c1', 'triage', 'triage', [''], { kind: 'function' });
     call.toolCalls = [
       { id: 'x', name: 'lookup', arguments: '{}' },
-      { id: 'y', name: 'lookup', arguments: '{}' },
+      { id: 'y', name: 'files__read_text_file', arguments: '{}' },
+      { id: 'z', name: 'files__list_directory', arguments: '{}' },
     ];
     log.say('r1', 'triage', 'triage', ['found'], { kind: 'tool' });
     log.say('h1', 'triage', 'billing', ['over to billing'], { kind: 'handoff' });
@@ -115,7 +116,9 @@ describe('the session graph model', () => {
     const graph = mapGraph(agentsOfFleet(team), foldFrame(log.events));
     // No self-loops for tool calls, no turn edge beside the handoff that explains the turn.
     expect(edges(graph)).toEqual({ 'handoff:triage->billing': { count: 1, turns: 0 } });
-    expect(node(graph, 'triage')).toMatchObject({ toolCalls: 2, messages: 3 });
+    expect(node(graph, 'triage')).toMatchObject({ toolCalls: 3, messages: 3 });
+    // MCP tools (the model's `server__tool`) are counted per server for a badge each.
+    expect(node(graph, 'triage')?.toolServers).toEqual([{ server: 'files', calls: 2 }]);
     expect(node(graph, 'billing')).toMatchObject({ toUser: 1 });
   });
 

@@ -10,6 +10,7 @@ const data = (streaming: string, status: AgentNodeData['status'] = 'streaming'):
   status,
   messages: 0,
   tokens: 0,
+  toolServers: [],
   toolCalls: 0,
   broadcasts: 0,
   fromUser: 0,

@@ -5,7 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isStdioServer, type McpServerSpec } from '@shared/domain';
 import { ToolServerFault, type ToolOutput } from '../tool';
 import { killTree, processTree } from './process-tree';
-import { resultText } from './result-text';
+import { resultImages, resultText } from './result-text';
 
 /** Default milliseconds for a server to start (and list its tools) and for each call. */
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
@@ -101,7 +101,12 @@ export class McpServerConnection {
         signal,
         timeout: this.timeoutMs,
       });
-      return { content: resultText(result), isError: result.isError === true };
+      const images = resultImages(result);
+      return {
+        content: resultText(result),
+        isError: result.isError === true,
+        ...(images.length > 0 ? { images } : {}),
+      };
     } catch (error) {
       if (signal.aborted) throw error;
       const message = reason(error);

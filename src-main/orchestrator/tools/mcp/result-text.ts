@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { toolImageSchema, type ToolImage } from '@shared/domain';
 
 /** Characters of a tool result the model reads at most; longer results are cut and say so. */
 export const MAX_RESULT_CHARS = 100_000;
@@ -41,4 +42,16 @@ export function resultText(result: Record<string, unknown>): string {
   if (text.length > MAX_RESULT_CHARS)
     text = `${text.slice(0, MAX_RESULT_CHARS)}\n[cut: the result has ${text.length} characters]`;
   return text;
+}
+
+/** Images a result carries that can be shown: raster types, valid base64, not too large, 8 at most. */
+export function resultImages(result: Record<string, unknown>): ToolImage[] {
+  const parts = Array.isArray(result.content) ? (result.content as Part[]) : [];
+  const images: ToolImage[] = [];
+  for (const part of parts) {
+    if (part.type !== 'image' || images.length >= 8) continue;
+    const image = toolImageSchema.safeParse({ mimeType: part.mimeType, data: part.data });
+    if (image.success) images.push(image.data);
+  }
+  return images;
 }
