@@ -70,8 +70,3 @@ export const useSilentAgentsStore = defineStore('silent-agents', () => {
 
 /** What a graph's agent cards read their silence from (seconds, or undefined when not silent). */
 export const GRAPH_SILENCE: InjectionKey<(agent: string) => number | undefined> = Symbol('graph-silence');
-
-/** The badge's words for `seconds` of silence. */
-export function silentLabel(seconds: number): string {
-  return seconds < 120 ? `silent ${seconds} s` : `silent ${Math.floor(seconds / 60)} min`;
-}
