@@ -9,3 +9,4 @@ export * from './url';
 export * from './stop-reasons';
 export * from './agent-colors';
 export * from './usage';
+export * from './fleet-check';

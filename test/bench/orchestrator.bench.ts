@@ -6,6 +6,7 @@ import { fleetSchema, type FleetInput, type RunEvent } from '@shared/domain';
 import { MemorySink, startRun, type EventSink } from '../../src-main/orchestrator';
 import { openHistory } from '../../src-main/history';
 import { runFleet } from '../../src-main/api';
+import { checked } from '../helpers/fleet-builders';
 import { makeTempDir } from '../helpers/temp-dir';
 import { BenchReport, benchReps, benchSize, interleave, percentile } from './harness';
 import { startStubChild, type StubChild } from './stub/stub-child';
@@ -61,7 +62,13 @@ function scenario(): FleetInput {
 }
 
 async function runtimeInto(sink: EventSink): Promise<void> {
-  const handle = startRun({ fleet: fleetSchema.parse(scenario()), task: TASK, sink, env: {}, maxRetries: 0 });
+  const handle = startRun({
+    ...checked(fleetSchema.parse(scenario())),
+    task: TASK,
+    sink,
+    env: {},
+    maxRetries: 0,
+  });
   const summary = await handle.done;
   expect(summary.stopReason).toBe('max-messages');
   expect(summary.messageCount).toBe(TURNS + 1);
@@ -302,7 +309,7 @@ describe('cancel latency', () => {
           const times: number[] = [];
           for (let index = 0; index < CANCEL_RUNS; index += 1) {
             const handle = startRun({
-              fleet: fleetSchema.parse(single),
+              ...checked(fleetSchema.parse(single)),
               task: 'go',
               sink: new MemorySink(),
               env: {},

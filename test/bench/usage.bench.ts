@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fleetSchema, type FleetInput, type RunEvent } from '@shared/domain';
 import { startRun, type EventSink } from '../../src-main/orchestrator';
 import { createPricer, openHistory } from '../../src-main/history';
+import { checked } from '../helpers/fleet-builders';
 import { makeTempDir } from '../helpers/temp-dir';
 import { openTempHistory } from '../helpers/temp-store';
 import { BenchReport, benchReps, benchSize, interleave } from './harness';
@@ -85,7 +86,7 @@ async function runInto(wrap: (store: EventSink) => EventSink, priced: boolean): 
     await stub.reset();
     const started = performance.now();
     const handle = startRun({
-      fleet: fleetSchema.parse(scenario()),
+      ...checked(fleetSchema.parse(scenario())),
       task: 'Design a word counter, then review it.',
       sink: wrap(history.store),
       env: {},
