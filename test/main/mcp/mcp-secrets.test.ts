@@ -1,38 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChannelName, Input, Output, Result } from '@shared/contract';
-import { createApp, type FleetscopeApp } from '../../../src-main/app';
-import { dispatchChecked } from '../../helpers/checked-dispatch';
+import { describe, expect, it } from 'vitest';
+import { contractApp } from '../../helpers/contract-app';
 import { referenceServer } from '../../helpers/mcp-servers';
-import { makeTempDir } from '../../helpers/temp-dir';
 import { call, toolFleet } from './mcp-run-helpers';
 
 const SECRET = 'ghp_mcpSecret0123456789abcdef';
 const MARKER = '[masked mcpServers.everything.env.API_TOKEN]';
 
 describe("an MCP server's env values are secrets", () => {
-  const temp = makeTempDir();
-  let app: FleetscopeApp;
-  async function dispatch<C extends ChannelName>(channel: C, input: Input<C>): Promise<Output<C>> {
-    const result = (await dispatchChecked(app.dispatcher, channel, input, { surface: 'cli' })) as Result<
-      Output<C>
-    >;
-    if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
-    return result.value;
-  }
-  beforeAll(() => {
-    app = createApp({
-      dataDir: join(temp.dir, 'data'),
-      surface: 'cli',
-      pingIntervalMs: 0,
-      seedSamples: false,
-    });
-  });
-  afterAll(async () => {
-    await app.close();
-    temp.remove();
-  });
+  const opened = contractApp('suite');
+  const dispatch = opened.call;
 
   it('the renderer sees markers, a save keeps the secret, and runs, logs and exports never hold it', async () => {
     const fleet = toolFleet(
@@ -59,7 +37,7 @@ describe("an MCP server's env values are secrets", () => {
     expect(JSON.stringify(events)).not.toContain(SECRET);
     const exported = await dispatch('sessions.export', { id: sessionId, format: 'json' });
     expect(readFileSync(exported.path, 'utf8')).not.toContain(SECRET);
-    for (const file of readdirSync(join(temp.dir, 'data')).filter((name) => name.endsWith('.log')))
-      expect(readFileSync(join(temp.dir, 'data', file), 'utf8')).not.toContain(SECRET);
+    for (const file of readdirSync(opened.dataDir).filter((name) => name.endsWith('.log')))
+      expect(readFileSync(join(opened.dataDir, file), 'utf8')).not.toContain(SECRET);
   }, 60_000);
 });
