@@ -8,7 +8,7 @@ import { makeTempDir } from './temp-dir';
 
 type TempDir = ReturnType<typeof makeTempDir>;
 
-/** A headless app over a real store in a temp folder, called through the contract as the CLI. */
+/** A headless app over a real store in a temp folder, called through the contract as its surface. */
 export interface ContractApp {
   readonly app: FleetscopeApp;
   /** The temp folder; the app's data folder is `dataDir` inside it. */
@@ -24,16 +24,18 @@ export interface ContractApp {
 
 /**
  * Opens a fresh app for each test (`per: 'test'`) or once for the suite (`per: 'suite'`) and
- * closes it and removes its folder after; `options` change how the app is created.
+ * closes it and removes its folder after; `options` change how the app is created (its surface
+ * also names the calls' surface; default 'cli').
  */
 export function contractApp(per: 'test' | 'suite', options: Partial<AppOptions> = {}): ContractApp {
+  const surface = options.surface ?? 'cli';
   let temp: TempDir | undefined;
   let app: FleetscopeApp | undefined;
   const open = () => {
     temp = makeTempDir();
     app = createApp({
       dataDir: join(temp.dir, 'data'),
-      surface: 'cli',
+      surface,
       pingIntervalMs: 0,
       seedSamples: false,
       ...options,
@@ -65,8 +67,8 @@ export function contractApp(per: 'test' | 'suite', options: Partial<AppOptions> 
     get dataDir() {
       return join(handle.temp.dir, 'data');
     },
-    call: (channel, input) => callChecked(opened().dispatcher, channel, input, { surface: 'cli' }),
-    fail: (channel, input) => failChecked(opened().dispatcher, channel, input, { surface: 'cli' }),
+    call: (channel, input) => callChecked(opened().dispatcher, channel, input, { surface }),
+    fail: (channel, input) => failChecked(opened().dispatcher, channel, input, { surface }),
     async runToEnd(fleet, task) {
       const { sessionId } = await handle.call('runs.start', { source: { fleet }, task });
       await expect
