@@ -4,7 +4,6 @@ export {
   startRun,
   RunManager,
   DEFAULT_KEEP_FINISHED,
-  FleetInvalidError,
   applyProviderOverrides,
   type ProviderOverrides,
   type RunDefaults,

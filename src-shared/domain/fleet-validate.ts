@@ -79,14 +79,27 @@ export function toolsNeedingApproval(fleet: Fleet): string[] {
   return [...found];
 }
 
+/**
+ * Reads a fleet's shape (the schema, defaults applied) without the cross-field rules: for a fleet
+ * about to run, whose rules `checkFleetToRun` checks once the run's changes are applied.
+ */
+export function parseFleetShape(
+  input: unknown,
+): { ok: true; fleet: Fleet } | { ok: false; issues: FleetIssue[] } {
+  const parsed = fleetSchema.safeParse(input);
+  return parsed.success
+    ? { ok: true, fleet: parsed.data }
+    : { ok: false, issues: zodIssues(parsed.error, '') };
+}
+
 /** Parses a fleet file's JSON value: schema first, then the cross-field rules. */
 export function parseFleet(input: unknown, options: FleetValidationOptions = {}): FleetParseResult {
-  const parsed = fleetSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, issues: zodIssues(parsed.error, '') };
-  const issues = validateFleet(parsed.data, options);
+  const parsed = parseFleetShape(input);
+  if (!parsed.ok) return parsed;
+  const issues = validateFleet(parsed.fleet, options);
   const errors = issues.filter((issue) => issue.severity === 'error');
   if (errors.length > 0) return { ok: false, issues: errors };
-  return { ok: true, fleet: parsed.data, warnings: issues };
+  return { ok: true, fleet: parsed.fleet, warnings: issues };
 }
 
 /** Rules the schema cannot express: unique names, references that must exist, providers. */

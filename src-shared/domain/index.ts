@@ -10,3 +10,4 @@ export * from './stop-reasons';
 export * from './agent-colors';
 export * from './usage';
 export * from './schema-check';
+export * from './fleet-check';

@@ -2,6 +2,7 @@ import { describe, it } from 'vitest';
 import { SessionMapper } from '../../src-main/interop/span-mapping/session-mapper';
 import { SpanIndex } from '../../src-main/interop/span-mapping/span-index';
 import type { TraceSpan } from '../../src-main/interop/span-mapping/span';
+import { chatSpan } from './chat-spans';
 import { benchReps, benchSize, interleave, median } from './harness';
 
 /**
@@ -28,28 +29,17 @@ function conversation(turns: number): TraceSpan[] {
     const skew = i % 2 === 1 ? -2_000 : 0;
     const output = `Turn ${i}: ${agent} considered it and adds detail number ${i * 7} for the next one.`;
     const input = i % 2 === 0 ? previous : `${`Agent${(i + 3) % 4}`} said:\n\n> ${previous}`;
-    spans.push({
-      traceId: 'c'.repeat(32),
-      spanId: (i + 1).toString(16).padStart(16, '0'),
-      parentSpanId: null,
-      name: 'chat',
-      kind: 1,
-      startMs: 1_000_000 + i * 10 + skew,
-      endMs: 1_000_000 + i * 10 + 5 + skew,
-      attributes: {
-        'gen_ai.operation.name': 'chat',
-        'gen_ai.agent.name': agent,
-        'gen_ai.conversation.id': 'ingest',
-        'gen_ai.input.messages': text(input),
-        'gen_ai.output.messages': JSON.stringify([
-          { role: 'assistant', parts: [{ type: 'text', content: output }] },
-        ]),
-      },
-      events: [],
-      status: { code: 0, message: '' },
-      resource: {},
-      scope: 'bench',
-    });
+    spans.push(
+      chatSpan({
+        i,
+        traceChar: 'c',
+        agent,
+        conversationId: 'ingest',
+        input: text(input),
+        output,
+        skewMs: skew,
+      }),
+    );
     previous = output;
   }
   return spans;

@@ -2,6 +2,7 @@ import { describe, it } from 'vitest';
 import { SessionMapper } from '../../src-main/interop/span-mapping/session-mapper';
 import { SpanIndex } from '../../src-main/interop/span-mapping/span-index';
 import type { TraceSpan } from '../../src-main/interop/span-mapping/span';
+import { chatSpan } from './chat-spans';
 import { benchSize } from './harness';
 
 /**
@@ -20,28 +21,16 @@ function conversation(turns: number): TraceSpan[] {
   for (let i = 0; i < turns; i++) {
     const agent = i % 2 === 0 ? 'Ann' : 'Bob';
     const output = say(i);
-    spans.push({
-      traceId: 'a'.repeat(32),
-      spanId: (i + 1).toString(16).padStart(16, '0'),
-      parentSpanId: null,
-      name: 'chat',
-      kind: 1,
-      startMs: 1_000_000 + i * 10,
-      endMs: 1_000_000 + i * 10 + 5,
-      attributes: {
-        'gen_ai.operation.name': 'chat',
-        'gen_ai.agent.name': agent,
-        'gen_ai.conversation.id': 'resend',
-        'gen_ai.input.messages': JSON.stringify(history),
-        'gen_ai.output.messages': JSON.stringify([
-          { role: 'assistant', parts: [{ type: 'text', content: output }] },
-        ]),
-      },
-      events: [],
-      status: { code: 0, message: '' },
-      resource: {},
-      scope: 'bench',
-    });
+    spans.push(
+      chatSpan({
+        i,
+        traceChar: 'a',
+        agent,
+        conversationId: 'resend',
+        input: JSON.stringify(history),
+        output,
+      }),
+    );
     history.push({ role: 'user', name: agent, parts: [{ type: 'text', content: output }] });
   }
   return spans;

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fleetSchema, type FleetInput, type RunEvent } from '@shared/domain';
 import { MemorySink, startRun, type EventSink } from '../../src-main/orchestrator';
 import { openHistory } from '../../src-main/history';
 import { runFleet } from '../../src-main/api';
-import { makeTempDir } from '../helpers/temp-dir';
+import { checked } from '../helpers/fleet-builders';
 import { BenchReport, benchReps, benchSize, interleave, percentile } from './harness';
-import { startStubChild, type StubChild } from './stub/stub-child';
+import { roundRobinTeam, useStubChild } from './stub/stub-suite';
 import { measureStoreWrites } from './store-writes';
 import { WithoutDerivableEvents } from './what-if-sinks';
 
@@ -27,41 +27,22 @@ import { WithoutDerivableEvents } from './what-if-sinks';
  */
 const TURNS = benchSize('FLEETSCOPE_BENCH_TURNS', 1_000);
 const REPS = benchReps();
-const AGENTS = ['planner', 'researcher', 'coder', 'critic'];
 const TASK = 'Design a small command-line tool that counts words in text files, then review it.';
 const MODEL = 'stub-model';
 
-let stub: StubChild;
-const temp = makeTempDir('fleetscope-bench-orchestrator-');
-let folders = 0;
-const freshFolder = () => join(temp.dir, `run-${(folders += 1)}`);
+const suite = useStubChild('fleetscope-bench-orchestrator-');
+const freshFolder = suite.freshFolder;
 
-beforeAll(async () => {
-  stub = await startStubChild();
-});
-afterAll(async () => {
-  await stub?.close();
-  temp.remove();
-});
-
-function scenario(): FleetInput {
-  return {
-    version: 1,
-    name: 'bench round robin',
-    agents: AGENTS.map((name) => ({
-      name,
-      type: 'llm' as const,
-      systemPrompt: `You are the ${name} of a small software team. Answer briefly.`,
-      provider: { id: 'custom' as const, baseUrl: stub.baseUrl, model: MODEL },
-    })),
-    team: { pattern: 'round-robin', order: AGENTS },
-    // The task is a message too: 1 + TURNS messages.
-    termination: { type: 'max-messages', max: TURNS + 1 },
-  } as FleetInput;
-}
+const scenario = (): FleetInput => roundRobinTeam(suite.stub.baseUrl, MODEL, TURNS);
 
 async function runtimeInto(sink: EventSink): Promise<void> {
-  const handle = startRun({ fleet: fleetSchema.parse(scenario()), task: TASK, sink, env: {}, maxRetries: 0 });
+  const handle = startRun({
+    ...checked(fleetSchema.parse(scenario())),
+    task: TASK,
+    sink,
+    env: {},
+    maxRetries: 0,
+  });
   const summary = await handle.done;
   expect(summary.stopReason).toBe('max-messages');
   expect(summary.messageCount).toBe(TURNS + 1);
@@ -74,13 +55,13 @@ interface Timed {
 
 /** Wall and CPU time of `work`, after checking the stub saw exactly TURNS chat requests. */
 async function timed(work: () => Promise<void>): Promise<Timed> {
-  await stub.reset();
+  await suite.stub.reset();
   const cpu = process.cpuUsage();
   const started = performance.now();
   await work();
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
-  expect((await stub.stats()).requests).toBe(TURNS);
+  expect((await suite.stub.stats()).requests).toBe(TURNS);
   return { ms, cpuMs: (used.user + used.system) / 1000 };
 }
 
@@ -113,7 +94,12 @@ const variants = {
     }),
   bare: (bodies: readonly OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming[]) =>
     timed(async () => {
-      const client = new OpenAI({ baseURL: stub.baseUrl, apiKey: 'bench', maxRetries: 0, logLevel: 'off' });
+      const client = new OpenAI({
+        baseURL: suite.stub.baseUrl,
+        apiKey: 'bench',
+        maxRetries: 0,
+        logLevel: 'off',
+      });
       let characters = 0;
       for (const body of bodies) {
         const stream = await client.chat.completions.create({ ...body, stream: true });
@@ -126,10 +112,10 @@ const variants = {
 describe('orchestrator overhead', () => {
   it(`4-agent round robin, ${TURNS} turns: app, runtime + SQLite, runtime + memory vs a bare openai SDK loop`, async () => {
     // Warm-up (JIT, connection pools, the stub's parser) that also records the request bodies.
-    const bodiesFile = join(temp.dir, 'bodies.json');
-    await stub.record();
+    const bodiesFile = join(suite.dir, 'bodies.json');
+    await suite.stub.record();
     await variants.memory();
-    await stub.dump(bodiesFile);
+    await suite.stub.dump(bodiesFile);
     const bodies = JSON.parse(
       readFileSync(bodiesFile, 'utf8'),
     ) as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming[];
@@ -137,11 +123,11 @@ describe('orchestrator overhead', () => {
     await variants.bare(bodies);
     await variants.app();
 
-    await stub.reset();
+    await suite.stub.reset();
     await variants.bare(bodies);
-    const bareRequestBytes = (await stub.stats()).bodyBytes;
+    const bareRequestBytes = (await suite.stub.stats()).bodyBytes;
     await variants.app();
-    const appRequestBytes = (await stub.stats()).bodyBytes;
+    const appRequestBytes = (await suite.stub.stats()).bodyBytes;
 
     const cpu: Record<string, number[]> = { app: [], sqlite: [], memory: [], bare: [] };
     const cpuOf = (name: keyof typeof cpu, variant: () => Promise<Timed>) => async (): Promise<number> => {
@@ -165,7 +151,7 @@ describe('orchestrator overhead', () => {
     const report = new BenchReport('orchestrator', `Orchestration, ${TURNS} turns, 4 agents round robin`, {
       turns: TURNS,
       reps: REPS,
-      stub: 'test/helpers/openai-stub.ts in a child process, 8 SSE chunks per reply',
+      stub: 'test/helpers/openai-suite.stub.ts in a child process, 8 SSE chunks per reply',
       requestBytes: { bare: bareRequestBytes, app: appRequestBytes },
       storeWrites: writes,
     });
@@ -263,16 +249,21 @@ const CANCEL_RUNS = 30;
 
 describe('cancel latency', () => {
   it(`stop() while a provider request is in flight, ${CANCEL_RUNS} runs, vs the SDK's abort`, async () => {
-    await stub.stall(true);
+    await suite.stub.stall(true);
     const single: FleetInput = {
       version: 1,
       name: 'slow',
       agents: [
-        { name: 'slow', type: 'llm', provider: { id: 'custom', baseUrl: stub.baseUrl, model: MODEL } },
+        { name: 'slow', type: 'llm', provider: { id: 'custom', baseUrl: suite.stub.baseUrl, model: MODEL } },
       ],
       team: { pattern: 'sequential' },
     } as FleetInput;
-    const client = new OpenAI({ baseURL: stub.baseUrl, apiKey: 'bench', maxRetries: 0, logLevel: 'off' });
+    const client = new OpenAI({
+      baseURL: suite.stub.baseUrl,
+      apiKey: 'bench',
+      maxRetries: 0,
+      logLevel: 'off',
+    });
     try {
       const stops = await interleave(REPS, {
         bare: async () => {
@@ -302,7 +293,7 @@ describe('cancel latency', () => {
           const times: number[] = [];
           for (let index = 0; index < CANCEL_RUNS; index += 1) {
             const handle = startRun({
-              fleet: fleetSchema.parse(single),
+              ...checked(fleetSchema.parse(single)),
               task: 'go',
               sink: new MemorySink(),
               env: {},
@@ -336,7 +327,7 @@ describe('cancel latency', () => {
       });
       report.finish();
     } finally {
-      await stub.stall(false);
+      await suite.stub.stall(false);
     }
   });
 });

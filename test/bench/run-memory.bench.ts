@@ -3,7 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { ReplayModelClient } from '../../src-main/llm';
 import { RunManager } from '../../src-main/orchestrator';
-import { fleet, llm, scripted } from '../helpers/fleet-builders';
+import { checked, fleet, llm, scripted } from '../helpers/fleet-builders';
 import { openTempHistory } from '../helpers/temp-store';
 import { BenchReport } from './harness';
 
@@ -50,7 +50,11 @@ async function measure(keepFinished: number): Promise<Measurement> {
     let atFirstMark = 0;
     for (let index = 1; index <= RUNS; index += 1) {
       const model = new ReplayModelClient(() => ({ type: 'text', content: 'Done: the work is finished.' }));
-      const handle = manager.start({ fleet: team, task: `Task number ${index}`, models: model.asFactory() });
+      const handle = manager.start({
+        ...checked(team),
+        task: `Task number ${index}`,
+        models: model.asFactory(),
+      });
       const summary = await handle.done;
       if (summary.status !== 'completed')
         throw new Error(`run ${index} ended ${summary.status}: ${summary.detail}`);

@@ -1,12 +1,11 @@
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fleetSchema, type FleetInput, type RunEvent } from '@shared/domain';
 import { startRun, type EventSink } from '../../src-main/orchestrator';
 import { createPricer, openHistory } from '../../src-main/history';
-import { makeTempDir } from '../helpers/temp-dir';
+import { checked } from '../helpers/fleet-builders';
 import { openTempHistory } from '../helpers/temp-store';
 import { BenchReport, benchReps, benchSize, interleave } from './harness';
-import { startStubChild, type StubChild } from './stub/stub-child';
+import { roundRobinTeam, useStubChild } from './stub/stub-suite';
 
 /**
  * What tokens and cost cost:
@@ -24,20 +23,9 @@ const SESSIONS = benchSize('FLEETSCOPE_BENCH_USAGE_SESSIONS', 10_000);
 const TURNS = benchSize('FLEETSCOPE_BENCH_USAGE_TURNS', 400);
 const LISTS = 50;
 const REPS = benchReps(5);
-const AGENTS = ['planner', 'researcher', 'coder', 'critic'];
 
-let stub: StubChild;
-const temp = makeTempDir('fleetscope-bench-usage-');
-let folders = 0;
-const freshFolder = () => join(temp.dir, `run-${(folders += 1)}`);
-
-beforeAll(async () => {
-  stub = await startStubChild();
-});
-afterAll(async () => {
-  await stub?.close();
-  temp.remove();
-});
+const suite = useStubChild('fleetscope-bench-usage-');
+const freshFolder = suite.freshFolder;
 
 /** Forwards every event with the usage taken off its messages: a run that records none. */
 class WithoutUsage implements EventSink {
@@ -63,29 +51,16 @@ class WithoutUsage implements EventSink {
   }
 }
 
-function scenario(): FleetInput {
-  return {
-    version: 1,
-    name: 'bench round robin',
-    agents: AGENTS.map((name) => ({
-      name,
-      type: 'llm' as const,
-      systemPrompt: `You are the ${name} of a small software team. Answer briefly.`,
-      // A model the price table knows, so every call is really priced.
-      provider: { id: 'custom' as const, baseUrl: stub.baseUrl, model: 'gpt-4o-mini' },
-    })),
-    team: { pattern: 'round-robin', order: AGENTS },
-    termination: { type: 'max-messages', max: TURNS + 1 },
-  } as FleetInput;
-}
+/** A model the price table knows, so every call is really priced. */
+const scenario = (): FleetInput => roundRobinTeam(suite.stub.baseUrl, 'gpt-4o-mini', TURNS);
 
 async function runInto(wrap: (store: EventSink) => EventSink, priced: boolean): Promise<number> {
   const history = openHistory(freshFolder(), { recover: false });
   try {
-    await stub.reset();
+    await suite.stub.reset();
     const started = performance.now();
     const handle = startRun({
-      fleet: fleetSchema.parse(scenario()),
+      ...checked(fleetSchema.parse(scenario())),
       task: 'Design a word counter, then review it.',
       sink: wrap(history.store),
       env: {},

@@ -1,30 +1,19 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { ProviderInfo } from '@shared/contract';
-import { type HostProcess } from '../helpers/browser';
-import { makeTempDir } from '../helpers/temp-dir';
-import { callHost, shot, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
+import type { HostProcess } from '../helpers/browser';
+import { callHost, serveForSuite, shot } from './session-helpers';
 
 const TOKEN = 'e2e-first-hour-demos-token-0123456789abcd';
 
 describe('keyless demos and imported sessions in the browser', () => {
-  const temp = makeTempDir();
-  let host: HostProcess;
-  let browser: ChromiumBrowser;
-  let page: Page;
   const pageErrors: string[] = [];
-
-  beforeAll(async () => {
-    ({ host, browser, page } = await serveInChromium(join(temp.dir, 'data'), {
-      token: TOKEN,
-      viewport: { width: 1024, height: 700 },
-      pageErrors,
-    }));
-  });
-
-  afterAll(async () => {
-    await stopServed({ browser, host }, temp);
+  const served = serveForSuite({ token: TOKEN, viewport: { width: 1024, height: 700 }, pageErrors });
+  let host: HostProcess;
+  let page: Page;
+  beforeAll(() => {
+    ({ host, page } = served);
   });
 
   it('builds a fleet from templates that runs on this machine and is worth watching, then ends in words', async () => {

@@ -2,30 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ARTIFACTS, type HostProcess } from '../helpers/browser';
+import type { HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
-import { runExample, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
+import { runExample, serveInChromium, shootAll, stopServed, type ChromiumBrowser } from './session-helpers';
 
 const TOKEN = 'e2e-first-hour-round2-token-0123456789abc';
-const SIZES = [
-  { width: 1024, height: 700 },
-  { width: 1920, height: 1080 },
-] as const;
-
-/** Screenshots at both sizes in light and dark: `<name>-<scheme>-<width>.png`. */
-async function shootAll(page: Page, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      await page.waitForTimeout(200);
-      await page.screenshot({ path: join(ARTIFACTS, `${name}-${scheme}-${size.width}.png`) });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize(SIZES[0]);
-}
-
 async function chooseFleet(page: Page, name: string): Promise<void> {
   const select = page.getByTestId('fleet-select');
   await select.locator('option', { hasText: name }).first().waitFor({ state: 'attached' });
@@ -45,7 +26,7 @@ describe('the first hour, round 2: run form, errors and the demo in the browser'
     mkdirSync(shared);
     ({ host, browser, page } = await serveInChromium(join(temp.dir, 'data'), {
       token: TOKEN,
-      viewport: SIZES[0],
+      viewport: { width: 1024, height: 700 },
       pageErrors,
     }));
   });

@@ -2,30 +2,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Family, SessionListItem, StoredMessage } from '@shared/contract';
-import { ARTIFACTS, type HostProcess } from '../helpers/browser';
+import type { HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
-import { callHost, runExample, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
+import {
+  callHost,
+  runExample,
+  serveInChromium,
+  shootAll,
+  stopServed,
+  type ChromiumBrowser,
+} from './session-helpers';
 
 const TOKEN = 'e2e-fork-token-0123456789abcdef0123456789';
-const SIZES = [
-  { width: 1024, height: 700 },
-  { width: 1920, height: 1080 },
-] as const;
-
-/** Screenshots of what the page shows now, light and dark, small and large. */
-async function shootAll(page: Page, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      await page.waitForTimeout(150);
-      await page.screenshot({ path: join(ARTIFACTS, `${name}-${scheme}-${size.width}.png`) });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
-
 /** Every stored message of a session, through the same channel `show` reads. */
 async function messagesOf(port: number, id: string): Promise<StoredMessage[]> {
   const page = await callHost<{ items: StoredMessage[] }>(port, TOKEN, 'sessions.messages', {

@@ -2,22 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { callHost, serveForSuite, shot } from './session-helpers';
+import { callHost, serveForSuite, shot, SHOT_SIZES, useTheme } from './session-helpers';
 import { openSession, showLens, waitForSamples } from './lanes-helpers';
 import { cardRects, measureGraph, openGraph, settle } from './graph-measure';
 
 const TOKEN = 'e2e-graph-pane-token-0123456789abcdef012345';
 /** The least size of a name on a fitted graph, in CSS pixels. */
 const READABLE_PX = 11;
-const SIZES = [
-  { name: '1024x700', width: 1024, height: 700 },
-  { name: '1920x1080', width: 1920, height: 1080 },
-] as const;
-
-async function useTheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
-  await page.emulateMedia({ colorScheme: scheme });
-  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(scheme);
-}
 
 /** The graph pane's share of the panes' width. */
 async function graphShare(page: Page): Promise<number> {
@@ -78,7 +69,7 @@ describe('the graph pane can grow and big graphs stay readable (Chromium)', () =
       fileName: 'chatdev-bmi-calculator.log',
       content: readFileSync(join('test', 'fixtures', 'real', 'chatdev-bmi-calculator.log'), 'utf8'),
     });
-    for (const size of SIZES) {
+    for (const size of SHOT_SIZES) {
       await page.setViewportSize(size);
       for (const scheme of ['light', 'dark'] as const) {
         await useTheme(page, scheme);

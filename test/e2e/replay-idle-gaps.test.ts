@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import type { RunEvent } from '@shared/domain';
-import { callHost, serveForSuite, shot } from './session-helpers';
+import { callHost, serveForSuite, shot, useTheme } from './session-helpers';
 import { listSessions, openSession, playhead, seekTo } from './lanes-helpers';
 
 const TOKEN = 'e2e-idle-gaps-token-0123456789abcdef0123456';
 /** Replay plays an idle gap as this long (IDLE_GAP_LIMIT_MS in the renderer). */
 const GAP_PLAYS_MS = 2_000;
-
-async function useTheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
-  await page.emulateMedia({ colorScheme: scheme });
-  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(scheme);
-}
 
 /**
  * The AutoGen sample has a 13-minute pause between two messages. Replay plays it as 2 s at any

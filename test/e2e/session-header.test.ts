@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { makeTempDir } from '../helpers/temp-dir';
-import { runExample, serveForSuite, shot } from './session-helpers';
+import { runExample, serveForSuite, shot, useTheme } from './session-helpers';
 import { openSession, waitForSamples } from './lanes-helpers';
 
 const TOKEN = 'e2e-session-header-token-0123456789abcdef012';
@@ -20,11 +20,6 @@ async function middle(page: Page, testId: string): Promise<number> {
   const box = await page.getByTestId(testId).boundingBox();
   if (!box) throw new Error(`${testId} is not shown`);
   return box.y + box.height / 2;
-}
-
-async function useTheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
-  await page.emulateMedia({ colorScheme: scheme });
-  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(scheme);
 }
 
 /**

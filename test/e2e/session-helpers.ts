@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { ARTIFACTS, ensureBuilt, launchBrowser, spawnHost, type HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
 
@@ -116,10 +116,17 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, name) });
 }
 
-const SIZES = [
-  { width: 1024, height: 700 },
-  { width: 1920, height: 1080 },
+/** The two window sizes the browser tests look at a view in. */
+export const SHOT_SIZES = [
+  { name: '1024x700', width: 1024, height: 700 },
+  { name: '1920x1080', width: 1920, height: 1080 },
 ] as const;
+
+/** Switches the page's colour scheme and waits until the app has taken it on. */
+export async function useTheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(scheme);
+}
 
 /**
  * Screenshots `name-<light|dark>-<width>.png` at 1024x700 and 1920x1080 in both schemes (`before`
@@ -132,7 +139,7 @@ export async function shootAll(
 ): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    for (const size of SIZES) {
+    for (const size of SHOT_SIZES) {
       await page.setViewportSize(size);
       await before?.(size.width);
       await page.waitForTimeout(200);

@@ -3,19 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { FleetInput } from '../../src-shared/domain';
-import { callHost, serveForSuite, shot } from './session-helpers';
+import { callHost, serveForSuite, shot, SHOT_SIZES, useTheme } from './session-helpers';
 import { listSessions, openSession } from './lanes-helpers';
 
 const TOKEN = 'e2e-sessions-space-token-0123456789abcdef01';
-const SIZES = [
-  { name: '1024x700', width: 1024, height: 700 },
-  { name: '1920x1080', width: 1920, height: 1080 },
-] as const;
-
-async function useTheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
-  await page.emulateMedia({ colorScheme: scheme });
-  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(scheme);
-}
 
 /** Whether a select's chosen option is drawn whole (its text plus room for the arrow fits the box). */
 function optionFits(page: Page, testId: string): Promise<{ text: string; needs: number; has: number }> {
@@ -43,7 +34,7 @@ describe('the sessions page uses the room it has (Chromium)', () => {
 
   it('is wide at 1920, keeps "To" on one line, shows "Scripted (built in, no key)" whole', async () => {
     const { page } = app;
-    for (const size of SIZES) {
+    for (const size of SHOT_SIZES) {
       await page.setViewportSize(size);
       for (const scheme of ['light', 'dark'] as const) {
         await useTheme(page, scheme);
@@ -86,7 +77,7 @@ describe('the sessions page uses the room it has (Chromium)', () => {
         timeout: 30_000,
       })
       .not.toBe('running');
-    for (const size of SIZES) {
+    for (const size of SHOT_SIZES) {
       await page.setViewportSize(size);
       for (const scheme of ['light', 'dark'] as const) {
         await useTheme(page, scheme);

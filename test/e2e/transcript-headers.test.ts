@@ -4,7 +4,14 @@ import type { Page } from 'playwright-core';
 import type { FleetInput } from '../../src-shared/domain';
 import type { HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
-import { callHost, serveInChromium, shot, stopServed, type ChromiumBrowser } from './session-helpers';
+import {
+  callHost,
+  serveInChromium,
+  shot,
+  stopServed,
+  useTheme,
+  type ChromiumBrowser,
+} from './session-helpers';
 
 const TOKEN = 'e2e-transcript-headers-token-0123456789abcdef';
 /** A team member whose "research/… → everyone" is wider than the transcript pane at 1024 px. */
@@ -147,11 +154,6 @@ function expectWhole(measure: HeaderMeasure): void {
 }
 
 /** Switches the page's colour scheme and waits until the app has taken it up. */
-async function useTheme(page: Page, theme: (typeof THEMES)[number]): Promise<void> {
-  await page.emulateMedia({ colorScheme: theme });
-  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
-}
-
 describe('message headers in a narrow transcript (Chromium + `fleetscope serve`)', () => {
   const temp = makeTempDir();
   let host: HostProcess;

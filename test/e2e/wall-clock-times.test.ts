@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import type { Message, RunEvent } from '@shared/domain';
-import { callHost, serveForSuite, shot } from './session-helpers';
+import { callHost, serveForSuite, shot, useTheme } from './session-helpers';
 import { openSession, waitForSamples } from './lanes-helpers';
 
 const TOKEN = 'e2e-wall-clock-token-0123456789abcdef0123456';
@@ -11,11 +10,6 @@ interface Listed {
   fleetName: string;
   createdAt: number;
   updatedAt: number;
-}
-
-async function useTheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
-  await page.emulateMedia({ colorScheme: scheme });
-  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(scheme);
 }
 
 /**

@@ -1,18 +1,32 @@
 import {
+  checkFleetToRun,
   fleetSchema,
   type AgentSpec,
   type Fleet,
   type FleetInput,
+  type FleetToRun,
   type RunEvent,
   type ScriptedReply,
 } from '@shared/domain';
-import { MemorySink, startRun, type RunHandle, type StartRunOptions } from '../../src-main/orchestrator';
+import {
+  createBuiltinTools,
+  MemorySink,
+  startRun,
+  type RunHandle,
+  type StartRunOptions,
+  type ToolRegistry,
+} from '../../src-main/orchestrator';
 
 type AgentInput = FleetInput['agents'][number];
 
 /** A fleet with defaults applied, as the runtime receives it. */
 export function fleet(input: Omit<FleetInput, 'version' | 'name'> & { name?: string }): Fleet {
   return fleetSchema.parse({ version: 1, name: 'test fleet', ...input });
+}
+
+/** A fleet checked as the app checks one before it runs: its rules and the tools of `tools`. */
+export function checked(input: Fleet, tools: ToolRegistry = createBuiltinTools()): FleetToRun {
+  return checkFleetToRun(input, tools.names());
 }
 
 export function scripted(
@@ -35,10 +49,19 @@ export interface StartedRun {
   events: RunEvent[];
 }
 
-/** Starts a run with a memory sink and short provider timeouts; `events` fills as they happen. */
-export function run(options: Omit<StartRunOptions, 'sink'> & { sink?: MemorySink }): StartedRun {
+export type RunOptions = Omit<StartRunOptions, 'sink' | 'fleet' | 'warnings'> & {
+  fleet: Fleet;
+  sink?: MemorySink;
+};
+
+/**
+ * Checks the fleet (FleetInvalidError when it cannot run) and starts a run with a memory sink and
+ * short provider timeouts; `events` fills as they happen.
+ */
+export function run(options: RunOptions): StartedRun {
   const sink = options.sink ?? new MemorySink();
-  const handle = startRun({ maxRetries: 1, idleTimeoutMs: 2_000, env: {}, ...options, sink });
+  const toRun = checked(options.fleet, options.tools);
+  const handle = startRun({ maxRetries: 1, idleTimeoutMs: 2_000, env: {}, ...options, ...toRun, sink });
   const events: RunEvent[] = [];
   handle.onDidEvent((event) => events.push(event));
   return { handle, sink, events };

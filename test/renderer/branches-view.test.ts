@@ -14,6 +14,7 @@ import SessionsView from '../../src-renderer/sessions/SessionsView.vue';
 import { provideForkAction } from '../../src-renderer/branches/fork-action';
 import { createFakeBridge } from '../helpers/fake-bridge';
 import { EventLog } from './session-fixture';
+import { rowProps } from './message-row';
 
 const writers: Fleet = {
   version: 1,
@@ -297,16 +298,7 @@ const ForkHost = defineComponent({
   props: { message: { type: Object as () => Message, required: true } },
   setup(props) {
     provideForkAction();
-    return () =>
-      h(MessageItem, {
-        message: props.message,
-        depth: 0,
-        descendants: 0,
-        collapsed: false,
-        droppedReason: null,
-        highlighted: false,
-        toggleable: false,
-      });
+    return () => h(MessageItem, rowProps(props.message));
   },
 });
 
@@ -417,15 +409,7 @@ describe('Fork here in the session view', () => {
     const log = new EventLog().start();
     const message = log.say('m1', 'user', 'writer', ['hi']);
     const view = mount(MessageItem, {
-      props: {
-        message,
-        depth: 0,
-        descendants: 0,
-        collapsed: false,
-        droppedReason: null,
-        highlighted: false,
-        toggleable: false,
-      },
+      props: rowProps(message),
     });
     expect(view.find('[data-testid="fork-here"]').exists()).toBe(false);
   });

@@ -3,6 +3,7 @@ import { mount } from '@vue/test-utils';
 import { BROADCAST, type Message } from '@shared/domain';
 import MessageItem from '../../src-renderer/transcript/MessageItem.vue';
 import { bodyMode, renderBody } from '../../src-renderer/transcript/markdown';
+import { rowProps } from './message-row';
 
 /** The text a browser shows for sanitized HTML (entities decoded, tags dropped). */
 function textOf(html: string): string {
@@ -68,16 +69,7 @@ describe('message bodies keep their whitespace', () => {
 
   it('renders the transcript row with the body mode and the sender colour, and picks it on click', async () => {
     const wrapper = mount(MessageItem, {
-      props: {
-        message: message('  indented\n    more', 'text'),
-        depth: 0,
-        descendants: 0,
-        collapsed: false,
-        droppedReason: null,
-        highlighted: false,
-        toggleable: false,
-        color: '#3a7be0',
-      },
+      props: rowProps(message('  indented\n    more', 'text'), { color: '#3a7be0' }),
     });
     const body = wrapper.get('[data-testid="message-body"]');
     expect(body.attributes('data-mode')).toBe('plain');
@@ -91,15 +83,10 @@ describe('message bodies keep their whitespace', () => {
   it('titles the header\'s name piece with the whole "from → to" (a narrow pane cuts it with an ellipsis)', () => {
     const from = 'research/fact-checker-of-every-cited-source';
     const wrapper = mount(MessageItem, {
-      props: {
-        message: { ...message('checking', 'text'), from, to: BROADCAST, state: 'streaming' },
-        depth: 2,
-        descendants: 0,
-        collapsed: false,
-        droppedReason: null,
-        highlighted: false,
-        toggleable: false,
-      },
+      props: rowProps(
+        { ...message('checking', 'text'), from, to: BROADCAST, state: 'streaming' },
+        { depth: 2 },
+      ),
     });
     const pieces = wrapper.get('header').element.children;
     expect(Array.from(pieces, (piece) => piece.className)).toEqual(['who', 'kind', 'time', 'state']);

@@ -10,6 +10,7 @@ import SessionsView from '../../src-renderer/sessions/SessionsView.vue';
 import { createFakeBridge } from '../helpers/fake-bridge';
 import { EventLog, threeAgents } from './session-fixture';
 import { renderMarkdown } from '../../src-renderer/transcript/markdown';
+import { rowProps } from './message-row';
 
 const summary: SessionListItem = {
   id: 's1',
@@ -151,15 +152,7 @@ describe('untrusted message content in the transcript', () => {
       { callId: 'c1', name: 'run', content: '<script>alert(2)</script>', isError: false },
     ];
     const view = mount(MessageItem, {
-      props: {
-        message,
-        depth: 0,
-        descendants: 0,
-        collapsed: false,
-        droppedReason: null,
-        highlighted: false,
-        toggleable: false,
-      },
+      props: rowProps(message),
       attachTo: document.body,
     });
     await flushPromises();

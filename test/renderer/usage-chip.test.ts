@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mount } from '@vue/test-utils';
 import type { Message } from '@shared/domain';
 import MessageItem from '../../src-renderer/transcript/MessageItem.vue';
+import { rowProps } from './message-row';
 
 function reply(usage: Message['usage']): Message {
   return {
@@ -21,15 +22,7 @@ function reply(usage: Message['usage']): Message {
 
 const mountFor = (message: Message) =>
   mount(MessageItem, {
-    props: {
-      message,
-      depth: 0,
-      descendants: 0,
-      collapsed: false,
-      droppedReason: null,
-      highlighted: false,
-      toggleable: false,
-    },
+    props: rowProps(message),
   });
 
 describe('the usage chip on a transcript message', () => {

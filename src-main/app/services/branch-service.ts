@@ -18,7 +18,7 @@ import { SessionComparer } from './compare';
 import { AppError } from '../handlers/errors';
 import { applyAgentChanges, replaceTermination, unmappedAgents } from './fleet-changes';
 import type { ResumeRequest, RunService } from './run-service';
-import { applyProviderOverrides, type RunHandle } from '../../orchestrator';
+import type { RunHandle } from '../../orchestrator';
 import { withMessageCap } from './run-service';
 import type { SettingsStore } from '../../history/settings-store';
 
@@ -54,10 +54,24 @@ export class BranchService {
 
   /**
    * Forks a session at a message (see HistoryStore.createFork) with the requested edits, and
-   * runs the fork on unless `run` is false. Everything is checked before anything is written:
-   * a refused fork leaves the store as it was.
+   * runs the fork on unless `run` is false. A refused fork leaves the store as it was: one that
+   * is not run is checked before it is written; one that runs is checked by the run (the fleet
+   * check every run passes once, RunService.resume) and deleted again when the run refuses it.
    */
   fork(input: ParsedInput<'branches.fork'>, run: ForkRunOptions = {}): ForkResult {
+    const goOn = input.run ? (sessionId: string) => this.options.runs.resume({ sessionId, ...run }) : null;
+    return this.forkThen(input, goOn).result;
+  }
+
+  /**
+   * Forks as `fork` describes; with `goOn`, the fork goes on at once through it, which checks the
+   * fleet as every run does, and is deleted again when it throws. Without, the fleet is checked
+   * here before it is written (agents may still lack providers).
+   */
+  private forkThen(
+    input: ParsedInput<'branches.fork'>,
+    goOn: ((sessionId: string) => RunHandle) | null,
+  ): { result: ForkResult; handle: RunHandle | null } {
     const { store, runs } = this.options;
     const parentId = store.resolveSessionId(input.sessionId);
     const parent = store.getSession(parentId);
@@ -96,16 +110,6 @@ export class BranchService {
       fleet = withMessageCap(replaced.fleet, this.options.settings.get().maxMessagesPerSession);
       changes.push(replaced.change);
     }
-    // Agents without a provider (an import's) are allowed until the fork runs (checked below).
-    const errors = validateFleet(fleet, { knownTools: this.options.toolNames }).filter(
-      (issue) => issue.severity === 'error' && !issue.path.endsWith('.provider'),
-    );
-    if (errors.length > 0) {
-      throw new AppError(
-        'invalid-input',
-        `The fork's fleet is invalid: ${errors.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`,
-      );
-    }
     if (input.run) {
       const unmapped = unmappedAgents(fleet);
       if (unmapped.length > 0) {
@@ -114,7 +118,18 @@ export class BranchService {
           `The fork cannot run until its agents have providers: give ${unmapped.join(', ')} a provider (or create it without running).`,
         );
       }
-      if (run.overrides?.baseUrl === undefined) runs.checkKeys(applyProviderOverrides(fleet, run.overrides));
+    }
+    if (goOn === null) {
+      // Agents without a provider (an import's) are allowed until the fork runs.
+      const errors = validateFleet(fleet, { knownTools: this.options.toolNames }).filter(
+        (issue) => issue.severity === 'error' && !issue.path.endsWith('.provider'),
+      );
+      if (errors.length > 0) {
+        throw new AppError(
+          'invalid-input',
+          `The fork's fleet is invalid: ${errors.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`,
+        );
+      }
     }
     const created = store.createFork({
       parentId,
@@ -124,14 +139,21 @@ export class BranchService {
       ...(input.title !== undefined ? { title: input.title } : {}),
       changes,
     });
-    if (input.run) runs.resume({ sessionId: created.sessionId, ...run });
-    return {
+    let handle: RunHandle | null = null;
+    try {
+      handle = goOn?.(created.sessionId) ?? null;
+    } catch (error) {
+      store.deleteSession(created.sessionId);
+      throw error;
+    }
+    const result: ForkResult = {
       sessionId: created.sessionId,
       forkOf: { sessionId: parentId, atMessage: input.atMessage },
       label: labelOf(changes),
       changes,
       running: input.run,
     };
+    return { result, handle };
   }
 
   /**
@@ -162,14 +184,12 @@ export class BranchService {
         'read-only',
         `This imported session cannot go on until its agents have providers: give ${unmapped.join(', ')} a provider (or choose a fleet).`,
       );
-    const fork = this.fork({ sessionId, atMessage: count, agents: [...(request.agents ?? [])], run: false });
-    try {
-      const handle = runs.resume({ ...request, sessionId: fork.sessionId, agents: [] });
-      return { sessionId: fork.sessionId, handle, forkOf: sessionId };
-    } catch (error) {
-      store.deleteSession(fork.sessionId);
-      throw error;
-    }
+    const fork = this.forkThen(
+      { sessionId, atMessage: count, agents: [...(request.agents ?? [])], run: false },
+      (forkId) => runs.resume({ ...request, sessionId: forkId, agents: [] }),
+    );
+    if (fork.handle === null) throw new Error('A continued fork goes on at once.');
+    return { sessionId: fork.result.sessionId, handle: fork.handle, forkOf: sessionId };
   }
 
   /** Forgets the comparisons worked out so far (a bench measures opening one cold). */

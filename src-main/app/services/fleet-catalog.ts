@@ -2,7 +2,14 @@ import { silentLogger, type Logger } from '@shared/logger';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { FleetSummary } from '@shared/contract';
-import { parseFleet, restoreFleetSecrets, type Fleet, type FleetInput } from '@shared/domain';
+import {
+  parseFleet,
+  parseFleetShape,
+  restoreFleetSecrets,
+  type Fleet,
+  type FleetInput,
+  type FleetIssue,
+} from '@shared/domain';
 import type { HistoryStore } from '../../history';
 import { AppError } from '../handlers/errors';
 
@@ -59,9 +66,7 @@ export class FleetCatalog {
 
   /** The fleet as written (defaults not applied) and its summary. */
   get(id: string): { summary: FleetSummary; fleet: FleetInput; parsed: Fleet } {
-    const example = this.loadExamples().find(
-      (candidate) => candidate.id === id || candidate.id === EXAMPLE_PREFIX + id,
-    );
+    const example = this.example(id);
     if (example)
       return {
         summary: summarize(example.id, example.fleet, true, null),
@@ -72,6 +77,31 @@ export class FleetCatalog {
     if (!saved) throw new AppError('not-found', `No fleet with id "${id}".`);
     const parsed = this.parse(saved.fleet);
     return { summary: summarize(saved.id, parsed, false, saved.updatedAt), fleet: saved.fleet, parsed };
+  }
+
+  /**
+   * A saved fleet or an example to run, read for its shape only: the run checks its rules once,
+   * with the changes the run makes (`checkFleetToRun`). Throws AppError not-found or invalid-input.
+   */
+  toRun(id: string): Fleet {
+    const example = this.example(id);
+    if (example) return example.fleet;
+    const saved = this.store.getFleet(id);
+    if (!saved) throw new AppError('not-found', `No fleet with id "${id}".`);
+    return this.shape(saved.fleet);
+  }
+
+  /** Reads a fleet object's shape (schema and defaults) or throws AppError invalid-input. */
+  shape(input: unknown): Fleet {
+    const result = parseFleetShape(input);
+    if (result.ok) return result.fleet;
+    throw invalidFleet(result.issues);
+  }
+
+  private example(id: string): Example | undefined {
+    return this.loadExamples().find(
+      (candidate) => candidate.id === id || candidate.id === EXAMPLE_PREFIX + id,
+    );
   }
 
   /** Saves a new fleet (no id) or replaces the saved fleet `id`, which must exist. */
@@ -117,8 +147,7 @@ export class FleetCatalog {
   parse(input: unknown): Fleet {
     const result = parseFleet(input);
     if (result.ok) return result.fleet;
-    const detail = result.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
-    throw new AppError('invalid-input', `The fleet is not valid: ${detail}`);
+    throw invalidFleet(result.issues);
   }
 
   private loadExamples(): Example[] {
@@ -144,6 +173,11 @@ export class FleetCatalog {
     this.examples = examples;
     return examples;
   }
+}
+
+function invalidFleet(issues: readonly FleetIssue[]): AppError {
+  const detail = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
+  return new AppError('invalid-input', `The fleet is not valid: ${detail}`);
 }
 
 /** Every .json file under `dir`, one folder level deep at most (examples are grouped by provider). */

@@ -4,8 +4,9 @@ import { parseFleet, type Fleet } from '@shared/domain';
 export type LoadedFleet = { fleet: Fleet; warnings: string[] } | { error: string };
 
 /**
- * Checks a fleet object as every surface does; the error text names each field that is wrong.
- * Tool names are checked when the run starts, against the registry that run offers.
+ * Checks a fleet object's rules before anything is opened (a bad file never creates a data
+ * folder); the error text names each field that is wrong. Tool names are checked with the rest
+ * once the run's cap and overrides are applied (`checkFleetToRun`).
  */
 export function checkFleet(input: unknown, origin = 'The fleet'): LoadedFleet {
   const parsed = parseFleet(input);

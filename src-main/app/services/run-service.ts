@@ -2,11 +2,14 @@ import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { AgentChange, FleetSource, ProviderId, ResumeCheck } from '@shared/contract';
 import {
+  checkFleetToRun,
+  FleetInvalidError,
   fleetProviders,
   maskFleetSecrets,
   maskedSecretPlaces,
   isLiveStatus,
   type Fleet,
+  type FleetToRun,
   type ProviderRef,
   type RunEvent,
   type SessionStatus,
@@ -16,7 +19,6 @@ import {
 import { createPricer, type HistoryStore, type OpenRunRequest, type RunRequestOutcome } from '../../history';
 import type { SettingsStore } from '../../history/settings-store';
 import {
-  FleetInvalidError,
   RunManager,
   applyProviderOverrides,
   type ProviderOverrides,
@@ -104,9 +106,11 @@ export interface LaunchRequest {
   signal?: AbortSignal;
 }
 
-/** The fleet a launch runs, after the message cap and provider overrides, with where keys go. */
-export interface PreparedLaunch {
-  fleet: Fleet;
+/**
+ * The fleet a launch runs, after the message cap and provider overrides, checked once for the
+ * run (`checkFleetToRun`), with where keys go.
+ */
+export interface PreparedLaunch extends FleetToRun {
   /** One line per key variable and the address it is sent to. */
   keyDestinations: string[];
 }
@@ -191,7 +195,17 @@ export class RunService {
         ),
       ),
     ];
-    return { fleet: effective, keyDestinations };
+    return { ...this.checked(effective), keyDestinations };
+  }
+
+  /** The one check a fleet passes before it runs, as AppError invalid-input when it fails. */
+  private checked(fleet: Fleet): FleetToRun {
+    try {
+      return checkFleetToRun(fleet, this.options.tools.names());
+    } catch (error) {
+      if (error instanceof FleetInvalidError) throw new AppError('invalid-input', error.message);
+      throw error;
+    }
   }
 
   /** Prices a run's model calls: Settings' overrides as they are when the run starts, then the table. */
@@ -201,24 +215,20 @@ export class RunService {
 
   /** Starts a run and returns its handle (events also reach the hub as `run.events`). */
   launch(request: LaunchRequest, prepared: PreparedLaunch = this.prepare(request)): RunHandle {
-    try {
-      return this.driven(
-        this.manager.start({
-          fleet: prepared.fleet,
-          task: request.task,
-          ...(this.options.secrets ? { secrets: this.options.secrets() } : {}),
-          pricer: this.pricer(),
-          ...(request.title ? { title: request.title } : {}),
-          ...(request.fileRoot !== undefined ? { fileRoot: request.fileRoot } : {}),
-          ...(request.approveAll === true ? { approveAll: true } : {}),
-          ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
-          ...(request.signal ? { signal: request.signal } : {}),
-        }),
-      );
-    } catch (error) {
-      if (error instanceof FleetInvalidError) throw new AppError('invalid-input', error.message);
-      throw error;
-    }
+    return this.driven(
+      this.manager.start({
+        fleet: prepared.fleet,
+        warnings: prepared.warnings,
+        task: request.task,
+        ...(this.options.secrets ? { secrets: this.options.secrets() } : {}),
+        pricer: this.pricer(),
+        ...(request.title ? { title: request.title } : {}),
+        ...(request.fileRoot !== undefined ? { fileRoot: request.fileRoot } : {}),
+        ...(request.approveAll === true ? { approveAll: true } : {}),
+        ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
+      }),
+    );
   }
 
   /**
@@ -400,6 +410,7 @@ export class RunService {
     const fleet = applyProviderOverrides(plan.fleet, overrides);
     if (overrides.baseUrl === undefined) this.checkKeys(fleet);
     const runnable = this.withSecrets(fleet);
+    const checked = this.checked(cap === null ? runnable : withMessageCap(runnable, cap - capCheck.count));
     // Claimed before anything is written: a second continuation, here or in another process, is refused.
     const undo = store.claimForContinuation(sessionId);
     if (undo === null) throw new AppError('conflict', 'The session is running; wait for it to end first.');
@@ -408,7 +419,8 @@ export class RunService {
     try {
       return this.driven(
         this.manager.start({
-          fleet: cap === null ? runnable : withMessageCap(runnable, cap - capCheck.count),
+          fleet: checked.fleet,
+          warnings: checked.warnings,
           task,
           sessionId,
           resume: { snapshot: plan.snapshot, context, startT: plan.startT },
@@ -421,7 +433,6 @@ export class RunService {
       );
     } catch (error) {
       undo();
-      if (error instanceof FleetInvalidError) throw new AppError('invalid-input', error.message);
       throw error;
     }
   }
@@ -491,10 +502,11 @@ export class RunService {
     );
   }
 
+  /** A fleet to run, read for its shape only: its rules are checked once it is ready to run. */
   private resolveFleet(source: FleetSource): Fleet {
-    if ('fleetId' in source) return this.options.catalog.get(source.fleetId).parsed;
-    if ('example' in source) return this.options.catalog.get(source.example).parsed;
-    return this.options.catalog.parse(source.fleet);
+    if ('fleetId' in source) return this.options.catalog.toRun(source.fleetId);
+    if ('example' in source) return this.options.catalog.toRun(source.example);
+    return this.options.catalog.shape(source.fleet);
   }
 
   private enqueue(event: RunEvent): void {

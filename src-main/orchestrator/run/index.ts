@@ -1,4 +1,4 @@
-export { startRun, FleetInvalidError } from './run-session';
+export { startRun } from './run-session';
 export {
   RunManager,
   DEFAULT_KEEP_FINISHED,

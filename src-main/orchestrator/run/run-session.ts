@@ -1,11 +1,4 @@
-import {
-  FINAL_STATUSES,
-  USER,
-  validateFleet,
-  type Fleet,
-  type RunEvent,
-  type SessionStatus,
-} from '@shared/domain';
+import { FINAL_STATUSES, USER, type Fleet, type RunEvent, type SessionStatus } from '@shared/domain';
 import { createModelClientFactory, ProviderError } from '../../llm';
 import { AgentFailure, TurnAborted } from '../agents';
 import { EventRecorder } from '../runtime/recorder';
@@ -18,14 +11,6 @@ import { RunCancelled, RunControl } from './run-control';
 import { secretsInUse } from './secrets';
 import type { RunHandle, RunSummary, StartRunOptions } from './run-types';
 import { RESUME, TeamRunner, type RuntimeServices, type TeamTask } from './team-runner';
-
-/** The fleet has errors the runtime cannot run with; each names its field. */
-export class FleetInvalidError extends Error {
-  constructor(readonly issues: readonly { path: string; message: string }[]) {
-    super(`The fleet is invalid: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`);
-    this.name = 'FleetInvalidError';
-  }
-}
 
 type Ending = Pick<RunSummary, 'status' | 'stopReason' | 'detail'>;
 
@@ -55,10 +40,7 @@ class RunSession implements RunHandle {
     this.fleet = options.fleet;
     // The run's own registry: the given tools plus its MCP servers' (registered when they start).
     const tools = (options.tools ?? createBuiltinTools()).extend();
-    const issues = validateFleet(this.fleet, { knownTools: tools.names() });
-    const errors = issues.filter((issue) => issue.severity === 'error');
-    if (errors.length > 0) throw new FleetInvalidError(errors);
-    this.warnings = issues.map((issue) => `${issue.path}: ${issue.message}`);
+    this.warnings = options.warnings ?? [];
     if (options.resume && options.sessionId === undefined)
       throw new Error('Resuming a session needs its id (options.sessionId).');
     this.sessionId = options.sessionId ?? newId('ses');

@@ -1,4 +1,4 @@
-import type { Fleet, RunEvent, SessionStatus, UsagePricer } from '@shared/domain';
+import type { CheckedFleet, RunEvent, SessionStatus, UsagePricer } from '@shared/domain';
 import type { ModelClientFactory, ProviderAddress } from '../../llm';
 import type { EventSink } from '../sink';
 import type { McpToolset, ToolRegistry } from '../tools';
@@ -22,8 +22,13 @@ export interface ProviderOverrides {
 }
 
 export interface StartRunOptions {
-  /** Run as given: provider overrides are the caller's to apply (`applyProviderOverrides`). */
-  fleet: Fleet;
+  /**
+   * Run as given, checked once by `checkFleetToRun` against this run's tool names (`tools`):
+   * provider overrides and message caps are the caller's to apply before the check.
+   */
+  fleet: CheckedFleet;
+  /** What that check warned about, as `path: message` lines (the handle's `warnings`). */
+  warnings?: readonly string[];
   task: string;
   sink: EventSink;
   /** Defaults to the first line of the task. */

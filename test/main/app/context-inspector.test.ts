@@ -1,45 +1,17 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import type { ChannelName, Input, Output } from '@shared/contract';
 import type { FleetInput } from '@shared/domain';
-import { createApp, type FleetscopeApp } from '../../../src-main/app';
-import { callChecked, failChecked } from '../../helpers/checked-dispatch';
+import { contractApp } from '../../helpers/contract-app';
 import { startOpenAiStub, type OpenAiStub } from '../../helpers/openai-stub';
-import { makeTempDir } from '../../helpers/temp-dir';
 
 describe('sessions.context: what filled an agent context window', () => {
   let stub: OpenAiStub;
-  let temp: ReturnType<typeof makeTempDir>;
-  let app: FleetscopeApp;
-  const call = <C extends ChannelName>(channel: C, input: Input<C>): Promise<Output<C>> =>
-    callChecked(app.dispatcher, channel, input, { surface: 'cli' });
+  const { call, fail, runToEnd } = contractApp('test', { watchStore: false });
 
   beforeAll(async () => {
     stub = await startOpenAiStub();
   });
   afterAll(() => stub.close());
-  beforeEach(() => {
-    temp = makeTempDir();
-    app = createApp({
-      dataDir: temp.dir,
-      surface: 'cli',
-      pingIntervalMs: 0,
-      seedSamples: false,
-      watchStore: false,
-    });
-  });
-  afterEach(async () => {
-    await app.close();
-    temp.remove();
-  });
-
-  async function runToEnd(fleet: FleetInput, task: string): Promise<string> {
-    const { sessionId } = await call('runs.start', { source: { fleet }, task });
-    await expect
-      .poll(async () => (await call('sessions.get', { id: sessionId })).summary.status, { timeout: 10_000 })
-      .toBe('completed');
-    return sessionId;
-  }
 
   it('breaks a model call into the parts the orchestrator sent, provider counts beside estimates', async () => {
     stub.enqueue(
@@ -143,12 +115,7 @@ describe('sessions.context: what filled an agent context window', () => {
       termination: { type: 'max-messages', max: 2 },
     };
     const sessionId = await runToEnd(fleet, 'Go');
-    const error = await failChecked(
-      app.dispatcher,
-      'sessions.context',
-      { id: sessionId, messageId: 'no-such-message' },
-      { surface: 'cli' },
-    );
+    const error = await fail('sessions.context', { id: sessionId, messageId: 'no-such-message' });
     expect(error).toMatchObject({ code: 'not-found' });
     expect(error.message).toMatch(/no message "no-such-message"/);
   });

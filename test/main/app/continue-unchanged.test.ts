@@ -59,14 +59,31 @@ describe('continuing a stored session', { timeout: 120_000 }, () => {
     for (const temp of temps.splice(0)) temp.remove();
   });
 
-  function open(): { app: FleetscopeApp; dataDir: string; dir: string } {
+  /** A fresh temp folder (removed after the test) and the data folder in it. */
+  function folder(): { dataDir: string; dir: string } {
     const temp = makeTempDir();
     temps.push(temp);
-    const dataDir = join(temp.dir, 'data');
+    return { dataDir: join(temp.dir, 'data'), dir: temp.dir };
+  }
+  function open(): { app: FleetscopeApp; dataDir: string; dir: string } {
+    const { dataDir, dir } = folder();
     const app = createApp({ dataDir, surface: 'desktop', pingIntervalMs: 0, seedSamples: false });
     apps.push(app);
-    return { app, dataDir, dir: temp.dir };
+    return { app, dataDir, dir };
   }
+  /** A data folder whose Settings stop a session at 3 messages, and the chatty fleet's file. */
+  async function cappedAtThree(): Promise<{ dataDir: string; fleetFile: string }> {
+    const { dataDir, dir } = folder();
+    const setup = createApp({ dataDir, surface: 'cli', pingIntervalMs: 0, seedSamples: false });
+    await setup.call('settings.set', { maxMessagesPerSession: 3 });
+    await setup.close();
+    const fleetFile = join(dir, 'chatty.json');
+    writeFileSync(fleetFile, JSON.stringify(chatty));
+    return { dataDir, fleetFile };
+  }
+  /** The session id a `run --json` printed first. */
+  const sessionOf = (stdout: string): string =>
+    (JSON.parse(stdout.split('\n')[0] as string) as { sessionId: string }).sessionId;
   async function finished(app: FleetscopeApp, id: string) {
     await expect
       .poll(async () => (await app.call('sessions.get', { id })).summary.status)
@@ -140,9 +157,7 @@ describe('continuing a stored session', { timeout: 120_000 }, () => {
   });
 
   it('fleetscope continue on a finished scripted session says there is nothing to continue and changes nothing', async () => {
-    const temp = makeTempDir();
-    temps.push(temp);
-    const dataDir = join(temp.dir, 'data');
+    const { dataDir } = folder();
     const ran = await cli([
       'run',
       'resources/fleets/scripted/debate.json',
@@ -153,7 +168,7 @@ describe('continuing a stored session', { timeout: 120_000 }, () => {
       dataDir,
     ]);
     expect(ran.code).toBe(0);
-    const sessionId = (JSON.parse(ran.stdout.split('\n')[0] as string) as { sessionId: string }).sessionId;
+    const sessionId = sessionOf(ran.stdout);
     const before = rowsOf(dataDir, sessionId);
 
     for (const extra of [[], ['--task', 'One more round?']]) {
@@ -167,10 +182,8 @@ describe('continuing a stored session', { timeout: 120_000 }, () => {
   });
 
   it('fleetscope continue on an imported session goes on in a fork and leaves the import as it was', async () => {
-    const temp = makeTempDir();
-    temps.push(temp);
-    const dataDir = join(temp.dir, 'data');
-    const file = join(temp.dir, 'colours.json');
+    const { dataDir, dir } = folder();
+    const file = join(dir, 'colours.json');
     writeFileSync(
       file,
       JSON.stringify([
@@ -209,18 +222,9 @@ describe('continuing a stored session', { timeout: 120_000 }, () => {
   });
 
   it('fleetscope run stops at the cap Settings set unless --max-messages says otherwise', async () => {
-    const temp = makeTempDir();
-    temps.push(temp);
-    const dataDir = join(temp.dir, 'data');
-    const setup = createApp({ dataDir, surface: 'cli', pingIntervalMs: 0, seedSamples: false });
-    await setup.call('settings.set', { maxMessagesPerSession: 3 });
-    await setup.close();
-    const fleetFile = join(temp.dir, 'chatty.json');
-    writeFileSync(fleetFile, JSON.stringify(chatty));
-    const countOf = (stdout: string) => {
-      const sessionId = (JSON.parse(stdout.split('\n')[0] as string) as { sessionId: string }).sessionId;
-      return /"message_count":(\d+),/.exec(rowsOf(dataDir, sessionId))?.[1];
-    };
+    const { dataDir, fleetFile } = await cappedAtThree();
+    const countOf = (stdout: string) =>
+      /"message_count":(\d+),/.exec(rowsOf(dataDir, sessionOf(stdout)))?.[1];
     const capped = await cli(['run', fleetFile, '--task', 'Go', '--json', '--data-dir', dataDir]);
     expect(capped.code, capped.stderr).toBe(0);
     expect(countOf(capped.stdout)).toBe('3');
@@ -240,14 +244,7 @@ describe('continuing a stored session', { timeout: 120_000 }, () => {
   });
 
   it('fleetscope continue refuses a session at the cap Settings set, changing nothing', async () => {
-    const temp = makeTempDir();
-    temps.push(temp);
-    const dataDir = join(temp.dir, 'data');
-    const setup = createApp({ dataDir, surface: 'cli', pingIntervalMs: 0, seedSamples: false });
-    await setup.call('settings.set', { maxMessagesPerSession: 3 });
-    await setup.close();
-    const fleetFile = join(temp.dir, 'chatty.json');
-    writeFileSync(fleetFile, JSON.stringify(chatty));
+    const { dataDir, fleetFile } = await cappedAtThree();
     const ran = await cli([
       'run',
       fleetFile,
@@ -260,7 +257,7 @@ describe('continuing a stored session', { timeout: 120_000 }, () => {
       dataDir,
     ]);
     expect(ran.code).toBe(0);
-    const sessionId = (JSON.parse(ran.stdout.split('\n')[0] as string) as { sessionId: string }).sessionId;
+    const sessionId = sessionOf(ran.stdout);
     const before = rowsOf(dataDir, sessionId);
     expect(before.includes('"message_count":3,')).toBe(true);
 

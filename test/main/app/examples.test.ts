@@ -1,33 +1,8 @@
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChannelName, Input, Output, Result } from '@shared/contract';
-import { createApp, type FleetscopeApp } from '../../../src-main/app';
-import { dispatchChecked } from '../../helpers/checked-dispatch';
-import { makeTempDir } from '../../helpers/temp-dir';
+import { describe, expect, it } from 'vitest';
+import { contractApp } from '../../helpers/contract-app';
 
 describe('the shipped example fleets, through the contract', () => {
-  const temp = makeTempDir();
-  let app: FleetscopeApp;
-  async function call<C extends ChannelName>(channel: C, input: Input<C>): Promise<Output<C>> {
-    const result = (await dispatchChecked(app.dispatcher, channel, input, { surface: 'cli' })) as Result<
-      Output<C>
-    >;
-    if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
-    return result.value;
-  }
-
-  beforeAll(() => {
-    app = createApp({
-      dataDir: join(temp.dir, 'data'),
-      surface: 'cli',
-      pingIntervalMs: 0,
-      seedSamples: false,
-    });
-  });
-  afterAll(async () => {
-    await app.close();
-    temp.remove();
-  });
+  const { call } = contractApp('suite');
 
   it('lists every example, keyless ones first', async () => {
     const examples = (await call('fleets.list', {})).filter((fleet) => fleet.example);

@@ -273,19 +273,15 @@ describe('usage and cost of model calls', () => {
     });
   });
 
+  /** The pair on gpt-4o-mini, stopped by `budget` (or, failing it, at 40 messages). */
+  const budgeted = (budget: TerminationSpec) =>
+    pair('gpt-4o-mini', { type: 'or', conditions: [budget, { type: 'max-messages', max: 40 }] });
+
   it('stops a run at its cost budget, named in the stop reason', async () => {
     // Each reply costs miniCost(10000, 0, 1000) = $0.0021; the budget is passed at the third.
     stub.respondWith(() => ({ type: 'text', content: 'More.', usage: { prompt: 10_000, completion: 1000 } }));
     try {
-      const id = await runToEnd(
-        pair('gpt-4o-mini', {
-          type: 'or',
-          conditions: [
-            { type: 'cost-budget', maxCost: 0.005 },
-            { type: 'max-messages', max: 40 },
-          ],
-        }),
-      );
+      const id = await runToEnd(budgeted({ type: 'cost-budget', maxCost: 0.005 }));
       const { summary } = await call('sessions.get', { id });
       expect(summary.stopReason).toBe('cost-budget');
       expect((await replies(id)).length).toBe(3);
@@ -298,15 +294,7 @@ describe('usage and cost of model calls', () => {
   it('stops a run when one agent reaches its token budget', async () => {
     stub.respondWith(() => ({ type: 'text', content: 'Talk.', usage: { prompt: 100, completion: 50 } }));
     try {
-      const id = await runToEnd(
-        pair('gpt-4o-mini', {
-          type: 'or',
-          conditions: [
-            { type: 'agent-token-budget', maxTokens: 300, agents: ['bob'] },
-            { type: 'max-messages', max: 40 },
-          ],
-        }),
-      );
+      const id = await runToEnd(budgeted({ type: 'agent-token-budget', maxTokens: 300, agents: ['bob'] }));
       const { summary } = await call('sessions.get', { id });
       expect(summary.stopReason).toBe('agent-token-budget');
       // bob reaches 300 tokens with his second reply, the fourth message.

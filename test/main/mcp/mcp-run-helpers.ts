@@ -1,7 +1,6 @@
 import type { FleetInput, McpServerSpec, RunEvent, ScriptedReply, ToolArgument } from '@shared/domain';
-import type { StartRunOptions } from '../../../src-main/orchestrator';
 import type { McpToolset } from '../../../src-main/orchestrator/tools';
-import { fleet, ofKind, run, scripted } from '../../helpers/fleet-builders';
+import { fleet, ofKind, run, scripted, type RunOptions } from '../../helpers/fleet-builders';
 
 /** One scripted agent with these tools saying these replies, beside the given servers. */
 export function toolFleet(
@@ -24,7 +23,7 @@ export function call(name: string, args: Record<string, ToolArgument> = {}, cont
 }
 
 /** Runs a fleet; `pids()` are the processes its MCP servers ran as (all of each tree), once it ended. */
-export function runWithServers(options: Omit<StartRunOptions, 'sink'>) {
+export function runWithServers(options: RunOptions) {
   const toolsets: McpToolset[] = [];
   const started = run({ ...options, onToolServers: (opened) => toolsets.push(opened) });
   return { ...started, pids: () => toolsets.flatMap((toolset) => toolset.endedProcesses) };

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FleetInvalidError } from '../../../src-main/orchestrator';
+import { FleetInvalidError } from '@shared/domain';
 import { fleet, ofKind, scripted, transcript } from '../../helpers/fleet-builders';
 import { gone, referenceServer, startEverythingHttp } from '../../helpers/mcp-servers';
 import { makeTempDir } from '../../helpers/temp-dir';

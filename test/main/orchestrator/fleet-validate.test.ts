@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFleet } from '@shared/domain';
+import { checkFleetToRun, FleetInvalidError, fleetSchema, parseFleet } from '@shared/domain';
 
 const base = {
   version: 1,
@@ -107,5 +107,36 @@ describe('fleet validation', () => {
     const result = parseFleet(open);
     expect(result.ok).toBe(true);
     expect(result.ok && result.warnings[0]).toMatchObject({ path: 'termination', severity: 'warning' });
+  });
+});
+
+describe('the check a fleet passes once before it runs', () => {
+  const withTools = (tools: string[]) =>
+    fleetSchema.parse({
+      ...base,
+      mcpServers: { memory: { command: 'node', args: ['server.js'] } },
+      agents: [{ name: 'a', type: 'scripted', script: [{ content: 'x' }], tools }],
+      team: { pattern: 'sequential' },
+    });
+
+  it('passes built-in tools and tools of declared MCP servers, refuses the rest naming the field', () => {
+    expect(checkFleetToRun(withTools(['calculator', 'memory/read_graph']), ['calculator']).warnings).toEqual(
+      [],
+    );
+    expect(() => checkFleetToRun(withTools(['teleport']), ['calculator'])).toThrow(FleetInvalidError);
+    expect(() => checkFleetToRun(withTools(['teleport']), ['calculator'])).toThrow(
+      /agents\[0\]\.tools\[0\]: unknown tool "teleport"/,
+    );
+    expect(() => checkFleetToRun(withTools(['files/read']), ['calculator'])).toThrow(/not in mcpServers/);
+  });
+
+  it('hands the fleet on unchanged, with its warnings as lines', () => {
+    const { termination: _ignored, ...open } = base;
+    const fleet = fleetSchema.parse(open);
+    const checked = checkFleetToRun(fleet, []);
+    expect(checked.fleet).toBe(fleet);
+    expect(checked.warnings).toEqual([
+      'termination: no termination condition: the run stops after 50 messages',
+    ]);
   });
 });

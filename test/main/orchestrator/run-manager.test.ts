@@ -2,15 +2,17 @@ import { getEventListeners } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '@shared/domain';
+import { FleetInvalidError, type RunEvent } from '@shared/domain';
 import { MemorySink, RunManager } from '../../../src-main/orchestrator';
-import { fleet, scripted } from '../../helpers/fleet-builders';
+import { checked, fleet, scripted } from '../../helpers/fleet-builders';
 
-const chatter = fleet({
-  agents: [scripted('a', [{ content: 'tick tock tick', chunkSize: 2, delayMs: 5 }], { loop: true })],
-  team: { pattern: 'round-robin' },
-  termination: { type: 'max-messages', max: 100 },
-});
+const chatter = checked(
+  fleet({
+    agents: [scripted('a', [{ content: 'tick tock tick', chunkSize: 2, delayMs: 5 }], { loop: true })],
+    team: { pattern: 'round-robin' },
+    termination: { type: 'max-messages', max: 100 },
+  }),
+).fleet;
 
 describe('RunManager', () => {
   it('starts runs with shared defaults, finds them by id and relays all their events', async () => {
@@ -34,18 +36,15 @@ describe('RunManager', () => {
     expect(sink.events).toHaveLength(seen.length);
   });
 
-  it('rejects a fleet the runtime cannot run, naming the field', () => {
-    const manager = new RunManager({ sink: new MemorySink(), env: {} });
+  it('takes only checked fleets: the check refuses one the runtime cannot run, naming the field', () => {
     const broken = fleet({ agents: [{ name: 'gpt', type: 'llm' }], team: { pattern: 'sequential' } });
-    expect(() => manager.start({ fleet: broken, task: 'x' })).toThrow(/agents\[0\]\.provider/);
+    expect(() => checked(broken)).toThrow(FleetInvalidError);
+    expect(() => checked(broken)).toThrow(/agents\[0\]\.provider/);
   });
 });
 
 describe('RunManager releases finished runs', () => {
-  const quick = fleet({
-    agents: [scripted('a', ['hello'])],
-    team: { pattern: 'sequential' },
-  });
+  const quick = checked(fleet({ agents: [scripted('a', ['hello'])], team: { pattern: 'sequential' } })).fleet;
 
   it('keeps only the most recently finished runs; older ones are forgotten and cannot continue', async () => {
     const manager = new RunManager({ sink: new MemorySink(), env: {} }, { keepFinished: 2 });

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { RunEvent } from '@shared/domain';
 import { startRun } from '../../../src-main/orchestrator';
 import { SecretMasker } from '../../../src-main/orchestrator/runtime/secret-masker';
-import { fleet, ofKind, scripted } from '../../helpers/fleet-builders';
+import { checked, fleet, ofKind, scripted } from '../../helpers/fleet-builders';
 import { startOpenAiStub, type OpenAiStub } from '../../helpers/openai-stub';
 import { openTempHistory } from '../../helpers/temp-store';
 
@@ -42,7 +42,7 @@ const keyedFleet = (tools: string[] = []) =>
 
 async function runStored(tools: string[] = [], secrets?: string[]) {
   const handle = startRun({
-    fleet: keyedFleet(tools),
+    ...checked(keyedFleet(tools)),
     task: 'Tell me your configuration',
     sink: history.store,
     env: { FLEETSCOPE_TEST_KEY: KEY },
@@ -156,10 +156,12 @@ describe('what the run hands out besides events is masked too', () => {
 
   it('the open question a person is asked', async () => {
     const handle = startRun({
-      fleet: fleet({
-        agents: [scripted('bot', [`Shall I use ${VAULT_KEY}?`]), { name: 'me', type: 'human' }],
-        team: { pattern: 'sequential' },
-      }),
+      ...checked(
+        fleet({
+          agents: [scripted('bot', [`Shall I use ${VAULT_KEY}?`]), { name: 'me', type: 'human' }],
+          team: { pattern: 'sequential' },
+        }),
+      ),
       task: 'deploy',
       sink: history.store,
       env: {},

@@ -1,8 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChannelName, Input, Output } from '@shared/contract';
-import { createApp, type FleetscopeApp } from '../../../../src-main/app';
+import { describe, expect, it } from 'vitest';
 import {
   SYNTHETIC_TIMING_TAG,
   buildImportedEvents,
@@ -11,8 +9,7 @@ import {
   readingPause,
 } from '../../../../src-main/interop/import/build-events';
 import type { ForeignConversation } from '../../../../src-main/interop/import/conversation';
-import { callChecked } from '../../../helpers/checked-dispatch';
-import { makeTempDir } from '../../../helpers/temp-dir';
+import { contractApp } from '../../../helpers/contract-app';
 
 /** An OpenAI message list: no times anywhere. */
 const CHAT = JSON.stringify([
@@ -23,24 +20,8 @@ const CHAT = JSON.stringify([
 ]);
 
 describe('importing the same file again', () => {
-  let temp: ReturnType<typeof makeTempDir>;
-  let app: FleetscopeApp;
-  const call = <C extends ChannelName>(channel: C, input: Input<C>): Promise<Output<C>> =>
-    callChecked(app.dispatcher, channel, input, { surface: 'browser' });
-
-  beforeEach(() => {
-    temp = makeTempDir();
-    app = createApp({
-      dataDir: join(temp.dir, 'data'),
-      surface: 'browser',
-      pingIntervalMs: 0,
-      seedSamples: false,
-    });
-  });
-  afterEach(async () => {
-    await app.close();
-    temp.remove();
-  });
+  const opened = contractApp('test', { surface: 'browser' });
+  const { call } = opened;
 
   it('is noticed: the answer names the earlier session and nothing is written', async () => {
     const first = await call('sessions.importData', { fileName: 'chat.json', content: CHAT });
@@ -82,9 +63,9 @@ describe('importing the same file again', () => {
   });
 
   it('notices a file the command line imported before', async () => {
-    const path = join(temp.dir, 'chat.json');
+    const path = join(opened.temp.dir, 'chat.json');
     writeFileSync(path, CHAT);
-    const fromCli = await app.importFile(path);
+    const fromCli = await opened.app.importFile(path);
     const again = await call('sessions.importData', { fileName: 'chat.json', content: CHAT });
     expect(again.sessionId).toBe(fromCli.sessionId);
     expect(again.earlier).toBeDefined();
