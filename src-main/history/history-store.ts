@@ -1,4 +1,4 @@
-import type { FleetInput, RunEvent, ViewState } from '@shared/domain';
+import type { FleetInput, PriceOverride, RunEvent, ViewState } from '@shared/domain';
 import type { SessionEdgeStats, SessionUsage, TurnIndex } from '@shared/contract';
 import type { EventSink } from '../orchestrator/sink';
 import type { SqliteDatabase } from './database';
@@ -231,6 +231,14 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
     this.requireSession(sessionId);
     if (this.writer.isLive(sessionId)) this.flush();
     return this.contexts.start(sessionId, messageId);
+  }
+
+  /**
+   * Settings' price overrides: usage that arrives unpriced from now on (imports, received traces)
+   * is priced by them before the price table, as a live run's calls are.
+   */
+  setPriceOverrides(overrides: readonly PriceOverride[]): void {
+    this.writer.setPriceOverrides(overrides);
   }
 
   /** The messages after `afterSeq` that can be in `agent`'s view, as light rows (see ContextQueries). */
