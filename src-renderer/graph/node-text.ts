@@ -43,6 +43,9 @@ export function pulseFloorFor(shown: number, next: number): number {
 /** The text each agent is streaming now, by node id (see graph-sync.ts). */
 export const STREAMS: InjectionKey<ReadonlyMap<string, string>> = Symbol('graph-streams');
 
+/** Whether edge labels show the cost of the turns each edge triggered beside its count. */
+export const EDGE_COSTS: InjectionKey<Ref<boolean>> = Symbol('graph-edge-costs');
+
 /** Selects the edge with this id as a click on the edge itself would (edge labels call it). */
 export const SELECT_EDGE: InjectionKey<(id: string) => void> = Symbol('graph-select-edge');
 
