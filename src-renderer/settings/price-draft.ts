@@ -67,8 +67,7 @@ export function withPriceOverride(list: readonly PriceOverride[], override: Pric
   return list.some(same) ? list.map((item) => (same(item) ? override : item)) : [...list, override];
 }
 
-/** "$0.15" per million tokens, as the price list shows it; "—" for none. */
-export function formatPerMTok(value: number | undefined): string {
-  if (value === undefined) return '—';
+/** "$0.15" per million tokens, as the price list shows it. */
+export function formatPerMTok(value: number): string {
   return `$${value.toLocaleString('en-US', { maximumFractionDigits: 6 })}`;
 }
