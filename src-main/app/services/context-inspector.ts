@@ -5,11 +5,10 @@ import {
   type ContextPart,
   type ContextPartKind,
   type SessionContext,
-  type StoredMessage,
 } from '@shared/contract';
-import { fleetSchema, USER, type Fleet, type Message, type RunEvent } from '@shared/domain';
+import { fleetSchema, USER, type Message } from '@shared/domain';
 import type { HistoryStore, ViewMessage } from '../../history';
-import { attributedChatMessages, foldRuntime, type AttributedTurn } from '../../orchestrator';
+import { agentViewOf, attributedChatMessages, type AttributedTurn } from '../../orchestrator';
 import { AppError } from '../handlers/errors';
 
 type CountTokens = (text: string) => number;
@@ -82,7 +81,7 @@ interface ReadSession {
 /**
  * What filled the context window of the model call that wrote a message: the agent's view of
  * the messages completed before it started, turned into chat turns by the orchestrator's own
- * code (`foldRuntime` routes them as the live bus did, `attributedChatMessages` makes the turns
+ * code (`agentViewOf` routes them as the live bus did, `attributedChatMessages` makes the turns
  * `LlmAgent` sends), each counted. A turn made from a model's reply takes the completion tokens
  * its provider reported for it (plus its sender's name when another agent reads it); others
  * are counted with the tokenizer and marked as estimates.
@@ -140,7 +139,7 @@ export class ContextInspector {
     const count = await loadTokenizer();
     const view = this.view(sessionId, spec.name);
     const placed = (view.parts ??= placeParts(
-      attributedChatMessages(spec, spec.name, agentView(parsed.data, spec.name, view.messages)),
+      attributedChatMessages(spec, spec.name, agentViewOf(parsed.data, spec.name, view.messages)),
       count,
     ));
     const answer = base(
@@ -218,19 +217,6 @@ function firstAtOrAfter(parts: readonly PlacedPart[], seq: number): number {
     else high = middle;
   }
   return low;
-}
-
-/** Everything `agent` said and received in these messages, routed as the bus does. */
-function agentView(fleet: Fleet, agent: string, messages: readonly StoredMessage[]): readonly Message[] {
-  const events = messages.map((message): RunEvent => ({
-    sessionId: '',
-    seq: message.seq,
-    t: message.t,
-    agent: message.from,
-    kind: 'message.completed',
-    payload: { message },
-  }));
-  return foldRuntime(events, fleet).team.memory.views[agent] ?? [];
 }
 
 function partKind({ turn, message }: AttributedTurn): ContextPartKind {
