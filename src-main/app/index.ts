@@ -241,6 +241,8 @@ export function createApp(options: AppOptions): FleetscopeApp {
     hub.emit('store.changed', { topic: 'app' });
   });
   const settings = new SettingsStore(db);
+  // Imports and received traces are priced as live runs are: Settings' overrides first.
+  store.setPriceOverrides(settings.get().priceOverrides);
   const catalog = new FleetCatalog(
     store,
     join(resourcesDir, 'fleets'),
@@ -313,7 +315,14 @@ export function createApp(options: AppOptions): FleetscopeApp {
     logger: logger.child({ component: 'retention' }),
   });
   const allHandlers: Handlers = {
-    ...registerAppHandlers({ info, settings, hub, retention, applyRetention: runsRetention }),
+    ...registerAppHandlers({
+      info,
+      settings,
+      hub,
+      retention,
+      applyRetention: runsRetention,
+      applyPrices: (overrides) => store.setPriceOverrides(overrides),
+    }),
     ...registerSessionHandlers({
       store,
       hub,

@@ -1,4 +1,4 @@
-import type { FleetInput, RunEvent, ViewState } from '@shared/domain';
+import type { FleetInput, PriceOverride, RunEvent, ViewState } from '@shared/domain';
 import type { SessionEdgeStats, SessionUsage, TurnIndex } from '@shared/contract';
 import type { EventSink } from '../orchestrator/sink';
 import type { SqliteDatabase } from './database';
@@ -7,7 +7,7 @@ import { FleetStore, type SavedFleet, type SavedFleetSummary } from './fleet-sto
 import { ForkWriter, type ForkCreated, type ForkRequest } from './fork-writer';
 import { familyOf, type FamilyTree } from './family';
 import { CompareQueries } from './compare-queries';
-import { ContextQueries, type MessageStart } from './context-queries';
+import { ContextQueries, type MessageStart, type ViewMessage } from './context-queries';
 import { UsageQueries } from './usage-queries';
 import { Materializer } from './materializer';
 import { LiveWriter } from './live-writer';
@@ -233,11 +233,25 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
     return this.contexts.start(sessionId, messageId);
   }
 
-  /** Messages no longer streaming with a seq after `afterSeq`, in seq order (see ContextQueries). */
-  completedMessagesAfter(sessionId: string, afterSeq: number): StoredMessage[] {
+  /**
+   * Settings' price overrides: usage that arrives unpriced from now on (imports, received traces)
+   * is priced by them before the price table, as a live run's calls are.
+   */
+  setPriceOverrides(overrides: readonly PriceOverride[]): void {
+    this.writer.setPriceOverrides(overrides);
+  }
+
+  /** The messages after `afterSeq` that can be in `agent`'s view, as light rows (see ContextQueries). */
+  viewMessagesAfter(sessionId: string, agent: string, afterSeq: number): ViewMessage[] {
     this.requireSession(sessionId);
     if (this.writer.isLive(sessionId)) this.flush();
-    return this.contexts.completedAfter(sessionId, afterSeq);
+    return this.contexts.viewAfter(sessionId, agent, afterSeq);
+  }
+
+  /** The content of these messages by id (see ContextQueries.messageTexts). */
+  messageTexts(sessionId: string, ids: readonly string[]): Map<string, string> {
+    this.requireSession(sessionId);
+    return this.contexts.messageTexts(sessionId, ids);
   }
 
   /** Tokens, cost and busy time in total, per agent and per edge, up to `seq` (see UsageQueries). */

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { emptyView, FINAL_STATUSES, type RunEvent, type SessionStatus } from '@shared/domain';
+import {
+  emptyView,
+  FINAL_STATUSES,
+  type PriceOverride,
+  type RunEvent,
+  type SessionStatus,
+  type UsagePricer,
+} from '@shared/domain';
 import type { SqliteDatabase } from './database';
 import { HistoryError } from './errors';
 import { Materializer, type SessionTally } from './materializer';
@@ -8,6 +15,7 @@ import { deleteSessionRows } from './maintenance';
 import { importTally, ImportWriter, newTally } from './import-writer';
 import type { ImportedEvent, ImportedSessionMeta, ImportInProgress, ImportThreadHandoff } from './ports';
 import { OwnerRecords } from './ownership';
+import { createPricer } from './pricing';
 import { writeTransaction, writeTurnsOf, type WriteTurns } from './write-turns';
 import { endSessionAsOf } from './recovery';
 import {
@@ -112,6 +120,9 @@ export class LiveWriter {
   private waitingForThread = false;
   /** Sessions whose events the store could not write, and why: their appends are refused. */
   private readonly halted = new Map<string, StoreFault>();
+  /** Prices usage that arrives unpriced (imports, traces): Settings' overrides, then the table. */
+  private priceOverrides: readonly PriceOverride[] = [];
+  private pricer: UsagePricer = createPricer();
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -119,7 +130,9 @@ export class LiveWriter {
     private readonly options: LiveWriterOptions,
   ) {
     this.turns = writeTurnsOf(db);
-    this.materializer = new Materializer(db, options.checkpointInterval);
+    this.materializer = new Materializer(db, options.checkpointInterval, {
+      pricer: (usage) => this.pricer(usage),
+    });
     this.imports = new ImportWriter(db, this.materializer);
     this.owners = new OwnerRecords(db);
     this.insertSession =
@@ -182,6 +195,12 @@ export class LiveWriter {
   }
 
   /** Commits everything buffered; throws if the transaction fails. */
+  /** Prices usage written from now on that arrives unpriced (imports, traces) by these first. */
+  setPriceOverrides(overrides: readonly PriceOverride[]): void {
+    this.priceOverrides = overrides;
+    this.pricer = createPricer(overrides);
+  }
+
   commit(): void {
     if (this.timer !== null) {
       clearTimeout(this.timer);
@@ -340,6 +359,7 @@ export class LiveWriter {
             nativeBinding: this.options.nativeBinding,
             checkpointInterval: this.options.checkpointInterval,
             writeTurns: this.turns.shared,
+            priceOverrides: this.priceOverrides,
           },
           finishedOnThread: () => {
             if (state !== 'open') throw new HistoryError('invalid-input', `The import of ${id} is ${state}.`);

@@ -1,4 +1,4 @@
-import type { EventBody, FleetInput, RunEvent, SessionSummary } from '@shared/domain';
+import type { EventBody, FleetInput, PriceOverride, RunEvent, SessionSummary } from '@shared/domain';
 
 /** What export needs from the store. Events come in seq order and are read lazily. */
 export interface SessionReader {
@@ -60,6 +60,8 @@ export interface ImportStoreFile {
   checkpointInterval: number;
   /** The store's WriteTurns (write-turns.ts): the writing thread yields the lock to live writes. */
   writeTurns: SharedArrayBuffer;
+  /** Settings' price overrides, which price the import's usage before the price table. */
+  priceOverrides: readonly PriceOverride[];
 }
 
 export interface ImportThreadHandoff {

@@ -7,7 +7,8 @@ import type { PriceOverride, TokenUsage, UsagePricer } from '@shared/domain';
  * others, with cached-token and tiered prices, shipped inside the package so pricing works
  * offline (it fetches nothing unless asked to, and it is never asked to here). Prices are in US
  * dollars; `overrides` (Settings > priceOverrides) win over the table, an exact model before the
- * provider's `*`. A call whose model is unknown to both has no price (null), never 0.
+ * provider's `*`, and those before a model's price for provider `*` (any provider: imported calls
+ * often name none). A call whose model is unknown to both has no price (null), never 0.
  */
 export function createPricer(overrides: readonly PriceOverride[] = []): UsagePricer {
   const exact = new Map<string, PriceOverride>();
@@ -19,7 +20,8 @@ export function createPricer(overrides: readonly PriceOverride[] = []): UsagePri
   return (usage) => {
     const provider = usage.provider ?? '';
     const model = usage.model ?? '';
-    const override = exact.get(`${provider}\u0000${model}`) ?? anyModel.get(provider);
+    const override =
+      exact.get(`${provider}\u0000${model}`) ?? anyModel.get(provider) ?? exact.get(`*\u0000${model}`);
     if (override) return overridePrice(usage, override);
     if (model === '') return null;
     return tablePrice(usage, provider);

@@ -26,7 +26,7 @@ export interface SessionListQuery {
   sort?: SessionSort;
 }
 
-/** ORDER BY of each sort; each is served by an index (migrations 2 and 13). */
+/** ORDER BY of each sort; each is an in-order walk of an index (migration 15), no sort step. */
 const ORDER_BY: Record<SessionSort, string> = {
   created: 'created_at DESC, id',
   cost: 'cost DESC, created_at DESC, id',

@@ -3,6 +3,7 @@ import { openRaw, type SqliteDatabase } from './database';
 import { importTally, ImportWriter } from './import-writer';
 import { Materializer, type SessionTally } from './materializer';
 import { OwnerRecords } from './ownership';
+import { createPricer } from './pricing';
 import { ROWS_PER_STATEMENT } from './row-batch';
 import { ThreadWriteTurns } from './write-turns';
 import type { ImportedEvent } from './ports';
@@ -145,7 +146,10 @@ class SessionsWriting {
       this.db.pragma('wal_autocheckpoint = 0');
       this.writer = new ImportWriter(
         this.db,
-        new Materializer(this.db, job.store.checkpointInterval, { batchRows: true }),
+        new Materializer(this.db, job.store.checkpointInterval, {
+          batchRows: true,
+          pricer: createPricer(job.store.priceOverrides),
+        }),
       );
       this.owners = new OwnerRecords(this.db);
     } catch (error) {

@@ -15,7 +15,7 @@ export {
   type HumanRequest,
   type ResumeFrom,
 } from './run';
-export { foldRuntime, type RuntimeSnapshot, type TeamSnapshot } from './resume';
+export { agentViewOf, foldRuntime, type RuntimeSnapshot, type TeamSnapshot } from './resume';
 export { attributedChatMessages, type AttributedTurn } from './agents';
 export { MemorySink, JsonlFileSink } from './sinks';
 export {

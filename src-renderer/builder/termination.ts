@@ -61,9 +61,9 @@ export function describeCondition(spec: TerminationSpec): string {
     case 'token-budget':
       return `${spec.maxTokens} tokens`;
     case 'cost-budget':
-      return `$${spec.maxCost}`;
+      return `$${spec.maxCost} spent`;
     case 'agent-token-budget':
-      return `${spec.maxTokens} tokens by one agent`;
+      return `${spec.maxTokens} tokens by ${spec.agents?.length ? `one of ${spec.agents.join(', ')}` : 'one agent'}`;
     case 'timeout':
       return `${spec.seconds} s`;
     case 'handoff':

@@ -2,6 +2,7 @@ import { shallowRef, watch, type Ref, type ShallowRef } from 'vue';
 import type { SessionUsage } from '@shared/contract';
 import { formatCost, formatDollars, type UsageFigures } from '@shared/domain';
 import { useBridge } from '../bridge';
+import { formatDuration } from '../ui/format';
 
 export interface CompareUsage {
   a: SessionUsage | null;
@@ -44,4 +45,16 @@ export function costDelta(a: UsageFigures | null, b: UsageFigures | null): strin
   if (!a || !b || a.cost === b.cost) return '';
   const diff = b.cost - a.cost;
   return `${diff > 0 ? '+' : '−'}${formatDollars(Math.abs(diff))}`;
+}
+
+/** A busy-time cell: how long the model calls took in all; "–" when there were no model calls. */
+export function busyCell(figures: UsageFigures | null): string {
+  return figures && figures.calls > 0 ? formatDuration(figures.busyMs) : '–';
+}
+
+/** B's busy-time difference from A ("+1.2 s"); empty when equal or either side has no calls. */
+export function busyDelta(a: UsageFigures | null, b: UsageFigures | null): string {
+  if (!a || !b || a.calls === 0 || b.calls === 0 || a.busyMs === b.busyMs) return '';
+  const diff = b.busyMs - a.busyMs;
+  return `${diff > 0 ? '+' : '−'}${formatDuration(Math.abs(diff))}`;
 }

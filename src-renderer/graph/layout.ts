@@ -44,20 +44,30 @@ export function clearLayout(fleetName: string): void {
 }
 
 const MINIMAP_KEY = 'fleetscope.graph.minimap';
+const EDGE_COSTS_KEY = 'fleetscope.graph.edge-costs';
 
-/** Whether the user wants the graph's minimap (shown unless turned off). */
-export function readMinimapChoice(): boolean {
+/** A graph toggle the user set, kept across views and launches; `fallback` until set. */
+function readChoice(key: string, fallback: boolean): boolean {
   try {
-    return localStorage.getItem(MINIMAP_KEY) !== 'off';
+    const stored = localStorage.getItem(key);
+    return stored === null ? fallback : stored === 'on';
   } catch {
-    return true;
+    return fallback;
   }
 }
 
-export function writeMinimapChoice(wanted: boolean): void {
+function writeChoice(key: string, wanted: boolean): void {
   try {
-    localStorage.setItem(MINIMAP_KEY, wanted ? 'on' : 'off');
+    localStorage.setItem(key, wanted ? 'on' : 'off');
   } catch {
     // Storage disabled: the choice lasts for this view only.
   }
 }
+
+/** Whether the user wants the graph's minimap (shown unless turned off). */
+export const readMinimapChoice = (): boolean => readChoice(MINIMAP_KEY, true);
+export const writeMinimapChoice = (wanted: boolean): void => writeChoice(MINIMAP_KEY, wanted);
+
+/** Whether edge labels show what the turns they triggered cost (off until turned on). */
+export const readEdgeCostChoice = (): boolean => readChoice(EDGE_COSTS_KEY, false);
+export const writeEdgeCostChoice = (wanted: boolean): void => writeChoice(EDGE_COSTS_KEY, wanted);

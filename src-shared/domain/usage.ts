@@ -82,7 +82,7 @@ export function formatCost(figures: Pick<UsageFigures, 'cost' | 'unpricedCalls'>
 /**
  * A price the user sets for one provider and model, overriding the price table: US dollars per
  * million input, cached-input and output tokens. `model` '*' matches every model of the provider
- * (a local server at 0). Cached input tokens cost `cachedInputPerMTok`, else `inputPerMTok`.
+ * (a local server at 0); `provider` '*' matches the model whatever the provider, or none (imports). Cached input tokens cost `cachedInputPerMTok`, else `inputPerMTok`.
  */
 export const priceOverrideSchema = z
   .object({

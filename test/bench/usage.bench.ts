@@ -11,7 +11,7 @@ import { roundRobinTeam, useStubChild } from './stub/stub-suite';
  * What tokens and cost cost:
  *   - the session list sorted by cost (and by tokens) against its default sort (newest first),
  *     SESSIONS sessions (FLEETSCOPE_BENCH_USAGE_SESSIONS, default 10,000), a 50-row page, each
- *     timed over LISTS calls; the query plan must walk an index, not sort the table;
+ *     timed over LISTS calls; the query plan must walk an index in order, with no sort step;
  *   - recording usage and cost in a run: the peers' 4-agent round robin (TURNS turns,
  *     FLEETSCOPE_BENCH_USAGE_TURNS, default 400) against the bench stub in its own process, into
  *     the SQLite store, with every call priced as it is recorded (the app's pricer) against the
@@ -109,6 +109,7 @@ describe('usage and cost', () => {
           )
           .all() as Array<{ detail: string }>;
         expect(plan.map((row) => row.detail).join('; ')).toMatch(/USING INDEX sessions_by_/);
+        expect(plan.map((row) => row.detail).join('; ')).not.toMatch(/TEMP B-TREE/);
       }
       const listed = (sort?: 'cost' | 'tokens') => () => {
         const started = performance.now();

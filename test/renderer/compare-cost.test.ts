@@ -8,13 +8,14 @@ import CompareFigures from '../../src-renderer/compare/CompareFigures.vue';
 import type { CompareSummary } from '../../src-renderer/compare/compare-store';
 import { createFakeBridge } from '../helpers/fake-bridge';
 
-const figures = (cost: number, unpricedCalls = 0): UsageFigures => ({
+const figures = (cost: number, unpricedCalls = 0, busyMs = 1500): UsageFigures => ({
   ...emptyFigures(),
   calls: 3,
   inputTokens: 300,
   outputTokens: 90,
   cost,
   unpricedCalls,
+  busyMs,
 });
 
 function side(id: string): CompareSide {
@@ -49,8 +50,8 @@ const usage: Record<string, SessionUsage> = {
   A: { seq: 20, total: figures(0.004), agents: [{ name: 'planner', figures: figures(0.004) }], edges: [] },
   B: {
     seq: 22,
-    total: figures(0.0052, 1),
-    agents: [{ name: 'planner', figures: figures(0.0052, 1) }],
+    total: figures(0.0052, 1, 2700),
+    agents: [{ name: 'planner', figures: figures(0.0052, 1, 2700) }],
     edges: [],
   },
 };
@@ -74,5 +75,17 @@ describe('compare: cost per agent and per session', () => {
     expect(cell.get('.b').text()).toBe('$0.0052 + 1 call without a price+$0.0012');
     expect(cell.classes()).toContain('changed');
     expect(view.get('[data-testid="compare-total-cost"] .a').text()).toBe('$0.0040');
+  });
+
+  it('shows busy time per agent and per session beside cost, with B’s difference', async () => {
+    const view = mount(CompareFigures, { props: { summary, usage: { a: usage.A!, b: usage.B! } } });
+    await flushPromises();
+    const headers = view.findAll('thead th').map((header) => header.text());
+    expect(headers.slice(-2)).toEqual(['Cost', 'Busy']);
+    const cell = view.get('[data-testid="compare-agent"] [data-testid="compare-busy"]');
+    expect(cell.get('.a').text()).toBe('1.5 s');
+    expect(cell.get('.b').text()).toBe('2.7 s+1.2 s');
+    const total = view.get('[data-testid="compare-total-busy"]');
+    expect(total.get('.b small').text()).toBe('+1.2 s');
   });
 });

@@ -5,11 +5,10 @@ import {
   type ContextPart,
   type ContextPartKind,
   type SessionContext,
-  type StoredMessage,
 } from '@shared/contract';
-import { fleetSchema, USER, type Fleet, type Message, type RunEvent } from '@shared/domain';
-import type { HistoryStore } from '../../history';
-import { attributedChatMessages, foldRuntime, type AttributedTurn } from '../../orchestrator';
+import { fleetSchema, USER, type Message } from '@shared/domain';
+import type { HistoryStore, ViewMessage } from '../../history';
+import { agentViewOf, attributedChatMessages, type AttributedTurn } from '../../orchestrator';
 import { AppError } from '../handlers/errors';
 
 type CountTokens = (text: string) => number;
@@ -52,6 +51,11 @@ interface PlacedPart {
   seq: number;
   /** Its group's index in `AgentParts.groups`. */
   group: number;
+  /**
+   * For a part made from a message read without its text (its preview not made yet): what
+   * precedes the text in the turn (the sender's name, or nothing); null otherwise.
+   */
+  textless: string | null;
 }
 
 /** An agent's whole view as parts, and the (kind, sender) groups they fall in, in first-seen order. */
@@ -60,27 +64,35 @@ interface AgentParts {
   groups: Array<{ kind: ContextPartKind; sender: string | null }>;
 }
 
-/** The session the inspector last read: its complete messages up to `lastSeq`, and agents' parts. */
+/** One agent's view as the inspector last read it: up to `lastSeq`, and its parts. */
+interface ReadView {
+  messages: ViewMessage[];
+  lastSeq: number;
+  /** The parts of its whole view as of `lastSeq`, in reading order; null until asked. */
+  parts: AgentParts | null;
+}
+
+/** The session the inspector last read: each asked agent's view. */
 interface ReadSession {
   id: string;
-  messages: StoredMessage[];
-  lastSeq: number;
-  /** Per agent: the parts of its whole view as of `lastSeq`, in reading order. */
-  parts: Map<string, AgentParts>;
+  views: Map<string, ReadView>;
 }
 
 /**
  * What filled the context window of the model call that wrote a message: the agent's view of
  * the messages completed before it started, turned into chat turns by the orchestrator's own
- * code (`foldRuntime` routes them as the live bus did, `attributedChatMessages` makes the turns
+ * code (`agentViewOf` routes them as the live bus did, `attributedChatMessages` makes the turns
  * `LlmAgent` sends), each counted. A turn made from a model's reply takes the completion tokens
  * its provider reported for it (plus its sender's name when another agent reads it); others
  * are counted with the tokenizer and marked as estimates.
  *
- * The inspector keeps the last session it read (its messages, read on from the last seq as the
- * session grows, and each asked agent's parts), so stepping through a long session's turns reads
- * and counts it once: an agent's view only grows, so the parts of one call are those of its
- * whole view made from messages before the call. (A tool call whose result came only after the
+ * It reads only what can be in the agent's view (its own messages, and those to it or to
+ * everyone), and the text only of what it counts: a turn its provider counted is summed from the
+ * stored count, and its text is read only for the parts shown. The inspector keeps the last
+ * session it read (each asked agent's view, read on from the last seq as the session grows, and
+ * its parts), so stepping through a long session's turns reads and counts it once: an agent's
+ * view only grows, so the parts of one call are those of its whole view made from messages
+ * before the call. (A tool call whose result came only after the
  * call, as after a crash, is left out of a request but counted here.)
  */
 export class ContextInspector {
@@ -125,15 +137,11 @@ export class ContextInspector {
       );
     const model = spec.type === 'llm' ? (spec.provider?.model ?? null) : null;
     const count = await loadTokenizer();
-    const session = this.session(sessionId);
-    let placed = session.parts.get(spec.name);
-    if (!placed) {
-      placed = placeParts(
-        attributedChatMessages(spec, spec.name, agentView(parsed.data, spec.name, session.messages)),
-        count,
-      );
-      session.parts.set(spec.name, placed);
-    }
+    const view = this.view(sessionId, spec.name);
+    const placed = (view.parts ??= placeParts(
+      attributedChatMessages(spec, spec.name, agentViewOf(parsed.data, spec.name, view.messages)),
+      count,
+    ));
     const answer = base(
       spec.type === 'llm'
         ? null
@@ -160,23 +168,42 @@ export class ContextInspector {
       answer.estimatedTokens += group.estimatedTokens;
     }
     answer.omittedParts = Math.max(0, end - MAX_CONTEXT_PARTS);
-    answer.parts = placed.parts.slice(answer.omittedParts, end).map((item) => item.part);
+    const shown = placed.parts.slice(answer.omittedParts, end);
+    this.fillPreviews(sessionId, shown);
+    answer.parts = shown.map((item) => item.part);
     return answer;
   }
 
-  /** The session's complete messages up to now, read on from where the last call stopped. */
-  private session(id: string): ReadSession {
-    if (this.read?.id !== id) {
-      this.read = { id, messages: [], lastSeq: 0, parts: new Map() };
+  /** The agent's view up to now, read on from where the last call stopped. */
+  private view(sessionId: string, agent: string): ReadView {
+    if (this.read?.id !== sessionId) this.read = { id: sessionId, views: new Map() };
+    let view = this.read.views.get(agent);
+    if (!view) {
+      view = { messages: [], lastSeq: 0, parts: null };
+      this.read.views.set(agent, view);
     }
-    const read = this.read;
-    const added = this.store.completedMessagesAfter(id, read.lastSeq);
+    const added = this.store.viewMessagesAfter(sessionId, agent, view.lastSeq);
     if (added.length > 0) {
-      for (const message of added) read.messages.push(message);
-      read.lastSeq = (added[added.length - 1] as StoredMessage).seq;
-      read.parts.clear();
+      for (const message of added) view.messages.push(message);
+      view.lastSeq = (added[added.length - 1] as ViewMessage).seq;
+      view.parts = null;
     }
-    return read;
+    return view;
+  }
+
+  /** Reads the text of the shown parts whose message was read without it. */
+  private fillPreviews(sessionId: string, shown: readonly PlacedPart[]): void {
+    const waiting = shown.filter((item) => item.textless !== null);
+    if (waiting.length === 0) return;
+    const texts = this.store.messageTexts(
+      sessionId,
+      waiting.map((item) => item.part.messageId as string),
+    );
+    for (const item of waiting) {
+      const text = texts.get(item.part.messageId as string) ?? '';
+      item.part.preview = `${item.textless}${text}`.slice(0, PREVIEW_CHARS);
+      item.textless = null;
+    }
   }
 }
 
@@ -190,19 +217,6 @@ function firstAtOrAfter(parts: readonly PlacedPart[], seq: number): number {
     else high = middle;
   }
   return low;
-}
-
-/** Everything `agent` said and received in these messages, routed as the bus does. */
-function agentView(fleet: Fleet, agent: string, messages: readonly StoredMessage[]): readonly Message[] {
-  const events = messages.map((message): RunEvent => ({
-    sessionId: '',
-    seq: message.seq,
-    t: message.t,
-    agent: message.from,
-    kind: 'message.completed',
-    payload: { message },
-  }));
-  return foldRuntime(events, fleet).team.memory.views[agent] ?? [];
 }
 
 function partKind({ turn, message }: AttributedTurn): ContextPartKind {
@@ -281,7 +295,9 @@ function placeParts(turns: readonly AttributedTurn[], count: CountTokens): Agent
       groups.push({ kind: part.kind, sender: part.sender });
       groupIndex.set(key, group);
     }
-    return { part, seq: turn.message ? (turn.message as StoredMessage).seq : 0, group };
+    const message = turn.message as ViewMessage | null;
+    const textless = message?.textless ? (turn.turn.role === 'user' ? `${message.from}: ` : '') : null;
+    return { part, seq: message ? message.seq : 0, group, textless };
   });
   return { parts, groups };
 }

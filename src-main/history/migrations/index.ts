@@ -13,6 +13,7 @@ import { storedAtColumn } from './011-stored-at';
 import { runRequestsTable } from './012-run-requests';
 import { modelUsageColumns } from './013-model-usage';
 import { cjkSearch } from './014-cjk-search';
+import { sessionSortOrder } from './015-session-sort-order';
 
 /** Every schema step in order. Append only; never edit a released migration. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   runRequestsTable,
   modelUsageColumns,
   cjkSearch,
+  sessionSortOrder,
 ];
 export type { Migration } from './runner';
 export { migrate } from './runner';

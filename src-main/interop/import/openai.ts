@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { USER, type TeamSpec, type ToolCall } from '@shared/domain';
+import { USER, type TeamSpec, type TokenUsage, type ToolCall } from '@shared/domain';
 import { agentName } from './build-events';
 import type { ForeignConversation, ForeignMessage } from './conversation';
 import { TransferError } from './transfer-error';
@@ -13,6 +13,23 @@ const contentSchema = z.union([
   z.null(),
   z.array(z.union([z.object({ type: z.string(), text: z.string().optional() }), z.string()])),
 ]);
+
+const tokenCount = z.number().int().nonnegative();
+
+/**
+ * A reply's usage as the chat-completions API reports it (`prompt_tokens`, `completion_tokens`
+ * and their details), or as the Responses API names it (`input_tokens`, `output_tokens`).
+ */
+const usageSchema = z.object({
+  prompt_tokens: tokenCount.optional(),
+  completion_tokens: tokenCount.optional(),
+  input_tokens: tokenCount.optional(),
+  output_tokens: tokenCount.optional(),
+  prompt_tokens_details: z.object({ cached_tokens: tokenCount.nullish() }).nullish(),
+  completion_tokens_details: z.object({ reasoning_tokens: tokenCount.nullish() }).nullish(),
+  input_tokens_details: z.object({ cached_tokens: tokenCount.nullish() }).nullish(),
+  output_tokens_details: z.object({ reasoning_tokens: tokenCount.nullish() }).nullish(),
+});
 
 const openAiMessageSchema = z.object({
   role: z.enum(ROLES),
@@ -29,6 +46,9 @@ const openAiMessageSchema = z.object({
   tool_call_id: z.string().optional(),
   /** The legacy single function call (role "function" answers it). */
   function_call: z.object({ name: z.string().min(1), arguments: z.string() }).nullish(),
+  /** Kept beside an assistant message by loggers that store the whole reply. */
+  usage: usageSchema.nullish(),
+  model: z.string().max(200).nullish(),
 });
 type OpenAiMessage = z.infer<typeof openAiMessageSchema>;
 
@@ -45,6 +65,35 @@ export function locateOpenAiMessages(value: unknown): { messages: unknown[]; pat
     if (isRecord(first) && typeof first.role === 'string') return { messages: candidate, path };
   }
   return null;
+}
+
+/**
+ * An assistant message's usage, priced later by its model (the message's, else the file's) and
+ * provider (the file's `provider`, else "openai", the API the format comes from); undefined when
+ * the message carries no token count.
+ */
+function usageOf(
+  source: OpenAiMessage,
+  defaults: { model: string | null; provider: string },
+): TokenUsage | undefined {
+  const usage = source.usage;
+  if (!usage) return undefined;
+  const prompt = usage.prompt_tokens ?? usage.input_tokens;
+  const completion = usage.completion_tokens ?? usage.output_tokens;
+  if (prompt === undefined && completion === undefined) return undefined;
+  const result: TokenUsage = { prompt: prompt ?? 0, completion: completion ?? 0 };
+  const cached =
+    usage.prompt_tokens_details?.cached_tokens ?? usage.input_tokens_details?.cached_tokens ?? undefined;
+  const reasoning =
+    usage.completion_tokens_details?.reasoning_tokens ??
+    usage.output_tokens_details?.reasoning_tokens ??
+    undefined;
+  if (cached) result.cached = Math.min(cached, result.prompt);
+  if (reasoning) result.reasoning = Math.min(reasoning, result.completion);
+  const model = source.model ?? defaults.model;
+  if (model) result.model = model;
+  result.provider = defaults.provider;
+  return result;
 }
 
 function textOf(content: OpenAiMessage['content']): string {
@@ -77,6 +126,13 @@ export function importOpenAiMessages(value: unknown, fallbackTime: number): Fore
   const messages: ForeignMessage[] = [];
   const systemPrompts = new Map<string, string>();
   let legacyCalls = 0;
+  const defaults = {
+    model: isRecord(value) && typeof value.model === 'string' ? value.model.slice(0, 200) : null,
+    provider:
+      isRecord(value) && typeof value.provider === 'string' && value.provider.trim() !== ''
+        ? value.provider.trim().slice(0, 200)
+        : 'openai',
+  };
   for (const source of parsed) {
     const content = textOf(source.content);
     if (source.role === 'assistant') {
@@ -94,7 +150,15 @@ export function importOpenAiMessages(value: unknown, fallbackTime: number): Fore
       const kind = toolCalls.length > 0 ? 'function' : 'text';
       // Tool calls are the agent's own work: addressed to itself, never to the user.
       const to = toolCalls.length > 0 ? current : USER;
-      messages.push({ from: current, to, kind, content, ...(toolCalls.length ? { toolCalls } : {}) });
+      const usage = usageOf(source, defaults);
+      messages.push({
+        from: current,
+        to,
+        kind,
+        content,
+        ...(toolCalls.length ? { toolCalls } : {}),
+        ...(usage ? { usage } : {}),
+      });
     } else if (source.role === 'tool' || source.role === 'function') {
       const callId =
         source.tool_call_id ?? [...pending.keys()].find((id) => pending.get(id)?.name === source.name);

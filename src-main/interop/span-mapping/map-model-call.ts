@@ -53,10 +53,12 @@ export function mapModelCall(
   const envelopes = readInputEnvelopes(reader);
   const outputs = readOutputMessages(reader, span.events, used);
   const read = readUsage(reader);
-  // The call's model (to price it by) and its duration (the span's) where the usage lacks them.
+  // The call's model and provider (to price it by: Settings' overrides are per provider) and its
+  // duration (the span's) where the usage lacks them.
   const usage = read && {
     ...read,
     ...(read.model === undefined && model ? { model: model.slice(0, 200) } : {}),
+    ...(read.provider === undefined && provider ? { provider: provider.slice(0, 200) } : {}),
     ...(read.durationMs === undefined ? { durationMs: Math.max(0, span.endMs - span.startMs) } : {}),
   };
   const explicitTo = reader.text('fleetscope.message.to');

@@ -1,1 +1,1 @@
-export { foldRuntime, type RuntimeSnapshot, type TeamSnapshot } from './runtime-fold';
+export { agentViewOf, foldRuntime, type RuntimeSnapshot, type TeamSnapshot } from './runtime-fold';

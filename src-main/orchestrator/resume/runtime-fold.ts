@@ -79,8 +79,52 @@ export function foldRuntime(events: Iterable<RunEvent>, fleet: Fleet): RuntimeSn
   return new RuntimeFold(fleet).fold(events);
 }
 
+/** The top-level team's members as delivery sees them. */
+function busMembers(fleet: Fleet): Map<string, BusMember> {
+  return new Map(
+    fleet.agents.map((agent) => [
+      agent.name,
+      {
+        name: agent.name,
+        acceptedKinds: agent.acceptedKinds,
+        receiveOwnBroadcasts: agent.receiveOwnBroadcasts,
+      },
+    ]),
+  );
+}
+
+const teamAgentsOf = (fleet: Fleet): ReadonlySet<string> =>
+  new Set(fleet.agents.filter((agent) => agent.type === 'team').map((agent) => agent.name));
+
+/**
+ * Whether a message was said on the top-level team's bus. Nested teams' members have scoped
+ * addresses (`team/agent`); a nested team's task comes from its team agent as a `task`.
+ */
+function isTopLevel(teamAgents: ReadonlySet<string>, message: Message): boolean {
+  if (message.from === USER) return true;
+  if (message.from.includes('/')) return false;
+  return !(teamAgents.has(message.from) && message.kind === 'task');
+}
+
+/**
+ * The messages among `messages` (completed, in order) that were in `agent`'s view: what the fold
+ * gives as `team.memory.views[agent]` for them, without folding anything else.
+ */
+export function agentViewOf(fleet: Fleet, agent: string, messages: readonly Message[]): Message[] {
+  const members = busMembers(fleet);
+  const teamAgents = teamAgentsOf(fleet);
+  return messages.filter((message) => {
+    if (!isTopLevel(teamAgents, message)) return false;
+    const delivery = routeMessage(members, '', USER, message);
+    return (
+      delivery.sender === agent ||
+      delivery.receivers.some((receiver) => receiver.name === agent && !receiver.own)
+    );
+  });
+}
+
 class RuntimeFold {
-  private readonly members = new Map<string, BusMember>();
+  private readonly members: Map<string, BusMember>;
   private readonly teamAgents: ReadonlySet<string>;
   private readonly history: Message[] = [];
   private readonly inboxes: Record<string, Message[]> = {};
@@ -110,17 +154,13 @@ class RuntimeFold {
   private patternFinished = false;
 
   constructor(private readonly fleet: Fleet) {
+    this.members = busMembers(fleet);
     for (const agent of fleet.agents) {
-      this.members.set(agent.name, {
-        name: agent.name,
-        acceptedKinds: agent.acceptedKinds,
-        receiveOwnBroadcasts: agent.receiveOwnBroadcasts,
-      });
       this.inboxes[agent.name] = [];
       this.views[agent.name] = [];
       this.turns[agent.name] = 0;
     }
-    this.teamAgents = new Set(fleet.agents.filter((agent) => agent.type === 'team').map((a) => a.name));
+    this.teamAgents = teamAgentsOf(fleet);
     this.floor = fleet.team.pattern === 'swarm' ? fleet.team.start : null;
     this.floorBefore = this.floor;
   }
@@ -241,7 +281,7 @@ class RuntimeFold {
       this.tokens.completion += message.usage.completion;
     }
     this.threads.set(message.id, message.threadId);
-    if (!this.isTopLevel(message)) return;
+    if (!isTopLevel(this.teamAgents, message)) return;
     const delivery = routeMessage(this.members, '', USER, message);
     if (delivery.sender !== null) this.views[delivery.sender]?.push(message);
     for (const receiver of delivery.receivers) {
@@ -251,16 +291,6 @@ class RuntimeFold {
     this.history.push(message);
     this.conditionMessages.push(message);
     if (message.to === USER) this.runOutput = message;
-  }
-
-  /**
-   * Whether a message was said on the top-level team's bus. Nested teams' members have scoped
-   * addresses (`team/agent`); a nested team's task comes from its team agent as a `task`.
-   */
-  private isTopLevel(message: Message): boolean {
-    if (message.from === USER) return true;
-    if (message.from.includes('/')) return false;
-    return !(this.teamAgents.has(message.from) && message.kind === 'task');
   }
 
   private snapshot(): RuntimeSnapshot {

@@ -63,6 +63,13 @@ describe('sessions.context: what filled an agent context window', () => {
       estimated: false,
       tokens: 5 + countTokens('critic: '),
     });
+    // Counted turns are read without their text; the parts shown still preview it.
+    expect(context.parts.map((part) => part.preview)).toEqual([
+      'You write plans.',
+      'Plan a picnic',
+      'A first draft of the plan.',
+      'critic: Looks good to me.',
+    ]);
     const sum = context.parts.reduce((total, part) => total + part.tokens, 0);
     expect(context.countedTokens).toBe(sum);
     expect(context.estimatedTokens).toBe(countTokens('You write plans.') + countTokens('Plan a picnic'));

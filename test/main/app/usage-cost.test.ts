@@ -193,6 +193,78 @@ describe('usage and cost of model calls', () => {
     expect(byTokens.items[0]?.id).toBe(priced);
   });
 
+  it("prices imported OpenAI messages and traces by Settings' overrides, then the table", async () => {
+    await call('settings.set', {
+      priceOverrides: [
+        { provider: 'openai', model: 'my-local-7b', inputPerMTok: 0, outputPerMTok: 0 },
+        { provider: '*', model: 'mistral/mistral-small-latest', inputPerMTok: 1, outputPerMTok: 2 },
+      ],
+    });
+    // An OpenAI message list whose logger kept each reply's usage (the file's model by default).
+    const conversation = {
+      model: 'gpt-4o-mini',
+      messages: [
+        { role: 'user', content: 'Plan the trip' },
+        {
+          role: 'assistant',
+          content: 'Rome first.',
+          usage: {
+            prompt_tokens: 1000,
+            completion_tokens: 200,
+            prompt_tokens_details: { cached_tokens: 400 },
+            completion_tokens_details: { reasoning_tokens: 50 },
+          },
+        },
+        { role: 'user', content: 'And then?' },
+        {
+          role: 'assistant',
+          content: 'Florence.',
+          model: 'my-local-7b',
+          usage: { input_tokens: 80, output_tokens: 9 },
+        },
+        { role: 'user', content: 'Thanks' },
+        { role: 'assistant', content: 'You are welcome.' },
+      ],
+    };
+    const imported = await call('sessions.importData', {
+      fileName: 'conversation.json',
+      content: JSON.stringify(conversation),
+    });
+    const [rome, florence, welcome] = await replies(imported.sessionId);
+    expect(rome?.usage).toMatchObject({
+      prompt: 1000,
+      completion: 200,
+      cached: 400,
+      reasoning: 50,
+      model: 'gpt-4o-mini',
+    });
+    expect(rome?.usage?.cost).toBeCloseTo(miniCost(1000, 400, 200), 12);
+    expect(florence?.usage).toMatchObject({ prompt: 80, completion: 9, model: 'my-local-7b', cost: 0 });
+    expect(welcome?.usage).toBeUndefined();
+    const usage = await call('sessions.usage', { id: imported.sessionId });
+    expect(usage.total).toMatchObject({ calls: 2, unpricedCalls: 0 });
+    expect(usage.total.cost).toBeCloseTo(miniCost(1000, 400, 200), 12);
+
+    // A trace from another framework: its model's price for any provider applies.
+    const trace = readFileSync(
+      join(import.meta.dirname, '../../fixtures/real/anyagent-openai-agents-genai-semconv-trace.json'),
+      'utf8',
+    );
+    const received = await call('sessions.importData', { fileName: 'trace.json', content: trace });
+    const calls = (await replies(received.sessionId)).filter((message) => message.usage);
+    expect(calls.length).toBeGreaterThan(0);
+    const tokens = calls.reduce(
+      (sum, message) => ({
+        prompt: sum.prompt + message.usage!.prompt,
+        completion: sum.completion + message.usage!.completion,
+      }),
+      { prompt: 0, completion: 0 },
+    );
+    const traced = await call('sessions.usage', { id: received.sessionId });
+    expect(traced.total.unpricedCalls).toBe(0);
+    expect(traced.total.cost).toBeCloseTo((tokens.prompt * 1 + tokens.completion * 2) / 1_000_000, 12);
+  });
+
   it('shows the same figures in the store, the CLI, every export and OTLP, and reads them back from OTLP', async () => {
     stub.enqueue(
       {

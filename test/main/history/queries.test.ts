@@ -52,6 +52,28 @@ describe('history store: queries and changes', () => {
     });
   });
 
+  it('pages every sort in order, ties by id, walking an index with no sort step', () => {
+    const insert = history.db.prepare(`INSERT INTO sessions (id, title, status, created_at, updated_at,
+      tokens, cost) VALUES (?, ?, 'completed', ?, ?, ?, ?)`);
+    // Equal cost, tokens, duration and creation time: only the id tells them apart.
+    for (const id of ['c', 'a', 'd', 'b']) insert.run(id, id, 1000, 2000, 50, 0.5);
+    for (const sort of ['created', 'cost', 'tokens', 'duration'] as const) {
+      const pages = [0, 2].flatMap((offset) =>
+        store.listSessions({ sort, limit: 2, offset }).items.map((item) => item.id),
+      );
+      expect(pages).toEqual(['a', 'b', 'c', 'd']);
+      const column = { created: 'created_at', cost: 'cost', tokens: 'tokens', duration: 'duration_ms' }[sort];
+      const plan = history.db
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT * FROM sessions ORDER BY ${column === 'created_at' ? '' : `${column} DESC, `}created_at DESC, id LIMIT 50`,
+        )
+        .all() as Array<{ detail: string }>;
+      const steps = plan.map((row) => row.detail).join('; ');
+      expect(steps).toMatch(/USING INDEX sessions_by_/);
+      expect(steps).not.toMatch(/TEMP B-TREE/);
+    }
+  });
+
   it('filters by status, fleet, date range and tag', () => {
     const a = runSession('alpha', ['x'], 'failed');
     const b = runSession('beta', ['x']);

@@ -91,4 +91,34 @@ describe('the termination builder', () => {
     await view.get('[data-testid="condition-type-0"]').setValue('source-match');
     expect(spec.value).toEqual({ type: 'source-match', sources: ['planner'] });
   });
+
+  it('sets a cost budget in dollars and a token budget for one agent, limited to named agents', async () => {
+    const { spec, view } = host({ type: 'max-messages', max: 5 });
+    await view.get('[data-testid="condition-type-0"]').setValue('cost-budget');
+    expect(spec.value).toEqual({ type: 'cost-budget', maxCost: 1 });
+    await view.get('[data-testid="condition-value-0"]').setValue('0.25');
+    expect(spec.value).toEqual({ type: 'cost-budget', maxCost: 0.25 });
+    expect(view.get('[data-testid="termination-summary"]').text()).toBe('Stops at $0.25 spent.');
+
+    await view.get('[data-testid="condition-or-0"]').trigger('click');
+    await view.get('[data-testid="condition-type-0.1"]').setValue('agent-token-budget');
+    await view.get('[data-testid="condition-value-0.1"]').setValue('5000');
+    await view.get('[data-testid="condition-agents-0.1"]').setValue('critic, planner');
+    expect(spec.value).toEqual({
+      type: 'or',
+      conditions: [
+        { type: 'cost-budget', maxCost: 0.25 },
+        { type: 'agent-token-budget', maxTokens: 5000, agents: ['critic', 'planner'] },
+      ],
+    });
+    expect(view.get('[data-testid="termination-summary"]').text()).toBe(
+      'Stops at ($0.25 spent OR 5000 tokens by one of critic, planner).',
+    );
+    // Emptied, the agents field means any agent again.
+    await view.get('[data-testid="condition-agents-0.1"]').setValue('');
+    expect((spec.value as { conditions: unknown[] }).conditions[1]).toEqual({
+      type: 'agent-token-budget',
+      maxTokens: 5000,
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importFile } from '../../../../src-main/interop/import';
 import { exportSession } from '../../../../src-main/interop/export';
@@ -247,6 +247,33 @@ describe('which thread writes an import', () => {
         expect(result.messageCount).toBeGreaterThan(0);
         expect(counts.appended > 0).toBe(onThisThread);
         expect(history.store.getSession(result.sessionId)?.summary.status).toBe('completed');
+      } finally {
+        history.cleanup();
+      }
+    }
+  });
+
+  it("prices usage by the store's price overrides on either thread", async () => {
+    const file = join(temp.dir, 'priced.json');
+    const messages = [
+      { role: 'user', content: 'Hello' },
+      {
+        role: 'assistant',
+        content: 'Hi.',
+        model: 'my-model',
+        usage: { prompt_tokens: 500, completion_tokens: 10 },
+      },
+    ];
+    writeFileSync(file, JSON.stringify(messages));
+    for (const options of [{}, ON_THREAD]) {
+      const history = openTempHistory();
+      try {
+        history.store.setPriceOverrides([
+          { provider: 'openai', model: 'my-model', inputPerMTok: 1000, outputPerMTok: 0 },
+        ]);
+        const result = await importFile(file, history.store, options);
+        const reply = history.store.pageMessages(result.sessionId, { limit: 10 }).items.at(-1);
+        expect(reply?.usage).toMatchObject({ prompt: 500, model: 'my-model', cost: 0.5 });
       } finally {
         history.cleanup();
       }
