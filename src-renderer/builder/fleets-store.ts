@@ -94,7 +94,10 @@ export const useFleetsStore = defineStore('fleets', () => {
     const snapshot = result.value.fleet as { name?: string } | null;
     if (!snapshot)
       return fail('This session has no fleet to fork (it was imported from another tool).', null);
-    return save({ ...snapshot, name: `${snapshot.name ?? 'Fleet'} (fork)` });
+    // A copy of the fleet it ran keeps that fleet's MCP secrets (the snapshot holds them masked).
+    if (!loaded.value) await load();
+    const source = fleets.value.find((fleet) => fleet.name === snapshot.name);
+    return save({ ...snapshot, name: `${snapshot.name ?? 'Fleet'} (fork)` }, undefined, source?.id);
   }
 
   bridge.onDidReceiveEvent((event) => {

@@ -179,6 +179,14 @@ export class RunService {
         ? this.options.settings.get().maxMessagesPerSession
         : request.maxMessages;
     const base = 'parsed' in request.source ? request.source.parsed : this.resolveFleet(request.source);
+    // A marker a session recorded in place of a secret would reach the server as its value.
+    const masked = maskedSecretPlaces(base);
+    if (masked.length > 0) {
+      throw new AppError(
+        'invalid-input',
+        `The fleet holds masked placeholders instead of its MCP servers' values (${masked.join(', ')}); enter them in the builder first.`,
+      );
+    }
     const fleet = withMessageCap(base, cap);
     const effective = applyProviderOverrides(fleet, request.overrides ?? {});
     const providers = fleetProviders(effective);

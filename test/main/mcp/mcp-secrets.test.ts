@@ -135,4 +135,36 @@ describe("an MCP server's env values are secrets", () => {
     const { sessionId } = await dispatch('runs.start', { source: { fleetId: copy.id }, task: 'Check' });
     expect(await tokenKinds(sessionId)).toEqual([REAL]);
   }, 60_000);
+
+  it('a fleet saved with the masked placeholders (a session snapshot) is refused before it runs', async () => {
+    const fleet = toolFleet(
+      { bad: misbehavingServer({ API_TOKEN: SECRET }) },
+      ['bad/token'],
+      [call('bad/token', {}, 'done')],
+      { name: 'Snapshot source' },
+    );
+    const { id } = await dispatch('fleets.save', { fleet });
+    const { sessionId } = await dispatch('runs.start', { source: { fleetId: id }, task: 'Check' });
+    expect(await tokenKinds(sessionId)).toEqual([REAL]);
+    // "Fork as new fleet" without naming the fleet it came from: the snapshot's markers are saved.
+    const snapshot = (await dispatch('sessions.get', { id: sessionId })).fleet as { name: string };
+    const orphan = await dispatch('fleets.save', { fleet: { ...snapshot, name: 'Snapshot (fork)' } });
+    const before = (await dispatch('sessions.list', { limit: 100 })).total;
+    const refused = await dispatchChecked(
+      app.dispatcher,
+      'runs.start',
+      { source: { fleetId: orphan.id }, task: 'Check' },
+      { surface: 'cli' },
+    );
+    expect(refused).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    expect(JSON.stringify(refused)).toContain('bad.env.API_TOKEN');
+    expect((await dispatch('sessions.list', { limit: 100 })).total).toBe(before);
+    // Naming it (as the app's Fork as new fleet does) gives the copy the real values.
+    const forked = await dispatch('fleets.save', {
+      copyOf: id,
+      fleet: { ...snapshot, name: 'Snapshot (fork 2)' },
+    });
+    const run = await dispatch('runs.start', { source: { fleetId: forked.id }, task: 'Check' });
+    expect(await tokenKinds(run.sessionId)).toEqual([REAL]);
+  }, 60_000);
 });

@@ -12,7 +12,8 @@ const snapshot = {
   team: { pattern: 'sequential' },
 };
 
-function backend() {
+/** The saved fleets `fleets.list` answers with. */
+function backend(listed: Array<{ id: string; name: string }> = []) {
   const fake = createFakeBridge((channel, input) => {
     if (channel === 'sessions.get') {
       const id = (input as { id: string }).id;
@@ -52,7 +53,19 @@ function backend() {
         },
       };
     }
-    if (channel === 'fleets.list') return { ok: true, value: [] };
+    if (channel === 'fleets.list') {
+      const value = listed.map(({ id, name }) => ({
+        id,
+        name,
+        description: '',
+        example: id.startsWith('example:'),
+        scripted: true,
+        agentCount: 1,
+        pattern: 'sequential',
+        updatedAt: 1,
+      }));
+      return { ok: true, value };
+    }
     return { ok: false, error: { code: 'unknown-channel', message: channel } };
   });
   setBridge(fake.bridge);
@@ -67,6 +80,18 @@ describe('the fleets store', () => {
     const fork = await useFleetsStore().forkFromSession('s-1');
     expect(fork?.id).toBe('f-1');
     expect(fake.calls.find((call) => call.channel === 'fleets.save')?.input).toEqual({
+      fleet: { ...snapshot, name: 'Debate (fork)' },
+    });
+  });
+
+  it('names the fleet the session ran as the copy source, so its MCP secrets carry over', async () => {
+    const fake = backend([
+      { id: 'other', name: 'Other' },
+      { id: 'saved-debate', name: 'Debate' },
+    ]);
+    await useFleetsStore().forkFromSession('s-1');
+    expect(fake.calls.find((call) => call.channel === 'fleets.save')?.input).toEqual({
+      copyOf: 'saved-debate',
       fleet: { ...snapshot, name: 'Debate (fork)' },
     });
   });
