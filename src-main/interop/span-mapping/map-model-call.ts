@@ -53,12 +53,16 @@ export function mapModelCall(
   const envelopes = readInputEnvelopes(reader);
   const outputs = readOutputMessages(reader, span.events, used);
   const read = readUsage(reader);
+  const fromFleetscope = Object.keys(span.attributes).some((key) => key.startsWith('fleetscope.'));
   // The call's model and provider (to price it by: Settings' overrides are per provider) and its
-  // duration (the span's) where the usage lacks them.
+  // duration (the span's) where the usage lacks them. Another Fleetscope's usage stays as it was
+  // recorded (its fleet names each agent's provider).
   const usage = read && {
     ...read,
     ...(read.model === undefined && model ? { model: model.slice(0, 200) } : {}),
-    ...(read.provider === undefined && provider ? { provider: provider.slice(0, 200) } : {}),
+    ...(read.provider === undefined && provider && !fromFleetscope
+      ? { provider: provider.slice(0, 200) }
+      : {}),
     ...(read.durationMs === undefined ? { durationMs: Math.max(0, span.endMs - span.startMs) } : {}),
   };
   const explicitTo = reader.text('fleetscope.message.to');
@@ -71,7 +75,6 @@ export function mapModelCall(
     mapInput(state, resolved, agent, caller, input, index, out, envelopes[index] ?? null),
   );
   state.endInputs();
-  const fromFleetscope = Object.keys(span.attributes).some((key) => key.startsWith('fleetscope.'));
   const answers = outputs.filter((message) => message.text !== '' || message.toolCalls.length > 0);
   if (answers.length === 0 && span.status.code === 2) {
     failIn(out, span.endMs, agent, span.status.message || `The model call "${span.name}" failed.`);

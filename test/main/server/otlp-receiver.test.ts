@@ -219,6 +219,8 @@ describe.each<Protocol>(['protobuf', 'json'])(
         prompt: 50,
         completion: 10,
         model: 'gpt-4o-mini',
+        // The span's provider: Settings' price overrides are per provider.
+        provider: 'openai',
         durationMs: 1_000,
         cost: expect.any(Number),
       });
