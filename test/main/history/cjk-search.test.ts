@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openHistory } from '../../../src-main/history';
+import { MIGRATIONS, openHistory } from '../../../src-main/history';
 import { openTempHistory, SessionScript } from '../../helpers/temp-store';
 
 const SENTENCES: Array<[string, string]> = [
@@ -75,7 +75,7 @@ describe('search in languages written without spaces', () => {
 
     const reopened = openHistory(history.dir);
     try {
-      expect(reopened.db.pragma('user_version', { simple: true })).toBe(14);
+      expect(reopened.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
       expect(titles(reopened, '天気')).toEqual(['Japanese']);
       expect(titles(reopened, '生产力')).toEqual(['Chinese']);
       expect(titles(reopened, 'weather')).toEqual(['English']);
