@@ -165,7 +165,8 @@ describe('importing a transcript from the page (streamed upload)', () => {
     await page.emulateMedia({ colorScheme: 'light' });
     await throttleUploads(page, null);
     await page.getByTestId('session-view').waitFor({ timeout: 60_000 });
-    expect(await page.getByTestId('session-title').textContent()).toBe('Watched while uploading');
+    // The view opens at once; its header fills in when the session's summary has been read.
+    await expect.poll(() => page.getByTestId('session-title').textContent()).toBe('Watched while uploading');
     expect(await sessionTotal()).toBe(before + 1);
     const texts = await seen();
     const uploading = texts.filter((entry) => entry.startsWith('upload: Uploading watched upload.json | '));
