@@ -82,6 +82,8 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
   readonly runRequests: RunRequests;
   private readonly listeners = new Set<(change: HistoryChange) => void>();
   private readonly faultListeners = new Set<(fault: StoreFault) => void>();
+  /** Settles (`settle`) waiting for a commit; ended early when a commit fails. */
+  private readonly settling: Array<() => void> = [];
   private readonly now: () => number;
   private readonly heartbeat: NodeJS.Timeout | null;
 
@@ -99,8 +101,11 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
       nativeBinding: options.nativeBinding,
       now: this.now,
       onDidCommit: (sessionIds) => this.emit({ type: 'sessions-changed', sessionIds }),
-      onWriteError:
-        options.onWriteError ?? ((error) => console.error('History store: a batch failed to commit', error)),
+      onWriteError: (error) => {
+        // A settle waiting for a commit that failed ends now: its reader's flush throws the fault.
+        for (const resolve of this.settling.splice(0)) resolve();
+        (options.onWriteError ?? ((e) => console.error('History store: a batch failed to commit', e)))(error);
+      },
       onStoreFault: (fault) => {
         for (const listener of this.faultListeners) listener(fault);
       },
@@ -147,6 +152,28 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
 
   whenDurable(callback: () => void): void {
     this.writer.whenDurable(callback);
+  }
+
+  /**
+   * Resolves once everything appended so far is committed, asking for that commit now. Unlike
+   * `flush` it never blocks this thread while an import's writing thread holds the store's write
+   * lock (LiveWriter.commitSoon): a reader that can wait (a handler of the app) settles before it
+   * reads a live session, so the read's own flush finds nothing left to commit. A failed commit
+   * ends the wait (as does `maxWaitMs`): the reader's flush then retries it, and throws its fault.
+   */
+  settle(maxWaitMs = 2_000): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        const at = this.settling.indexOf(done);
+        if (at >= 0) this.settling.splice(at, 1);
+        resolve();
+      };
+      const timer = setTimeout(done, maxWaitMs);
+      timer.unref?.();
+      this.settling.push(done);
+      this.writer.commitSoon(done);
+    });
   }
 
   /** Commits what is buffered. The database stays open: whoever opened it closes it. */

@@ -40,7 +40,10 @@ export const MAX_PENDING_EVENTS = 2_000;
 /**
  * A session's start, status changes and end commit at once (with everything buffered before
  * them): a few per run, and readers (the session list, a view opened on a run just started, a
- * process that finds a run another one ended) see the session as it is without waiting.
+ * process that finds a run another one ended) see the session as it is without waiting. While
+ * an import's writing thread has a job, a status change or an end commits as soon as the thread
+ * is out of its transaction (commitOrReport) instead of blocking this thread for it; a start
+ * still commits at once, as its failure refuses the run.
  */
 const COMMIT_AT_ONCE: ReadonlySet<RunEvent['kind']> = new Set([
   'session.started',
@@ -177,8 +180,11 @@ export class LiveWriter {
     }
     this.acceptedSeq.set(event.sessionId, event.seq);
     this.pending.push(event);
-    if (COMMIT_AT_ONCE.has(event.kind)) this.commit();
-    else if (COMMIT_SOON.has(event.kind) || this.pending.length >= MAX_PENDING_EVENTS) this.commitOrReport();
+    if (COMMIT_AT_ONCE.has(event.kind)) {
+      if (event.kind !== 'session.started' && this.turns.importing()) this.commitOrReport();
+      else this.commit();
+    } else if (COMMIT_SOON.has(event.kind) || this.pending.length >= MAX_PENDING_EVENTS)
+      this.commitOrReport();
     else if (this.timer === null) {
       this.timer = setTimeout(() => {
         this.timer = null;
@@ -192,6 +198,21 @@ export class LiveWriter {
   whenDurable(callback: () => void): void {
     if (this.pending.length === 0) callback();
     else this.waiting.push(callback);
+  }
+
+  /**
+   * Calls `callback` once everything appended so far is committed, committing now instead of at
+   * the end of the group-commit window; while an import's writing thread is in its transaction
+   * the commit waits for it on the event loop (commitOrReport), never blocking this thread. A
+   * failed commit is reported (onWriteError) and the callback waits for the one that retries.
+   */
+  commitSoon(callback: () => void): void {
+    if (this.pending.length === 0) {
+      callback();
+      return;
+    }
+    this.waiting.push(callback);
+    this.commitOrReport();
   }
 
   /** Commits everything buffered; throws if the transaction fails. */

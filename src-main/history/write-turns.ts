@@ -74,6 +74,11 @@ export class WriteTurns {
     this.autoCheckpoint = wanted;
   }
 
+  /** Whether an import's writing thread has a job (importThreadStarted): it may hold the lock. */
+  importing(): boolean {
+    return Atomics.load(this.slots, IMPORTING) > 0;
+  }
+
   /**
    * Runs `write` (which takes its turn itself, through `mine`) once the writing thread is out of
    * its transaction: at once when it is, else on this thread's event loop once it has left (or

@@ -19,4 +19,10 @@ export interface EventSink {
    * callbacks for the next one. A sink without this method is durable as soon as `append` returns.
    */
   whenDurable?(callback: () => void): void;
+  /**
+   * Resolves once every event appended before this call is durable, asking for that now, without
+   * blocking the thread meanwhile (where `flush` may wait for another writer of the same store).
+   * A sink without this method is flushed instead.
+   */
+  settle?(): Promise<void>;
 }

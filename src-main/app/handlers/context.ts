@@ -6,6 +6,9 @@ import type { Handlers } from './dispatcher';
 export function registerContextHandlers(store: HistoryStore): Pick<Handlers, 'sessions.context'> {
   const inspector = new ContextInspector(store);
   return {
-    'sessions.context': ({ id, messageId }) => inspector.inspect(id, messageId),
+    'sessions.context': async ({ id, messageId }) => {
+      await store.settle();
+      return inspector.inspect(id, messageId);
+    },
   };
 }

@@ -100,25 +100,35 @@ export function registerSessionHandlers(deps: {
     'sessions.list': (query) => store.listSessions(query),
     'sessions.get': ({ id }) => requireSession(store.resolveSessionId(id)),
     'sessions.messages': ({ id, ...query }) => store.pageMessages(id, query),
-    'sessions.events': ({ id, afterSeq, limit }) => {
+    'sessions.events': async ({ id, afterSeq, limit }) => {
       requireSession(id);
+      await store.settle();
       store.flush();
       const max = limit ?? 5000;
       const events = [...store.iterateEvents(id, afterSeq, afterSeq + max)];
       return { events, lastSeq: store.lastEventSeq(id) };
     },
-    'sessions.seek': ({ id, seq }) => store.seek(id, seq),
+    'sessions.seek': async ({ id, seq }) => {
+      await store.settle();
+      return store.seek(id, seq);
+    },
     'sessions.edges': async ({ id, seq }) => {
+      await store.settle();
       await prepareEdges(id, seq);
       return store.edgeStats(id, seq);
     },
-    'sessions.usage': ({ id, seq }) => store.usage(id, seq),
-    'sessions.unmapped': ({ id, limit }) => {
+    'sessions.usage': async ({ id, seq }) => {
+      await store.settle();
+      return store.usage(id, seq);
+    },
+    'sessions.unmapped': async ({ id, limit }) => {
       requireSession(id);
+      await store.settle();
       store.flush();
       return unmappedList(store.iterateEvents(id), limit ?? 1000);
     },
     'sessions.turns': async ({ id, agent, aroundSeq, limit }) => {
+      await store.settle();
       await prepareEdges(id);
       return store.turnIndex(id, { agent, aroundSeq: aroundSeq ?? 0, limit: limit ?? 200 });
     },

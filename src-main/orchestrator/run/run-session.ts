@@ -212,7 +212,7 @@ class RunSession implements RunHandle {
     }
     this.currentStatus = ending.status;
     this.recorder.emit(null, { kind: 'session.stopped', payload: { ...ending } });
-    this.recorder.flush();
+    await this.recorder.settle();
     this.control.finishSteps();
     return this.summary(ending);
   }

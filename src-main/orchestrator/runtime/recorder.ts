@@ -125,6 +125,17 @@ export class EventRecorder {
     this.sink.flush();
   }
 
+  /**
+   * Records pending deltas and resolves once everything is durable, without blocking the thread
+   * while the sink waits for another writer (EventSink.settle); then flushes, which throws the
+   * sink's failure if its commit failed.
+   */
+  async settle(): Promise<void> {
+    this.recordDeltas();
+    await this.sink.settle?.();
+    this.sink.flush();
+  }
+
   onDidEvent(listener: EventListener): Unsubscribe {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

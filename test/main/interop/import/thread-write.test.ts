@@ -390,6 +390,10 @@ function endlessRun(sessionId: string) {
       }
       return out;
     },
+    /** A change of the run's status, as the next event. */
+    status(status: 'paused' | 'running'): RunEvent {
+      return { sessionId, seq: (seq += 1), t: 0, agent: null, kind: 'session.status', payload: { status } };
+    },
   };
 }
 
@@ -457,6 +461,60 @@ describe("the main thread's turn beside an import on its own thread", () => {
       expect([...history.store.iterateEvents(sessionId)].map((event) => event.seq)).toEqual(
         Array.from({ length: run.seq() }, (_, index) => index + 1),
       );
+    } finally {
+      history.cleanup();
+    }
+  }, 60_000);
+});
+
+describe('a read of a live session beside an import on its own thread', () => {
+  it('settles first: it never blocks on the thread (nor do status changes), and reads every event appended before it', async () => {
+    const history = openTempHistory({ heartbeatMs: 0 });
+    try {
+      const turns = writeTurnsOf(history.store.db);
+      const sessionId = 'live-read';
+      const run = endlessRun(sessionId);
+      const reads: Array<Promise<{ appended: number; stored: number; blocked: boolean }>> = [];
+      // As the app's handlers read a live session: settle, then read (which flushes what is
+      // still buffered, here nothing).
+      let calls = 0;
+      let appendsBlocked = 0;
+      const appendAndRead = () => {
+        turns.lastWait = null;
+        for (const event of run.next(3)) history.store.append(event);
+        // A status change commits at once, or, while the thread is in, as soon as it is out.
+        calls += 1;
+        if (calls % 4 === 0) history.store.append(run.status(calls % 8 === 0 ? 'running' : 'paused'));
+        if (turns.lastWait !== null) appendsBlocked += 1;
+        const appended = run.seq();
+        reads.push(
+          history.store.settle().then(() => {
+            turns.lastWait = null;
+            const usage = history.store.usage(sessionId);
+            expect(usage).toBeDefined();
+            return {
+              appended,
+              stored: history.store.lastEventSeq(sessionId),
+              blocked: turns.lastWait !== null,
+            };
+          }),
+        );
+      };
+      const { failures, duringImport, stop } = await whileImporting(
+        history.store,
+        'live-read',
+        appendAndRead,
+        2,
+      );
+      stop();
+      const done = await Promise.all(reads);
+      expect(failures).toEqual([]);
+      expect(duringImport).toBeGreaterThan(3);
+      expect(turns.waitedOnLoop).toBeGreaterThan(0);
+      expect(calls).toBeGreaterThan(8);
+      expect(appendsBlocked).toBe(0);
+      expect(done.filter((read) => read.blocked)).toEqual([]);
+      expect(done.filter((read) => read.stored < read.appended)).toEqual([]);
     } finally {
       history.cleanup();
     }
