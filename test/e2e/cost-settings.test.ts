@@ -182,6 +182,17 @@ describe('prices, budgets and edge costs (Chromium)', () => {
       .poll(() => page.locator('[data-testid="issue-list"] [data-testid="issue-error"]').count())
       .toBe(0);
     await page.getByTestId('termination-editor').scrollIntoViewIfNeeded();
+    // Every condition's controls stay inside the side panel (a fieldset used to grow past it and
+    // hide the remove buttons off its right edge).
+    const editor = await page.getByTestId('termination-editor').boundingBox();
+    const controls = page.locator(
+      '[data-testid^="condition-remove-"], [data-testid^="condition-type-"], [data-testid^="condition-value-"]',
+    );
+    expect(await controls.count()).toBeGreaterThanOrEqual(7);
+    for (const box of await controls.evaluateAll((elements) =>
+      elements.map((element) => element.getBoundingClientRect().right),
+    ))
+      expect(box).toBeLessThanOrEqual(editor!.x + editor!.width + 0.5);
     for (const scheme of ['light', 'dark'] as const) {
       await useTheme(page, scheme);
       await shot(page, `cost-builder-budgets-1280-${scheme}.png`);
