@@ -7,7 +7,13 @@ import { FleetStore, type SavedFleet, type SavedFleetSummary } from './fleet-sto
 import { ForkWriter, type ForkCreated, type ForkRequest } from './fork-writer';
 import { familyOf, type FamilyTree } from './family';
 import { CompareQueries } from './compare-queries';
-import { ContextQueries, type MessageStart, type ViewMessage } from './context-queries';
+import {
+  ContextQueries,
+  type CountedSum,
+  type MessageStart,
+  type ViewMessage,
+  type ViewRead,
+} from './context-queries';
 import { UsageQueries } from './usage-queries';
 import { Materializer } from './materializer';
 import { LiveWriter } from './live-writer';
@@ -241,11 +247,40 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
     this.writer.setPriceOverrides(overrides);
   }
 
-  /** The messages after `afterSeq` that can be in `agent`'s view, as light rows (see ContextQueries). */
-  viewMessagesAfter(sessionId: string, agent: string, afterSeq: number): ViewMessage[] {
+  /** What `agent`'s view gained after `afterSeq`: counted sums and detail rows (see ContextQueries). */
+  viewAfter(sessionId: string, agent: string, afterSeq: number): ViewRead {
     this.requireSession(sessionId);
     if (this.writer.isLive(sessionId)) this.flush();
     return this.contexts.viewAfter(sessionId, agent, afterSeq);
+  }
+
+  /** Counted messages of `agent`'s view with `after < seq <= upTo`, summed (see ContextQueries). */
+  viewCountedSums(sessionId: string, agent: string, after: number, upTo: number): CountedSum[] {
+    this.requireSession(sessionId);
+    return this.contexts.countedSums(sessionId, agent, after, upTo);
+  }
+
+  /** The last counted messages of `agent`'s view before `beforeSeq`, newest first (see ContextQueries). */
+  viewCountedBefore(
+    sessionId: string,
+    agent: string,
+    beforeSeq: number,
+    limit: number,
+    accept: (message: ViewMessage) => boolean,
+  ): ViewMessage[] {
+    this.requireSession(sessionId);
+    return this.contexts.countedBefore(sessionId, agent, beforeSeq, limit, accept);
+  }
+
+  /** The first counted message of a sum that has no tool calls or results (see ContextQueries). */
+  viewFirstPlainCounted(
+    sessionId: string,
+    sum: Pick<CountedSum, 'sender' | 'receiver' | 'kind'>,
+    after: number,
+    before: number,
+  ): number | null {
+    this.requireSession(sessionId);
+    return this.contexts.firstPlainCounted(sessionId, sum, after, before);
   }
 
   /** The content of these messages by id (see ContextQueries.messageTexts). */
