@@ -1,4 +1,5 @@
-import type { FleetInput, PriceOverride, RunEvent, ViewState } from '@shared/domain';
+import type { FleetInput, RunEvent, ViewState } from '@shared/domain';
+import type { PriceSource } from './pricing';
 import type { SessionEdgeStats, SessionUsage, TurnIndex } from '@shared/contract';
 import type { EventSink } from '../orchestrator/sink';
 import type { SqliteDatabase } from './database';
@@ -241,10 +242,12 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
 
   /**
    * Settings' price overrides: usage that arrives unpriced from now on (imports, received traces)
-   * is priced by them before the price table, as a live run's calls are.
+   * is priced by them before the price table, as a live run's calls are. A function is read
+   * again when each import starts and after each commit, so overrides another process saves
+   * apply at once.
    */
-  setPriceOverrides(overrides: readonly PriceOverride[]): void {
-    this.writer.setPriceOverrides(overrides);
+  setPriceOverrides(source: PriceSource): void {
+    this.writer.setPriceOverrides(source);
   }
 
   /** What `agent`'s view gained after `afterSeq`: counted sums and detail rows (see ContextQueries). */

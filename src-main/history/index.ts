@@ -1,6 +1,6 @@
 export { openDatabase, type SqliteDatabase, type OpenedDatabase, type OpenOptions } from './database';
 export { SettingsStore } from './settings-store';
-export { createPricer, priced } from './pricing';
+export { createPricer, priced, type PriceSource } from './pricing';
 export {
   HistoryStore,
   type HistoryStoreOptions,
