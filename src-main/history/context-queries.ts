@@ -135,10 +135,10 @@ export class ContextQueries {
    * (`countedSums`) and the messages they cannot stand for (`detailAfter`).
    */
   viewAfter(sessionId: string, agent: string, afterSeq: number): ViewRead {
-    return this.db.transaction(() => ({
-      counted: this.countedSums(sessionId, agent, afterSeq, Number.MAX_SAFE_INTEGER),
-      detail: this.detailAfter(sessionId, agent, afterSeq),
-    }))();
+    return this.db.transaction(() => {
+      const { counted, uncounted } = this.scan(sessionId, agent, afterSeq, Number.MAX_SAFE_INTEGER);
+      return { counted, detail: this.detailAfter(sessionId, agent, afterSeq, uncounted) };
+    })();
   }
 
   /** The message `messageId` of the session (through a fork's prefix) and its start; null when none. */
@@ -168,21 +168,40 @@ export class ContextQueries {
    * these sums too (the index does not know them); `detailAfter` reads them.
    */
   countedSums(sessionId: string, agent: string, after: number, upTo: number): CountedSum[] {
+    return this.scan(sessionId, agent, after, upTo).counted;
+  }
+
+  /**
+   * One walk of `message_rows_context` over the view's candidates with `after < seq <= upTo`:
+   * the counted ones summed (`countedSums`), and the seqs of the others (each its own group).
+   */
+  private scan(
+    sessionId: string,
+    agent: string,
+    after: number,
+    upTo: number,
+  ): { counted: CountedSum[]; uncounted: number[] } {
     const sums = new Map<string, CountedSum>();
+    const uncounted: number[] = [];
     for (const segment of this.segmentsWithin(sessionId, after, upTo)) {
       const rows = this.cache
         .get(
-          `SELECT sender, receiver, kind, count(*), sum(completion_tokens), min(seq), max(seq)
-           FROM message_rows INDEXED BY message_rows_context
-           WHERE sid = (SELECT sid FROM sessions WHERE id = @session) AND seq > @after AND seq <= @upTo
-             AND ${COUNTED}
-           GROUP BY sender, receiver, kind`,
+          `SELECT sender, receiver, kind, count(*), sum(completion_tokens), min(seq), max(seq), counted
+           FROM (SELECT sender, receiver, kind, completion_tokens, seq, (${COUNTED}) AS counted
+             FROM message_rows INDEXED BY message_rows_context
+             WHERE sid = (SELECT sid FROM sessions WHERE id = @session) AND seq > @after AND seq <= @upTo
+               AND state <> 'streaming' AND (sender = @agent OR receiver = @agent OR receiver = '${BROADCAST}'))
+           GROUP BY sender, receiver, kind, counted, CASE WHEN counted THEN 0 ELSE seq END`,
         )
         .raw()
         .all({ session: segment.session, agent, after: segment.after, upTo: segment.upTo }) as Array<
-        [string, string, string, number, number, number, number]
+        [string, string, string, number, number, number, number, number]
       >;
-      for (const [sender, receiver, kind, messages, completionTokens, firstSeq, lastSeq] of rows) {
+      for (const [sender, receiver, kind, messages, completionTokens, firstSeq, lastSeq, isCounted] of rows) {
+        if (!isCounted) {
+          uncounted.push(firstSeq);
+          continue;
+        }
         const key = sumKey(sender, receiver, kind);
         const sum = sums.get(key);
         if (!sum) sums.set(key, { sender, receiver, kind, messages, completionTokens, firstSeq, lastSeq });
@@ -194,7 +213,7 @@ export class ContextQueries {
         }
       }
     }
-    return [...sums.values()];
+    return { counted: [...sums.values()], uncounted };
   }
 
   /**
@@ -202,19 +221,24 @@ export class ContextQueries {
    * order, as light rows (see ViewMessage): a person's, errors, those no provider counted, and the
    * agent's own tool calls and results.
    */
-  detailAfter(sessionId: string, agent: string, afterSeq: number): ViewMessage[] {
+  private detailAfter(
+    sessionId: string,
+    agent: string,
+    afterSeq: number,
+    uncounted: readonly number[],
+  ): ViewMessage[] {
     const found: ViewMessage[] = [];
+    const asked = JSON.stringify(uncounted);
     for (const segment of this.segmentsWithin(sessionId, afterSeq, Number.MAX_SAFE_INTEGER)) {
       const params = { session: segment.session, agent, after: segment.after, upTo: segment.upTo };
-      const uncounted = this.cache
+      const others = this.cache
         .get(
-          `SELECT ${VIEW_COLUMNS} FROM message_rows INDEXED BY message_rows_context
-           WHERE sid = (SELECT sid FROM sessions WHERE id = @session) AND seq > @after AND seq <= @upTo
-             AND state <> 'streaming' AND (sender = @agent OR receiver = @agent OR receiver = '${BROADCAST}')
-             AND NOT (${COUNTED})`,
+          `SELECT ${VIEW_COLUMNS} FROM message_rows
+           WHERE sid = (SELECT sid FROM sessions WHERE id = @session) AND +seq > @after AND +seq <= @upTo
+             AND seq IN (SELECT value FROM json_each(@asked))`,
         )
         .raw()
-        .all(params) as ViewTuple[];
+        .all({ ...params, asked }) as ViewTuple[];
       const tools = this.cache
         .get(
           `SELECT ${VIEW_COLUMNS} FROM message_rows INDEXED BY message_rows_tool_turns
@@ -225,9 +249,7 @@ export class ContextQueries {
         .all(params) as ViewTuple[];
       // The agent's own uncounted tool turns are in both.
       const toolSeqs = new Set(tools.map((row) => row[1]));
-      const rows = [...uncounted.filter((row) => !toolSeqs.has(row[1])), ...tools].sort(
-        (a, b) => a[1] - b[1],
-      );
+      const rows = [...others.filter((row) => !toolSeqs.has(row[1])), ...tools].sort((a, b) => a[1] - b[1]);
       for (const row of rows) found.push(viewMessage(row));
     }
     return found;
