@@ -112,7 +112,8 @@ export interface CountedSum {
   lastSeq: number;
 }
 
-const sumKey = (sender: string, receiver: string, kind: string): string =>
+/** The key a counted sum is kept under: its sender, receiver and kind. */
+export const countedSumKey = (sender: string, receiver: string, kind: string): string =>
   `${sender}\u0000${receiver}\u0000${kind}`;
 
 /** The `messages` view's columns, read from `message_rows` (which also has `first_seq`). */
@@ -202,7 +203,7 @@ export class ContextQueries {
           uncounted.push(firstSeq);
           continue;
         }
-        const key = sumKey(sender, receiver, kind);
+        const key = countedSumKey(sender, receiver, kind);
         const sum = sums.get(key);
         if (!sum) sums.set(key, { sender, receiver, kind, messages, completionTokens, firstSeq, lastSeq });
         else {

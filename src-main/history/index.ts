@@ -10,6 +10,7 @@ export {
 } from './history-store';
 export type { FamilyTree } from './family';
 export type { LastStop, SharedHistory } from './compare-queries';
+export { countedSumKey } from './context-queries';
 export type { CountedSum, MessageStart, ViewMessage, ViewRead } from './context-queries';
 export { openHistory, STORE_FILE, type OpenHistoryOptions, type OpenedHistory } from './open-history';
 export { HistoryError, type HistoryErrorCode } from './errors';

@@ -14,7 +14,7 @@ import {
   type Message,
   type MessageKind,
 } from '@shared/domain';
-import type { CountedSum, HistoryStore, ViewMessage } from '../../history';
+import { countedSumKey, type CountedSum, type HistoryStore, type ViewMessage } from '../../history';
 import { agentViewOf, attributedChatMessages, type AttributedTurn } from '../../orchestrator';
 import { AppError } from '../handlers/errors';
 
@@ -70,7 +70,7 @@ interface AgentParts {
   totals: Map<string, GroupSum>;
   /**
    * The agent's own messages with tool calls or results that the counted sums also hold (see
-   * `countedBefore`), in seq order, and their sums by sum key (`sumKey`).
+   * `countedBefore`), in seq order, and their sums by sum key (`countedSumKey`).
    */
   ownTools: Array<{ seq: number; key: string; completion: number }>;
   ownToolTotals: Map<string, { messages: number; completion: number }>;
@@ -288,7 +288,7 @@ export class ContextInspector {
   ): PlacedPart[] {
     const tail = this.store
       .viewCountedBefore(sessionId, spec.name, startSeq, MAX_CONTEXT_PARTS, (message) =>
-        counted.has(sumKey(message.from, message.to, message.kind)),
+        counted.has(countedSumKey(message.from, message.to, message.kind)),
       )
       .reverse();
     const boundary = tail.length >= MAX_CONTEXT_PARTS ? (tail[0] as ViewMessage).seq : 0;
@@ -426,7 +426,7 @@ function agentParts(
     // As the store's counted sums select them (COUNTED in history/context-queries.ts).
     if (message.from !== spec.name || message.kind === 'error' || completion <= 0) continue;
     if (!message.toolCalls && !message.toolResults) continue;
-    const key = sumKey(message.from, message.to, message.kind);
+    const key = countedSumKey(message.from, message.to, message.kind);
     ownTools.push({ seq: message.seq, key, completion });
     const total = ownToolTotals.get(key) ?? { messages: 0, completion: 0 };
     total.messages += 1;
@@ -491,12 +491,9 @@ function firstAfter(items: ReadonlyArray<{ seq: number }>, seq: number): number 
   return low;
 }
 
-const sumKey = (sender: string, receiver: string, kind: string): string =>
-  `${sender}\u0000${receiver}\u0000${kind}`;
-
 /** Adds `sum` (sign 1) to or takes it (sign -1) from `sums`; the first seq is kept from adding. */
 function addSum(sums: Map<string, CountedSum>, sum: CountedSum, sign: 1 | -1): void {
-  const key = sumKey(sum.sender, sum.receiver, sum.kind);
+  const key = countedSumKey(sum.sender, sum.receiver, sum.kind);
   const found = sums.get(key);
   if (!found) {
     if (sign > 0) sums.set(key, { ...sum });
