@@ -241,8 +241,9 @@ export function createApp(options: AppOptions): FleetscopeApp {
     hub.emit('store.changed', { topic: 'app' });
   });
   const settings = new SettingsStore(db);
-  // Imports and received traces are priced as live runs are: Settings' overrides first.
-  store.setPriceOverrides(settings.get().priceOverrides);
+  // Imports and received traces are priced as live runs are: Settings' overrides first, read as
+  // they are stored when each import starts (another process on this folder may change them).
+  store.setPriceOverrides(() => settings.get().priceOverrides);
   const catalog = new FleetCatalog(
     store,
     join(resourcesDir, 'fleets'),
@@ -321,7 +322,6 @@ export function createApp(options: AppOptions): FleetscopeApp {
       hub,
       retention,
       applyRetention: runsRetention,
-      applyPrices: (overrides) => store.setPriceOverrides(overrides),
     }),
     ...registerSessionHandlers({
       store,

@@ -83,6 +83,39 @@ function viewMessage(row: ViewTuple): ViewMessage {
   return message;
 }
 
+/**
+ * A message of an agent's view (`@agent`) that its provider counted and that reads as one chat
+ * turn whose tokens are that count (a sender's name aside): not streaming, not a person's, not an
+ * error (whose routing reads its meta), and to or from the agent or to everyone. Every column it
+ * reads is in `message_rows_context`.
+ */
+const COUNTED = `state <> 'streaming' AND sender <> '${USER}' AND coalesce(completion_tokens, 0) > 0 AND kind <> 'error'
+  AND (sender = @agent OR receiver = @agent OR receiver = '${BROADCAST}')`;
+
+/** A message with tool calls or results: `message_rows_tool_turns` lists these. */
+const HAS_TOOLS = '(tool_calls IS NOT NULL OR tool_results IS NOT NULL)';
+
+/** What an agent's view gained after a seq (see ContextQueries.viewAfter). */
+export interface ViewRead {
+  counted: CountedSum[];
+  detail: ViewMessage[];
+}
+
+/** What `countedSums` gives per sender, receiver and kind. */
+export interface CountedSum {
+  sender: string;
+  receiver: string;
+  kind: string;
+  messages: number;
+  completionTokens: number;
+  firstSeq: number;
+  lastSeq: number;
+}
+
+/** The key a counted sum is kept under: its sender, receiver and kind. */
+export const countedSumKey = (sender: string, receiver: string, kind: string): string =>
+  `${sender}\u0000${receiver}\u0000${kind}`;
+
 /** The `messages` view's columns, read from `message_rows` (which also has `first_seq`). */
 const ROW_COLUMNS = MESSAGE_ROW_COLUMNS.replace('session_id', '? AS session_id');
 
@@ -91,10 +124,22 @@ export class ContextQueries {
   private readonly cache: StatementCache;
 
   constructor(
-    db: SqliteDatabase,
+    private readonly db: SqliteDatabase,
     private readonly lineage: Lineage,
   ) {
     this.cache = new StatementCache(db);
+  }
+
+  /**
+   * What `agent`'s view gained after `afterSeq`, read in one transaction (so a writer in another
+   * process cannot slip a message between the two reads): the sums of its counted messages
+   * (`countedSums`) and the messages they cannot stand for (`detailAfter`).
+   */
+  viewAfter(sessionId: string, agent: string, afterSeq: number): ViewRead {
+    return this.db.transaction(() => {
+      const { counted, uncounted } = this.scan(sessionId, agent, afterSeq, Number.MAX_SAFE_INTEGER);
+      return { counted, detail: this.detailAfter(sessionId, agent, afterSeq, uncounted) };
+    })();
   }
 
   /** The message `messageId` of the session (through a fork's prefix) and its start; null when none. */
@@ -117,25 +162,166 @@ export class ContextQueries {
   }
 
   /**
-   * The messages after `afterSeq` no longer streaming that can be in `agent`'s view: its own, and
-   * those addressed to it or to everyone (routing decides which of these it was shown). Light
-   * rows (see ViewMessage): no usage details, and content only where the inspector counts it.
+   * Sums over the counted messages of `agent`'s view with `after < seq <= upTo`, per sender,
+   * receiver and kind (which decide routing): messages no longer streaming, not a person's and
+   * not errors, whose provider counted them, that can be in the view (see COUNTED). Walks only the
+   * `message_rows_context` index. The agent's own messages with tool calls or results are in
+   * these sums too (the index does not know them); `detailAfter` reads them.
    */
-  viewAfter(sessionId: string, agent: string, afterSeq: number): ViewMessage[] {
-    const found: ViewMessage[] = [];
-    for (const segment of this.segmentsAfter(sessionId, afterSeq)) {
+  countedSums(sessionId: string, agent: string, after: number, upTo: number): CountedSum[] {
+    return this.scan(sessionId, agent, after, upTo).counted;
+  }
+
+  /**
+   * One walk of `message_rows_context` over the view's candidates with `after < seq <= upTo`:
+   * the counted ones summed (`countedSums`), and the seqs of the others (each its own group).
+   */
+  private scan(
+    sessionId: string,
+    agent: string,
+    after: number,
+    upTo: number,
+  ): { counted: CountedSum[]; uncounted: number[] } {
+    const sums = new Map<string, CountedSum>();
+    const uncounted: number[] = [];
+    for (const segment of this.segmentsWithin(sessionId, after, upTo)) {
       const rows = this.cache
         .get(
-          `SELECT ${VIEW_COLUMNS} FROM message_rows
-           WHERE sid = (SELECT sid FROM sessions WHERE id = @session) AND seq > @after AND seq <= @upTo
-             AND state <> 'streaming' AND (sender = @agent OR receiver = @agent OR receiver = '${BROADCAST}')
-           ORDER BY seq`,
+          `SELECT sender, receiver, kind, count(*), sum(completion_tokens), min(seq), max(seq), counted
+           FROM (SELECT sender, receiver, kind, completion_tokens, seq, (${COUNTED}) AS counted
+             FROM message_rows INDEXED BY message_rows_context
+             WHERE sid = (SELECT sid FROM sessions WHERE id = @session) AND seq > @after AND seq <= @upTo
+               AND state <> 'streaming' AND (sender = @agent OR receiver = @agent OR receiver = '${BROADCAST}'))
+           GROUP BY sender, receiver, kind, counted, CASE WHEN counted THEN 0 ELSE seq END`,
         )
         .raw()
-        .all({ session: segment.session, agent, after: segment.after, upTo: segment.upTo }) as ViewTuple[];
+        .all({ session: segment.session, agent, after: segment.after, upTo: segment.upTo }) as Array<
+        [string, string, string, number, number, number, number, number]
+      >;
+      for (const [sender, receiver, kind, messages, completionTokens, firstSeq, lastSeq, isCounted] of rows) {
+        if (!isCounted) {
+          uncounted.push(firstSeq);
+          continue;
+        }
+        const key = countedSumKey(sender, receiver, kind);
+        const sum = sums.get(key);
+        if (!sum) sums.set(key, { sender, receiver, kind, messages, completionTokens, firstSeq, lastSeq });
+        else {
+          sum.messages += messages;
+          sum.completionTokens += completionTokens;
+          sum.firstSeq = Math.min(sum.firstSeq, firstSeq);
+          sum.lastSeq = Math.max(sum.lastSeq, lastSeq);
+        }
+      }
+    }
+    return { counted: [...sums.values()], uncounted };
+  }
+
+  /**
+   * The messages after `afterSeq` of `agent`'s view that `countedSums` cannot stand for, in seq
+   * order, as light rows (see ViewMessage): a person's, errors, those no provider counted, and the
+   * agent's own tool calls and results.
+   */
+  private detailAfter(
+    sessionId: string,
+    agent: string,
+    afterSeq: number,
+    uncounted: readonly number[],
+  ): ViewMessage[] {
+    const found: ViewMessage[] = [];
+    const asked = JSON.stringify(uncounted);
+    for (const segment of this.segmentsWithin(sessionId, afterSeq, Number.MAX_SAFE_INTEGER)) {
+      const params = { session: segment.session, agent, after: segment.after, upTo: segment.upTo };
+      const others = this.cache
+        .get(
+          `SELECT ${VIEW_COLUMNS} FROM message_rows
+           WHERE sid = (SELECT sid FROM sessions WHERE id = @session) AND +seq > @after AND +seq <= @upTo
+             AND seq IN (SELECT value FROM json_each(@asked))`,
+        )
+        .raw()
+        .all({ ...params, asked }) as ViewTuple[];
+      const tools = this.cache
+        .get(
+          `SELECT ${VIEW_COLUMNS} FROM message_rows INDEXED BY message_rows_tool_turns
+           WHERE sid = (SELECT sid FROM sessions WHERE id = @session) AND sender = @agent
+             AND seq > @after AND seq <= @upTo AND ${HAS_TOOLS} AND state <> 'streaming'`,
+        )
+        .raw()
+        .all(params) as ViewTuple[];
+      // The agent's own uncounted tool turns are in both.
+      const toolSeqs = new Set(tools.map((row) => row[1]));
+      const rows = [...others.filter((row) => !toolSeqs.has(row[1])), ...tools].sort((a, b) => a[1] - b[1]);
       for (const row of rows) found.push(viewMessage(row));
     }
     return found;
+  }
+
+  /**
+   * Up to `limit` of the counted messages `countedSums` stands for (the agent's own tool calls and
+   * results left out) with a seq below `beforeSeq`, newest first, as light rows; `accept` picks
+   * the ones counted toward the limit (the others are skipped).
+   */
+  countedBefore(
+    sessionId: string,
+    agent: string,
+    beforeSeq: number,
+    limit: number,
+    accept: (message: ViewMessage) => boolean,
+  ): ViewMessage[] {
+    const found: ViewMessage[] = [];
+    const segments = this.segmentsWithin(sessionId, 0, beforeSeq - 1).reverse();
+    for (const segment of segments) {
+      let upTo = segment.upTo;
+      while (found.length < limit) {
+        const rows = this.cache
+          .get(
+            `SELECT ${VIEW_COLUMNS} FROM message_rows INDEXED BY message_rows_context
+             WHERE sid = (SELECT sid FROM sessions WHERE id = @session) AND seq > @after AND seq <= @upTo
+               AND ${COUNTED} AND NOT (sender = @agent AND ${HAS_TOOLS})
+             ORDER BY seq DESC LIMIT @page`,
+          )
+          .raw()
+          .all({ session: segment.session, agent, after: segment.after, upTo, page: limit }) as ViewTuple[];
+        for (const row of rows) {
+          const message = viewMessage(row);
+          if (accept(message) && found.length < limit) found.push(message);
+        }
+        if (rows.length < limit) break;
+        upTo = (rows[rows.length - 1] as ViewTuple)[1] - 1;
+      }
+      if (found.length >= limit) break;
+    }
+    return found;
+  }
+
+  /**
+   * The seq of the first counted message from `sender` to `receiver` of `kind` with
+   * `after < seq < before` that carries no tool calls or results; null when none.
+   */
+  firstPlainCounted(
+    sessionId: string,
+    sum: Pick<CountedSum, 'sender' | 'receiver' | 'kind'>,
+    after: number,
+    before: number,
+  ): number | null {
+    for (const segment of this.segmentsWithin(sessionId, after, before - 1)) {
+      const row = this.cache
+        .get(
+          `SELECT min(seq) AS seq FROM message_rows
+           WHERE sid = (SELECT sid FROM sessions WHERE id = @session) AND sender = @agent AND receiver = @receiver
+             AND kind = @kind AND seq > @after AND seq <= @upTo AND ${COUNTED} AND NOT ${HAS_TOOLS}`,
+        )
+        .get({
+          session: segment.session,
+          agent: sum.sender,
+          receiver: sum.receiver,
+          kind: sum.kind,
+          after: segment.after,
+          upTo: segment.upTo,
+        }) as { seq: number | null };
+      if (row.seq !== null) return row.seq;
+    }
+    return null;
   }
 
   /** The content of these messages by id (through a fork's prefix); ids it lacks are left out. */
@@ -145,7 +331,8 @@ export class ContextQueries {
     for (const segment of this.lineage.segments(sessionId)) {
       const rows = this.cache
         .get(
-          `SELECT id, content FROM message_rows WHERE sid = ${SID_OF} AND seq > ? AND seq <= ?
+          // The seq bounds (+seq) only filter: the ids are looked up by (sid, id).
+          `SELECT id, content FROM message_rows WHERE sid = ${SID_OF} AND +seq > ? AND +seq <= ?
              AND id IN (SELECT value FROM json_each(?))`,
         )
         .all(segment.session, segment.after, segment.upTo, JSON.stringify(ids)) as Array<{
@@ -157,10 +344,10 @@ export class ContextQueries {
     return texts;
   }
 
-  private segmentsAfter(sessionId: string, afterSeq: number): LineageSegment[] {
+  private segmentsWithin(sessionId: string, after: number, upTo: number): LineageSegment[] {
     return this.lineage
       .segments(sessionId)
-      .map((segment) => clip(segment, afterSeq, Number.MAX_SAFE_INTEGER))
+      .map((segment) => clip(segment, after, upTo))
       .filter((segment): segment is LineageSegment => segment !== null);
   }
 }

@@ -1,4 +1,5 @@
-import type { FleetInput, PriceOverride, RunEvent, ViewState } from '@shared/domain';
+import type { FleetInput, RunEvent, ViewState } from '@shared/domain';
+import type { PriceSource } from './pricing';
 import type { SessionEdgeStats, SessionUsage, TurnIndex } from '@shared/contract';
 import type { EventSink } from '../orchestrator/sink';
 import type { SqliteDatabase } from './database';
@@ -7,7 +8,13 @@ import { FleetStore, type SavedFleet, type SavedFleetSummary } from './fleet-sto
 import { ForkWriter, type ForkCreated, type ForkRequest } from './fork-writer';
 import { familyOf, type FamilyTree } from './family';
 import { CompareQueries } from './compare-queries';
-import { ContextQueries, type MessageStart, type ViewMessage } from './context-queries';
+import {
+  ContextQueries,
+  type CountedSum,
+  type MessageStart,
+  type ViewMessage,
+  type ViewRead,
+} from './context-queries';
 import { UsageQueries } from './usage-queries';
 import { Materializer } from './materializer';
 import { LiveWriter } from './live-writer';
@@ -262,17 +269,48 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
 
   /**
    * Settings' price overrides: usage that arrives unpriced from now on (imports, received traces)
-   * is priced by them before the price table, as a live run's calls are.
+   * is priced by them before the price table, as a live run's calls are. A function is read
+   * again when each import starts and after each commit, so overrides another process saves
+   * apply at once.
    */
-  setPriceOverrides(overrides: readonly PriceOverride[]): void {
-    this.writer.setPriceOverrides(overrides);
+  setPriceOverrides(source: PriceSource): void {
+    this.writer.setPriceOverrides(source);
   }
 
-  /** The messages after `afterSeq` that can be in `agent`'s view, as light rows (see ContextQueries). */
-  viewMessagesAfter(sessionId: string, agent: string, afterSeq: number): ViewMessage[] {
+  /** What `agent`'s view gained after `afterSeq`: counted sums and detail rows (see ContextQueries). */
+  viewAfter(sessionId: string, agent: string, afterSeq: number): ViewRead {
     this.requireSession(sessionId);
     if (this.writer.isLive(sessionId)) this.flush();
     return this.contexts.viewAfter(sessionId, agent, afterSeq);
+  }
+
+  /** Counted messages of `agent`'s view with `after < seq <= upTo`, summed (see ContextQueries). */
+  viewCountedSums(sessionId: string, agent: string, after: number, upTo: number): CountedSum[] {
+    this.requireSession(sessionId);
+    return this.contexts.countedSums(sessionId, agent, after, upTo);
+  }
+
+  /** The last counted messages of `agent`'s view before `beforeSeq`, newest first (see ContextQueries). */
+  viewCountedBefore(
+    sessionId: string,
+    agent: string,
+    beforeSeq: number,
+    limit: number,
+    accept: (message: ViewMessage) => boolean,
+  ): ViewMessage[] {
+    this.requireSession(sessionId);
+    return this.contexts.countedBefore(sessionId, agent, beforeSeq, limit, accept);
+  }
+
+  /** The first counted message of a sum that has no tool calls or results (see ContextQueries). */
+  viewFirstPlainCounted(
+    sessionId: string,
+    sum: Pick<CountedSum, 'sender' | 'receiver' | 'kind'>,
+    after: number,
+    before: number,
+  ): number | null {
+    this.requireSession(sessionId);
+    return this.contexts.firstPlainCounted(sessionId, sum, after, before);
   }
 
   /** The content of these messages by id (see ContextQueries.messageTexts). */

@@ -1,6 +1,6 @@
 export { openDatabase, type SqliteDatabase, type OpenedDatabase, type OpenOptions } from './database';
 export { SettingsStore } from './settings-store';
-export { createPricer, priced } from './pricing';
+export { createPricer, priced, type PriceSource } from './pricing';
 export {
   HistoryStore,
   type HistoryStoreOptions,
@@ -10,7 +10,8 @@ export {
 } from './history-store';
 export type { FamilyTree } from './family';
 export type { LastStop, SharedHistory } from './compare-queries';
-export type { MessageStart, ViewMessage } from './context-queries';
+export { countedSumKey } from './context-queries';
+export type { CountedSum, MessageStart, ViewMessage, ViewRead } from './context-queries';
 export { openHistory, STORE_FILE, type OpenHistoryOptions, type OpenedHistory } from './open-history';
 export { HistoryError, type HistoryErrorCode } from './errors';
 export { INTERRUPTED_REASON, recoverInterrupted, type RecoveryReport } from './recovery';

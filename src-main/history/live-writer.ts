@@ -15,7 +15,7 @@ import { deleteSessionRows } from './maintenance';
 import { importTally, ImportWriter, newTally } from './import-writer';
 import type { ImportedEvent, ImportedSessionMeta, ImportInProgress, ImportThreadHandoff } from './ports';
 import { OwnerRecords } from './ownership';
-import { createPricer } from './pricing';
+import { createPricer, type PriceSource } from './pricing';
 import { writeTransaction, writeTurnsOf, type WriteTurns } from './write-turns';
 import { endSessionAsOf } from './recovery';
 import {
@@ -123,9 +123,17 @@ export class LiveWriter {
   private waitingForThread = false;
   /** Sessions whose events the store could not write, and why: their appends are refused. */
   private readonly halted = new Map<string, StoreFault>();
-  /** Prices usage that arrives unpriced (imports, traces): Settings' overrides, then the table. */
+  /**
+   * Prices usage that arrives unpriced (imports, traces): Settings' overrides, then the table.
+   * The overrides come from `priceSource`, read again when an import starts and at the first
+   * unpriced usage after each commit (`pricesRead`), so a change saved by another process on the
+   * same store applies without a restart.
+   */
+  private priceSource: () => readonly PriceOverride[] = () => [];
   private priceOverrides: readonly PriceOverride[] = [];
+  private pricesKey = '[]';
   private pricer: UsagePricer = createPricer();
+  private pricesRead = false;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -134,7 +142,7 @@ export class LiveWriter {
   ) {
     this.turns = writeTurnsOf(db);
     this.materializer = new Materializer(db, options.checkpointInterval, {
-      pricer: (usage) => this.pricer(usage),
+      pricer: (usage) => this.currentPricer()(usage),
     });
     this.imports = new ImportWriter(db, this.materializer);
     this.owners = new OwnerRecords(db);
@@ -216,10 +224,27 @@ export class LiveWriter {
   }
 
   /** Commits everything buffered; throws if the transaction fails. */
-  /** Prices usage written from now on that arrives unpriced (imports, traces) by these first. */
-  setPriceOverrides(overrides: readonly PriceOverride[]): void {
-    this.priceOverrides = overrides;
-    this.pricer = createPricer(overrides);
+  /**
+   * Prices usage written from now on that arrives unpriced (imports, traces) by these overrides
+   * first: a list, or a function that reads the current one (see `priceSource`).
+   */
+  setPriceOverrides(source: PriceSource): void {
+    this.priceSource = typeof source === 'function' ? source : () => source;
+    this.pricesRead = false;
+  }
+
+  /** The pricer by the overrides as the source gives them now (read once per commit or import). */
+  private currentPricer(): UsagePricer {
+    if (this.pricesRead) return this.pricer;
+    this.pricesRead = true;
+    const overrides = this.priceSource();
+    const key = JSON.stringify(overrides);
+    if (key !== this.pricesKey) {
+      this.priceOverrides = overrides;
+      this.pricesKey = key;
+      this.pricer = createPricer(overrides);
+    }
+    return this.pricer;
   }
 
   commit(): void {
@@ -227,6 +252,7 @@ export class LiveWriter {
       clearTimeout(this.timer);
       this.timer = null;
     }
+    this.pricesRead = false;
     if (this.pending.length === 0) return;
     const batch = this.pending;
     const waiting = this.waiting;
@@ -334,6 +360,7 @@ export class LiveWriter {
   /** Writes a whole session in one transaction and returns its new id; on any error, nothing. */
   importSession(meta: ImportedSessionMeta, events: Iterable<ImportedEvent>): string {
     this.commit();
+    this.currentPricer();
     const id = randomUUID();
     writeTransaction(this.db, () => {
       this.imports.insertImported(id, meta, 'completed');
@@ -353,6 +380,8 @@ export class LiveWriter {
    */
   beginImport(meta: ImportedSessionMeta): ImportInProgress {
     this.commit();
+    // The overrides as of the import's start, for a writing thread too.
+    this.currentPricer();
     const id = randomUUID();
     const tally = importTally(id, meta.createdAt);
     let seq = 0;

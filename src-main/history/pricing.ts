@@ -1,6 +1,9 @@
 import { calcPrice } from '@pydantic/genai-prices';
 import type { PriceOverride, TokenUsage, UsagePricer } from '@shared/domain';
 
+/** Price overrides: a list, or a function that reads the current list (Settings, kept in the store). */
+export type PriceSource = readonly PriceOverride[] | (() => readonly PriceOverride[]);
+
 /**
  * Prices model calls from `@pydantic/genai-prices`: a price table maintained by Pydantic (the
  * Logfire team) for hundreds of models across OpenAI, Anthropic, Google, Groq, Mistral and

@@ -22,6 +22,8 @@ export interface EdgeGeometry {
   /** The middle of the curve, where the count label sits. */
   labelX: number;
   labelY: number;
+  /** The label, where it sits, overlaps one of the cards it was to keep clear of. */
+  labelOverCard: boolean;
   start: { x: number; y: number };
   end: { x: number; y: number };
 }
@@ -92,6 +94,10 @@ export interface LabelSize {
  * diagonals) sit apart instead of one on the other.
  */
 const LABEL_STOPS = [0.4, 0.32, 0.5, 0.26, 0.58, 0.2];
+/** Further spots tried only to keep a label off the cards, nearer either end. */
+const CARD_CLEAR_STOPS = [...LABEL_STOPS, 0.66, 0.14, 0.72, 0.08];
+/** Room kept between a label and a card. */
+const CARD_GAP = 3;
 /** Room kept between two count labels, so each reads as its own number. */
 const LABEL_GAP = 4;
 /** Another label's box: its centre and size. */
@@ -107,7 +113,10 @@ const ARROW_GAP = 8;
 /**
  * The label's centre: the middle of the curve, or, on an edge too short for the label to sit
  * between its ends, slid back toward the source so that it covers neither the arrowhead nor,
- * where there is room, the edge's start (with no room at all: as far back as it goes).
+ * where there is room, the edge's start (with no room at all: as far back as it goes). A spot
+ * clear of every card in `cards` (and of the other labels) is taken first, anywhere along the
+ * curve; `overCard` says whether the spot taken covers a card, `crowded` whether it is too near
+ * another label.
  */
 function labelPoint(
   start: { x: number; y: number },
@@ -116,19 +125,26 @@ function labelPoint(
   arrow: Array<{ x: number; y: number }>,
   label: LabelSize | null,
   taken: readonly LabelBox[],
-): { x: number; y: number } {
+  cards: readonly EdgeBox[],
+): { x: number; y: number; overCard: boolean; crowded: boolean } {
   const at = (t: number) => ({
     x: (1 - t) ** 2 * start.x + 2 * (1 - t) * t * control.x + t * t * end.x,
     y: (1 - t) ** 2 * start.y + 2 * (1 - t) * t * control.y + t * t * end.y,
   });
-  if (!label) return at(LABEL_STOPS[0]!);
+  if (!label) return { ...at(LABEL_STOPS[0]!), overCard: false, crowded: false };
   const covers = (centre: { x: number; y: number }, point: { x: number; y: number }, gap: number) =>
     Math.abs(point.x - centre.x) < label.width / 2 + gap &&
     Math.abs(point.y - centre.y) < label.height / 2 + gap;
-  const candidates = LABEL_STOPS.map(at);
-  const clearOfArrow = candidates.filter(
-    (centre) => !arrow.some((point) => covers(centre, point, ARROW_GAP)),
-  );
+  const overCard = (centre: { x: number; y: number }) =>
+    cards.some(
+      (card) =>
+        centre.x + label.width / 2 + CARD_GAP > card.x &&
+        centre.x - label.width / 2 - CARD_GAP < card.x + card.width &&
+        centre.y + label.height / 2 + CARD_GAP > card.y &&
+        centre.y - label.height / 2 - CARD_GAP < card.y + card.height,
+    );
+  const offArrow = (centre: { x: number; y: number }) =>
+    !arrow.some((point) => covers(centre, point, ARROW_GAP));
   // Two labels side by side read as one number ("1 2"): keep a gap of LABEL_GAP between them.
   const free = (centre: { x: number; y: number }) =>
     !taken.some(
@@ -136,18 +152,30 @@ function labelPoint(
         Math.abs(other.x - centre.x) < (other.width + label.width) / 2 + LABEL_GAP &&
         Math.abs(other.y - centre.y) < (other.height + label.height) / 2 + LABEL_GAP,
     );
-  return (
-    clearOfArrow.find((centre) => free(centre) && !covers(centre, start, 2)) ??
-    clearOfArrow.find((centre) => !covers(centre, start, 2)) ??
+  if (cards.length > 0) {
+    const clear = CARD_CLEAR_STOPS.map(at).find(
+      (centre) => offArrow(centre) && free(centre) && !covers(centre, start, 2) && !overCard(centre),
+    );
+    if (clear) return { ...clear, overCard: false, crowded: false };
+  }
+  const clearOfArrow = LABEL_STOPS.map(at).filter(offArrow);
+  const centre =
+    clearOfArrow.find((point) => free(point) && !covers(point, start, 2)) ??
+    clearOfArrow.find((point) => !covers(point, start, 2)) ??
     clearOfArrow[0] ??
-    at(LABEL_STOPS[LABEL_STOPS.length - 1]!)
-  );
+    at(LABEL_STOPS[LABEL_STOPS.length - 1]!);
+  return { ...centre, overCard: overCard(centre), crowded: !free(centre) };
 }
+
+/** How much further an edge may bow, step by step, to find its label a spot off the cards. */
+const EXTRA_BOWS = [30, 60, 90];
 
 /**
  * The curve from `source` to `target` for a stroke of `width` pixels, with a count label of
- * `label`'s size (null: placed in the middle whatever its size); `bend` (0 to 1) is how far it
- * bows, relative to its length. The arrowhead grows with the stroke so it always shows.
+ * `label`'s size (null: placed in the middle whatever its size) kept clear of the labels `taken`
+ * and, where some spot allows, of the `cards`: along the curve, or else on a curve bowed further
+ * out (two cards too close for the label between them get an arc round them); `bend` (0 to 1) is
+ * how far it bows, relative to its length. The arrowhead grows with the stroke so it always shows.
  */
 export function floatingEdge(
   source: EdgeBox,
@@ -156,7 +184,28 @@ export function floatingEdge(
   label: LabelSize | null = null,
   bend = 0.14,
   taken: readonly LabelBox[] = [],
+  cards: readonly EdgeBox[] = [],
 ): EdgeGeometry {
+  const geometry = bowedEdge(source, target, width, label, bend, taken, cards, 0);
+  if (!geometry.labelOverCard) return geometry.edge;
+  for (const extra of EXTRA_BOWS) {
+    const bowed = bowedEdge(source, target, width, label, bend, taken, cards, extra);
+    // Bowed further out only to a spot clear of the other labels too.
+    if (!bowed.labelOverCard && !bowed.crowded) return bowed.edge;
+  }
+  return geometry.edge;
+}
+
+function bowedEdge(
+  source: EdgeBox,
+  target: EdgeBox,
+  width: number,
+  label: LabelSize | null,
+  bend: number,
+  taken: readonly LabelBox[],
+  cards: readonly EdgeBox[],
+  extra: number,
+): { edge: EdgeGeometry; labelOverCard: boolean; crowded: boolean } {
   const from = centre(source);
   const to = centre(target);
   const dx = to.x - from.x;
@@ -166,7 +215,7 @@ export function floatingEdge(
   // directions between one pair bow apart by `offset` at their middles: at least the label's
   // extent across the line, so their count labels never stack ("1" over "2").
   const across = label ? (Math.abs(dy) * label.width + Math.abs(dx) * label.height) / length + 4 : 0;
-  const offset = Math.max(across, Math.min(60, Math.max(12, length * bend)));
+  const offset = Math.max(across, Math.min(60, Math.max(12, length * bend))) + extra;
   const control = {
     x: (from.x + to.x) / 2 + (dy / length) * offset,
     y: (from.y + to.y) / 2 - (dx / length) * offset,
@@ -186,13 +235,15 @@ export function floatingEdge(
   const stop = { x: end.x - ux * arrowLength * 0.6, y: end.y - uy * arrowLength * 0.6 };
   const left = { x: base.x - uy * arrowHalf, y: base.y + ux * arrowHalf };
   const right = { x: base.x + uy * arrowHalf, y: base.y - ux * arrowHalf };
-  const labelAt = labelPoint(start, control, end, [end, left, right, base], label, taken);
-  return {
+  const labelAt = labelPoint(start, control, end, [end, left, right, base], label, taken, cards);
+  const edge: EdgeGeometry = {
     path: `M ${round(start.x)} ${round(start.y)} Q ${round(control.x)} ${round(control.y)} ${round(stop.x)} ${round(stop.y)}`,
     arrow: [end, left, right].map((point) => `${round(point.x)},${round(point.y)}`).join(' '),
     labelX: round(labelAt.x),
     labelY: round(labelAt.y),
+    labelOverCard: labelAt.overCard,
     start,
     end,
   };
+  return { edge, labelOverCard: labelAt.overCard, crowded: labelAt.crowded };
 }

@@ -57,6 +57,9 @@ export const GRAPH_USAGE: InjectionKey<GraphUsage | null> = Symbol('graph-usage'
 /** Whether edge labels show the cost of the turns each edge triggered beside its count. */
 export const EDGE_COSTS: InjectionKey<Ref<boolean>> = Symbol('graph-edge-costs');
 
+/** The id of the edge under the pointer, or null: a label folded or hidden for room shows whole then. */
+export const HOVERED_EDGE: InjectionKey<Ref<string | null>> = Symbol('graph-hovered-edge');
+
 /** Selects the edge with this id as a click on the edge itself would (edge labels call it). */
 export const SELECT_EDGE: InjectionKey<(id: string) => void> = Symbol('graph-select-edge');
 

@@ -81,7 +81,10 @@ describe('context inspector', () => {
       unit: 'ms',
       values: measured.cold,
       baseline: { label: "reading the session's message rows as the store does", values: measured.readRows },
-      goal: { kind: 'info', text: 'reads and counts the session once' },
+      goal: { kind: 'value', max: 100, text: 'under 100 ms' },
+      note:
+        'the tokenizer and its counts of the tool turns are warm (the warm-up call filled them); the ' +
+        'baseline reads every row before the turn whole, more than the inspector reads',
     });
     report.finish();
   });

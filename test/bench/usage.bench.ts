@@ -16,7 +16,10 @@ import { roundRobinTeam, useStubChild } from './stub/stub-suite';
  *     FLEETSCOPE_BENCH_USAGE_TURNS, default 400) against the bench stub in its own process, into
  *     the SQLite store, with every call priced as it is recorded (the app's pricer) against the
  *     same run whose events reach the store with no usage at all (the baseline: nothing recorded,
- *     nothing priced, nothing folded).
+ *     nothing priced, nothing folded). Each run is timed twice: its wall time, and the CPU time of
+ *     this process (runtime, SQLite writer and pricer; the stub runs elsewhere), which other
+ *     processes on a shared machine sway far less. The baseline runs twice per repetition, so
+ *     the spread of the same run against itself (the noise) is printed beside the figure.
  * Interleaved repetitions; printed and written as JSON; never asserted on time.
  */
 const SESSIONS = benchSize('FLEETSCOPE_BENCH_USAGE_SESSIONS', 10_000);
@@ -54,10 +57,20 @@ class WithoutUsage implements EventSink {
 /** A model the price table knows, so every call is really priced. */
 const scenario = (): FleetInput => roundRobinTeam(suite.stub.baseUrl, 'gpt-4o-mini', TURNS);
 
-async function runInto(wrap: (store: EventSink) => EventSink, priced: boolean): Promise<number> {
+/** Milliseconds of CPU this process used per turn in each run, in the order the runs ended. */
+interface RunTimes {
+  cpu: number[];
+}
+
+async function runInto(
+  wrap: (store: EventSink) => EventSink,
+  priced: boolean,
+  times?: RunTimes,
+): Promise<number> {
   const history = openHistory(freshFolder(), { recover: false });
   try {
     await suite.stub.reset();
+    const cpuBefore = process.cpuUsage();
     const started = performance.now();
     const handle = startRun({
       ...checked(fleetSchema.parse(scenario())),
@@ -69,6 +82,8 @@ async function runInto(wrap: (store: EventSink) => EventSink, priced: boolean): 
     });
     const summary = await handle.done;
     const ms = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
+    times?.cpu.push((cpu.user + cpu.system) / 1000 / TURNS);
     expect(summary.messageCount).toBe(TURNS + 1);
     const cost = (history.db.prepare('SELECT cost FROM sessions').get() as { cost: number }).cost;
     expect(cost > 0).toBe(priced);
@@ -135,9 +150,14 @@ describe('usage and cost', () => {
 
       await runInto((store) => new WithoutUsage(store), false);
       await runInto((store) => store, true);
+      const cpu = { without: { cpu: [] }, again: { cpu: [] }, priced: { cpu: [] } } satisfies Record<
+        string,
+        RunTimes
+      >;
       const runs = await interleave(REPS, {
-        without: () => runInto((store) => new WithoutUsage(store), false),
-        priced: () => runInto((store) => store, true),
+        without: () => runInto((store) => new WithoutUsage(store), false, cpu.without),
+        priced: () => runInto((store) => store, true, cpu.priced),
+        again: () => runInto((store) => new WithoutUsage(store), false, cpu.again),
       });
 
       const report = new BenchReport(
@@ -174,6 +194,30 @@ describe('usage and cost', () => {
         values: runs.priced,
         baseline: { label: 'the same run recording no usage', values: runs.without },
         goal: { kind: 'ratio', max: 1.02, text: '<= 1.02x (within noise)' },
+      });
+      report.add({
+        id: 'usage-recording-noise',
+        label: 'runtime + SQLite per turn, the baseline run again (the noise)',
+        unit: 'ms',
+        values: runs.again,
+        baseline: { label: 'the same run recording no usage', values: runs.without },
+        goal: { kind: 'info', text: 'how far the same run strays from itself' },
+      });
+      report.add({
+        id: 'usage-recording-cpu',
+        label: 'CPU of this process per turn, usage recorded and priced',
+        unit: 'ms',
+        values: cpu.priced.cpu,
+        baseline: { label: 'the same run recording no usage', values: cpu.without.cpu },
+        goal: { kind: 'ratio', max: 1.02, text: '<= 1.02x (within noise)' },
+      });
+      report.add({
+        id: 'usage-recording-cpu-noise',
+        label: 'CPU of this process per turn, the baseline run again (the noise)',
+        unit: 'ms',
+        values: cpu.again.cpu,
+        baseline: { label: 'the same run recording no usage', values: cpu.without.cpu },
+        goal: { kind: 'info', text: 'how far the same run strays from itself' },
       });
       report.finish();
     } finally {

@@ -1,5 +1,4 @@
 import type { AppInfo } from '@shared/contract';
-import type { PriceOverride } from '@shared/domain';
 import type { SettingsStore } from '../../history/settings-store';
 import type { EventHub } from '../delivery/event-hub';
 import type { Handlers } from './dispatcher';
@@ -14,8 +13,6 @@ export function registerAppHandlers(deps: {
   retention: RetentionService;
   /** True where retention runs (long-lived hosts): a confirmed change applies at once. */
   applyRetention: boolean;
-  /** Prices from now on what the store prices itself (imports, traces) by these overrides. */
-  applyPrices: (overrides: readonly PriceOverride[]) => void;
 }): AppHandlers {
   return {
     'app.info': () => deps.info,
@@ -27,7 +24,6 @@ export function registerAppHandlers(deps: {
         deps.retention.confirm(patch.retentionDays);
         if (deps.applyRetention) deps.retention.apply();
       }
-      if (patch.priceOverrides !== undefined) deps.applyPrices(next.priceOverrides);
       deps.hub.emit('store.changed', { topic: 'settings' });
       return next;
     },

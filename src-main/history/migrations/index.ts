@@ -14,6 +14,7 @@ import { runRequestsTable } from './012-run-requests';
 import { modelUsageColumns } from './013-model-usage';
 import { cjkSearch } from './014-cjk-search';
 import { sessionSortOrder } from './015-session-sort-order';
+import { contextIndexes } from './016-context-indexes';
 
 /** Every schema step in order. Append only; never edit a released migration. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   modelUsageColumns,
   cjkSearch,
   sessionSortOrder,
+  contextIndexes,
 ];
 export type { Migration } from './runner';
 export { migrate } from './runner';

@@ -265,6 +265,47 @@ describe('usage and cost of model calls', () => {
     expect(traced.total.cost).toBeCloseTo((tokens.prompt * 1 + tokens.completion * 2) / 1_000_000, 12);
   });
 
+  it('prices an import by overrides another app saved on the same data folder, without a restart', async () => {
+    // Two different files (the same one twice would answer with the first session).
+    const importOnce = async (task: string) => {
+      const content = JSON.stringify({
+        model: 'house-7b',
+        messages: [
+          { role: 'user', content: task },
+          {
+            role: 'assistant',
+            content: 'Rome first.',
+            usage: { prompt_tokens: 1000, completion_tokens: 100 },
+          },
+        ],
+      });
+      const { sessionId } = await call('sessions.importData', { fileName: 'trip.json', content });
+      return (await call('sessions.usage', { id: sessionId })).total;
+    };
+    expect(await importOnce('Plan the trip')).toMatchObject({ calls: 1, unpricedCalls: 1 });
+    // A second app (the desktop app beside this CLI, say) on the same folder saves a price.
+    const other = createApp({
+      dataDir: join(temp.dir, 'data'),
+      surface: 'cli',
+      pingIntervalMs: 0,
+      seedSamples: false,
+      watchStore: false,
+    });
+    try {
+      await callChecked(
+        other.dispatcher,
+        'settings.set',
+        { priceOverrides: [{ provider: '*', model: 'house-7b', inputPerMTok: 2, outputPerMTok: 10 }] },
+        { surface: 'cli' },
+      );
+    } finally {
+      await other.close();
+    }
+    const after = await importOnce('Plan the trip again');
+    expect(after).toMatchObject({ calls: 1, unpricedCalls: 0 });
+    expect(after.cost).toBeCloseTo((1000 * 2 + 100 * 10) / 1_000_000, 12);
+  });
+
   it('shows the same figures in the store, the CLI, every export and OTLP, and reads them back from OTLP', async () => {
     stub.enqueue(
       {

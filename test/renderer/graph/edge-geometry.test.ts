@@ -52,6 +52,51 @@ describe('floating edges', () => {
       expect(covers(geometry.labelX, geometry.labelY, { x: x!, y: y! })).toBe(false);
   });
 
+  it('moves a label along its edge off a card that sits where it would go', () => {
+    const label = { width: 70, height: 38 };
+    const free = floatingEdge(box(0, 0), box(600, 0), 1.5, label);
+    // A third card right under the label's usual spot.
+    const card = { x: free.labelX - 40, y: free.labelY - 30, width: 80, height: 60 };
+    const cards = [box(0, 0), box(600, 0), card];
+    const moved = floatingEdge(box(0, 0), box(600, 0), 1.5, label, undefined, [], cards);
+    expect(moved.labelOverCard).toBe(false);
+    const overlaps = (other: { x: number; y: number; width: number; height: number }) =>
+      moved.labelX + label.width / 2 > other.x &&
+      moved.labelX - label.width / 2 < other.x + other.width &&
+      moved.labelY + label.height / 2 > other.y &&
+      moved.labelY - label.height / 2 < other.y + other.height;
+    expect(cards.filter(overlaps)).toEqual([]);
+    expect(moved.labelX).not.toBe(free.labelX);
+  });
+
+  it('bows the edge between two close cards round them, so its label sits off both', () => {
+    // Side by side, 100 px apart: a 120 px label cannot sit between them.
+    const source = box(0, 0);
+    const target = box(300, 0);
+    const label = { width: 120, height: 38 };
+    const straight = floatingEdge(source, target, 1.5, label);
+    expect(straight.labelY + label.height / 2).toBeGreaterThan(0);
+    const geometry = floatingEdge(source, target, 1.5, label, undefined, [], [source, target]);
+    expect(geometry.labelOverCard).toBe(false);
+    // Above both cards (the edge from left to right bows up).
+    expect(geometry.labelY + label.height / 2).toBeLessThanOrEqual(0);
+  });
+
+  it('says when no spot keeps the label off the cards', () => {
+    const source = box(0, 0);
+    const target = box(300, 0);
+    // Walls of cards just above and below the pair.
+    const walls = [
+      { x: -400, y: -520, width: 1300, height: 500 },
+      { x: -400, y: 120, width: 1300, height: 500 },
+    ];
+    const label = { width: 120, height: 38 };
+    const cards = [source, target, ...walls];
+    expect(floatingEdge(source, target, 1.5, label, undefined, [], cards).labelOverCard).toBe(true);
+    const small = floatingEdge(source, target, 1.5, { width: 30, height: 23 }, undefined, [], cards);
+    expect(small.labelOverCard).toBe(false);
+  });
+
   it('grows the arrowhead with the stroke', () => {
     const size = (width: number) => {
       const [tip, left, right] = point(floatingEdge(box(0, 0), box(400, 0), width).arrow);
