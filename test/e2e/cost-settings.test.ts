@@ -146,6 +146,17 @@ describe('prices, budgets and edge costs (Chromium)', () => {
           }),
         )
         .toBe(0);
+      // Every card shows whole in the pane once its figures arrived (they widen it).
+      await expect
+        .poll(() =>
+          page.evaluate(() => {
+            const pane = document.querySelector('[data-testid="agent-graph"]')!.getBoundingClientRect();
+            return Array.from(document.querySelectorAll('[data-testid="agent-graph"] .vue-flow__node'))
+              .map((node) => node.getBoundingClientRect())
+              .filter((box) => box.left < pane.left - 0.5 || box.right > pane.right + 0.5).length;
+          }),
+        )
+        .toBe(0);
       for (const scheme of ['light', 'dark'] as const) {
         await useTheme(page, scheme);
         await shot(page, `cost-graph-edge-costs-1280-${scheme}.png`);
