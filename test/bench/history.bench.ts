@@ -39,6 +39,11 @@ const SMALL = 1_000;
 /** Messages of the agent-length store-size figure (each about 1,300 characters on average). */
 const AGENT_TEXT_MESSAGES = Math.max(1_000, Math.round(MESSAGES / 10));
 const REPS = benchReps();
+/**
+ * The whole bench's time limit: each repetition imports the file five times (once timed, four
+ * beside a live run) and writes its rows raw, about 70 s per million messages each here.
+ */
+const TIME_LIMIT_MS = Math.max(600_000, (REPS * MESSAGES * 6 * 70_000) / 1_000_000 + 300_000);
 const SEEKS = 100;
 const OPENS = 20;
 const PREVIEW_PAGE = 200;
@@ -191,273 +196,283 @@ async function seekParts(
 }
 
 describe('history store with a large session', () => {
-  it(`imports, measures, opens, seeks and searches a ${MESSAGES}-message session`, async () => {
-    ensureBuilt();
-    const file = join(temp.dir, 'session.json');
-    const exported = await exportSession(new GeneratedSession(MESSAGES), 'generated-1', 'json', file);
+  it(
+    `imports, measures, opens, seeks and searches a ${MESSAGES}-message session`,
+    async () => {
+      ensureBuilt();
+      const file = join(temp.dir, 'session.json');
+      const exported = await exportSession(new GeneratedSession(MESSAGES), 'generated-1', 'json', file);
 
-    // The first repetition's store is read back (after its import was timed): its rows are what
-    // the baseline inserts. No import of its own, so the goal's size runs in a few minutes.
-    const readBacks: Array<{ rows: TableRows[]; textBytes: number }> = [];
-    const readBaseline = (dataDir: string, sessionId: string) => {
-      const readBack = new Database(join(dataDir, STORE_FILE), { readonly: true });
-      const rows = readSessionRows(readBack, sessionId);
-      const textBytes = (
-        readBack
-          .prepare('SELECT sum(length(CAST(content AS BLOB))) AS bytes FROM messages WHERE session_id = ?')
-          .get(sessionId) as { bytes: number }
-      ).bytes;
-      readBack.close();
-      return { rows, textBytes };
-    };
+      // The first repetition's store is read back (after its import was timed): its rows are what
+      // the baseline inserts. No import of its own, so the goal's size runs in a few minutes.
+      const readBacks: Array<{ rows: TableRows[]; textBytes: number }> = [];
+      const readBaseline = (dataDir: string, sessionId: string) => {
+        const readBack = new Database(join(dataDir, STORE_FILE), { readonly: true });
+        const rows = readSessionRows(readBack, sessionId);
+        const textBytes = (
+          readBack
+            .prepare('SELECT sum(length(CAST(content AS BLOB))) AS bytes FROM messages WHERE session_id = ?')
+            .get(sessionId) as { bytes: number }
+        ).bytes;
+        readBack.close();
+        return { rows, textBytes };
+      };
 
-    const sizes: number[] = [];
-    const stores: string[] = [];
-    // interleave() runs importFile first in the first repetition, so the rows exist before raw.
-    const importing = await interleave(REPS, {
-      importFile: () => {
-        const dataDir = freshFolder();
-        const result = importWithBuiltApp(file, dataDir);
-        expect(result.messageCount).toBe(MESSAGES);
-        sizes.push(storeBytes(dataDir));
-        stores.push(dataDir);
-        if (readBacks.length === 0) readBacks.push(readBaseline(dataDir, result.sessionId));
-        return result.ms;
-      },
-      raw: () => rawInsert(freshFolder(), readBacks[0]!.rows),
-    });
-    const { rows, textBytes } = readBacks[0]!;
-    const rowCount = rows.reduce((sum, table) => sum + table.rows.length, 0);
-
-    // A live run commits every 16 ms on the main thread while the import is written on its
-    // thread, and alone for as long as an import took.
-    const liveEvents = join(temp.dir, 'live-events.json');
-    writeFileSync(
-      liveEvents,
-      JSON.stringify([...sampleEvents(2_000)].filter((event) => event.kind !== 'session.stopped')),
-    );
-    // A run without an import lasts as long as the last run beside one took (before any, as long
-    // as the median import).
-    let aloneMs = [...importing.importFile].sort((a, b) => a - b)[Math.floor(REPS / 2)] ?? 1_000;
-    const stallRuns = {
-      flushDuring: [] as LiveStall[],
-      flushAlone: [] as LiveStall[],
-      groupDuring: [] as LiveStall[],
-      groupAlone: [] as LiveStall[],
-    };
-    const besideImport = (mode: 'flush' | 'group', runs: LiveStall[]) => () => {
-      const run = liveStall(liveEvents, freshFolder(), mode, [file]);
-      aloneMs = run.ms;
-      runs.push(run);
-      return 0;
-    };
-    const withoutImport = (mode: 'flush' | 'group', runs: LiveStall[]) => () => {
-      runs.push(liveStall(liveEvents, freshFolder(), mode, ['--alone', String(Math.round(aloneMs))]));
-      return 0;
-    };
-    await interleave(REPS, {
-      flushDuring: besideImport('flush', stallRuns.flushDuring),
-      flushAlone: withoutImport('flush', stallRuns.flushAlone),
-      groupDuring: besideImport('group', stallRuns.groupDuring),
-      groupAlone: withoutImport('group', stallRuns.groupAlone),
-    });
-    const stallOf = (runs: LiveStall[], key: keyof LiveStall) => runs.map((run) => run[key]);
-
-    // The big session's store gets a 1,000-message and an empty session beside it; another store
-    // holds only an empty session.
-    const bigDir = stores.at(-1)!;
-    const app = openApp(bigDir);
-    const big = (await app.call('sessions.list', { limit: 1 })).items[0]!.id;
-    const meta = {
-      title: 'small',
-      task: 'bench',
-      fleetName: 'bench',
-      source: 'bench',
-      createdAt: Date.now(),
-      tags: [],
-    };
-    const small = app.store.importSession(meta, sampleEvents(SMALL));
-    const empty = app.store.importSession({ ...meta, title: 'empty' }, sampleEvents(0));
-    const aloneApp = openApp(freshFolder());
-    const alone = aloneApp.store.importSession({ ...meta, title: 'empty' }, sampleEvents(0));
-    const lastSeq = (id: string) => app.store.getSession(id)!.summary.messageCount;
-    expect(lastSeq(big)).toBe(MESSAGES);
-
-    const bigEvents = rows.find((table) => table.table === 'event_log')!.rows.length;
-    const smallEvents = (await app.call('sessions.events', { id: small, afterSeq: 0, limit: 1 })).lastSeq;
-    const seekSeq = (events: number, index: number) => 1 + ((index * 7919) % (events - 1));
-    const ftsDb = new Database(join(bigDir, STORE_FILE), { readonly: true });
-    const tables = tableSizes(ftsDb);
-    const match = ftsDb.prepare('SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? LIMIT 50');
-    const queries = await interleave(REPS, {
-      openBig: () => p95Of(OPENS, () => openSession(app, big)),
-      openSmall: () => p95Of(OPENS, () => openSession(app, small)),
-      openEmpty: () => p95Of(OPENS, () => openSession(app, empty)),
-      openAlone: () => p95Of(OPENS, () => openSession(aloneApp, alone)),
-      seekBig: () => p95Of(SEEKS, (index) => seekSession(app, big, seekSeq(bigEvents, index))),
-      seekSmall: () => p95Of(SEEKS, (index) => seekSession(app, small, seekSeq(smallEvents, index))),
-      search: () =>
-        p95Of(OPENS, async () => expect((await app.call('sessions.list', { search: SEARCH })).total).toBe(1)),
-      searchRaw: () => p95Of(OPENS, async () => expect(match.all('"item 4242"').length).toBeGreaterThan(0)),
-    });
-    const parts = {
-      big: [] as Awaited<ReturnType<typeof seekParts>>[],
-      small: [] as Awaited<ReturnType<typeof seekParts>>[],
-    };
-    await interleave(REPS, {
-      big: async () => (parts.big.push(await seekParts(app, big, bigEvents, SEEKS / 4)), 0),
-      small: async () => (parts.small.push(await seekParts(app, small, smallEvents, SEEKS / 4)), 0),
-    });
-    ftsDb.close();
-    await app.close();
-    await aloneApp.close();
-
-    const report = new BenchReport('history', `History store, a ${MESSAGES}-message session`, {
-      messages: MESSAGES,
-      events: bigEvents,
-      rows: rowCount,
-      exportFileBytes: exported.bytes,
-      messageTextBytes: textBytes,
-      reps: REPS,
-      tables,
-    });
-    const sizeNote =
-      MESSAGES < 1_000_000
-        ? `measured at ${MESSAGES} messages; FLEETSCOPE_BENCH_MESSAGES=1000000 for the goal's size`
-        : undefined;
-    report.add({
-      id: 'import-vs-raw',
-      label: `import of a ${MESSAGES}-message export (built app, importFile)`,
-      unit: 'ms',
-      values: importing.importFile,
-      baseline: { label: `raw inserts, same ${rowCount} rows + FTS, same schema`, values: importing.raw },
-      goal: { kind: 'ratio', max: 1.5, text: '<= 1.5x raw inserts' },
-      note: `${fmt(exported.bytes / 1e6)} MB file read and checked on the parsing thread while the writing thread writes its batches on a connection of its own (transactions of up to 200 ms that yield to live writes; the main thread only relays); ${sizeNote ?? ''}`,
-    });
-    const stallNote = `a live run appends 4 events every 16 ms on the main thread of the built app (import-stall-child.mjs) while a ${MESSAGES}-message import is written on its thread, against the same live run alone for as long, interleaved; ${sizeNote ?? `${MESSAGES} messages`}`;
-    for (const [id, key, what] of [
-      ['import-live-commit', 'longestCommitMs', 'longest'],
-      ['import-live-commit-p99', 'p99CommitMs', 'p99'],
-    ] as const) {
-      report.add({
-        id,
-        label: `${what} main-thread time of a live run's commit (the store's group commit, and the commits it makes as soon as the thread is out: a completed message, a status change, a run's end, a read of a live session that settles first) while a ${MESSAGES}-message import is written`,
-        unit: 'ms',
-        values: stallOf(stallRuns.groupDuring, key),
-        baseline: {
-          label: 'same live run, no import, for as long',
-          values: stallOf(stallRuns.groupAlone, key),
+      const sizes: number[] = [];
+      const stores: string[] = [];
+      // interleave() runs importFile first in the first repetition, so the rows exist before raw.
+      const importing = await interleave(REPS, {
+        importFile: () => {
+          const dataDir = freshFolder();
+          const result = importWithBuiltApp(file, dataDir);
+          expect(result.messageCount).toBe(MESSAGES);
+          sizes.push(storeBytes(dataDir));
+          stores.push(dataDir);
+          if (readBacks.length === 0) readBacks.push(readBaseline(dataDir, result.sessionId));
+          return result.ms;
         },
-        goal: { kind: 'value', max: FRAME_MS, text: `< one frame (${FRAME_MS} ms)` },
-        note: `${stallNote}; a commit that finds the writing thread in its transaction waits for it on the event loop (WriteTurns.whenThreadOut), so its time is its own transaction's`,
+        raw: () => rawInsert(freshFolder(), readBacks[0]!.rows),
       });
-    }
-    for (const [id, key, what] of [
-      ['import-live-stall', 'longestCommitMs', 'longest'],
-      ['import-live-stall-p99', 'p99CommitMs', 'p99'],
-    ] as const) {
+      const { rows, textBytes } = readBacks[0]!;
+      const rowCount = rows.reduce((sum, table) => sum + table.rows.length, 0);
+
+      // A live run commits every 16 ms on the main thread while the import is written on its
+      // thread, and alone for as long as an import took.
+      const liveEvents = join(temp.dir, 'live-events.json');
+      writeFileSync(
+        liveEvents,
+        JSON.stringify([...sampleEvents(2_000)].filter((event) => event.kind !== 'session.stopped')),
+      );
+      // A run without an import lasts as long as the last run beside one took (before any, as long
+      // as the median import).
+      let aloneMs = [...importing.importFile].sort((a, b) => a - b)[Math.floor(REPS / 2)] ?? 1_000;
+      const stallRuns = {
+        flushDuring: [] as LiveStall[],
+        flushAlone: [] as LiveStall[],
+        groupDuring: [] as LiveStall[],
+        groupAlone: [] as LiveStall[],
+      };
+      const besideImport = (mode: 'flush' | 'group', runs: LiveStall[]) => () => {
+        const run = liveStall(liveEvents, freshFolder(), mode, [file]);
+        aloneMs = run.ms;
+        runs.push(run);
+        return 0;
+      };
+      const withoutImport = (mode: 'flush' | 'group', runs: LiveStall[]) => () => {
+        runs.push(liveStall(liveEvents, freshFolder(), mode, ['--alone', String(Math.round(aloneMs))]));
+        return 0;
+      };
+      await interleave(REPS, {
+        flushDuring: besideImport('flush', stallRuns.flushDuring),
+        flushAlone: withoutImport('flush', stallRuns.flushAlone),
+        groupDuring: besideImport('group', stallRuns.groupDuring),
+        groupAlone: withoutImport('group', stallRuns.groupAlone),
+      });
+      const stallOf = (runs: LiveStall[], key: keyof LiveStall) => runs.map((run) => run[key]);
+
+      // The big session's store gets a 1,000-message and an empty session beside it; another store
+      // holds only an empty session.
+      const bigDir = stores.at(-1)!;
+      const app = openApp(bigDir);
+      const big = (await app.call('sessions.list', { limit: 1 })).items[0]!.id;
+      const meta = {
+        title: 'small',
+        task: 'bench',
+        fleetName: 'bench',
+        source: 'bench',
+        createdAt: Date.now(),
+        tags: [],
+      };
+      const small = app.store.importSession(meta, sampleEvents(SMALL));
+      const empty = app.store.importSession({ ...meta, title: 'empty' }, sampleEvents(0));
+      const aloneApp = openApp(freshFolder());
+      const alone = aloneApp.store.importSession({ ...meta, title: 'empty' }, sampleEvents(0));
+      const lastSeq = (id: string) => app.store.getSession(id)!.summary.messageCount;
+      expect(lastSeq(big)).toBe(MESSAGES);
+
+      const bigEvents = rows.find((table) => table.table === 'event_log')!.rows.length;
+      const smallEvents = (await app.call('sessions.events', { id: small, afterSeq: 0, limit: 1 })).lastSeq;
+      const seekSeq = (events: number, index: number) => 1 + ((index * 7919) % (events - 1));
+      const ftsDb = new Database(join(bigDir, STORE_FILE), { readonly: true });
+      const tables = tableSizes(ftsDb);
+      const match = ftsDb.prepare('SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? LIMIT 50');
+      const queries = await interleave(REPS, {
+        openBig: () => p95Of(OPENS, () => openSession(app, big)),
+        openSmall: () => p95Of(OPENS, () => openSession(app, small)),
+        openEmpty: () => p95Of(OPENS, () => openSession(app, empty)),
+        openAlone: () => p95Of(OPENS, () => openSession(aloneApp, alone)),
+        seekBig: () => p95Of(SEEKS, (index) => seekSession(app, big, seekSeq(bigEvents, index))),
+        seekSmall: () => p95Of(SEEKS, (index) => seekSession(app, small, seekSeq(smallEvents, index))),
+        search: () =>
+          p95Of(OPENS, async () =>
+            expect((await app.call('sessions.list', { search: SEARCH })).total).toBe(1),
+          ),
+        searchRaw: () => p95Of(OPENS, async () => expect(match.all('"item 4242"').length).toBeGreaterThan(0)),
+      });
+      const parts = {
+        big: [] as Awaited<ReturnType<typeof seekParts>>[],
+        small: [] as Awaited<ReturnType<typeof seekParts>>[],
+      };
+      await interleave(REPS, {
+        big: async () => (parts.big.push(await seekParts(app, big, bigEvents, SEEKS / 4)), 0),
+        small: async () => (parts.small.push(await seekParts(app, small, smallEvents, SEEKS / 4)), 0),
+      });
+      ftsDb.close();
+      await app.close();
+      await aloneApp.close();
+
+      const report = new BenchReport('history', `History store, a ${MESSAGES}-message session`, {
+        messages: MESSAGES,
+        events: bigEvents,
+        rows: rowCount,
+        exportFileBytes: exported.bytes,
+        messageTextBytes: textBytes,
+        reps: REPS,
+        tables,
+      });
+      const sizeNote =
+        MESSAGES < 1_000_000
+          ? `measured at ${MESSAGES} messages; FLEETSCOPE_BENCH_MESSAGES=1000000 for the goal's size`
+          : undefined;
       report.add({
-        id,
-        label: `${what} main-thread stall of a synchronous flush (store.flush: a session's start, the CLI's and API's reads of a live session) while a ${MESSAGES}-message import is written`,
+        id: 'import-vs-raw',
+        label: `import of a ${MESSAGES}-message export (built app, importFile)`,
         unit: 'ms',
-        values: stallOf(stallRuns.flushDuring, key),
-        baseline: {
-          label: 'same live run, no import, for as long',
-          values: stallOf(stallRuns.flushAlone, key),
-        },
-        goal: { kind: 'value', max: FRAME_MS, text: `< one frame (${FRAME_MS} ms)` },
-        note: `${stallNote}; each commit waits for the writing thread's row batch and the commit of its transaction (write-turns.ts)`,
+        values: importing.importFile,
+        baseline: { label: `raw inserts, same ${rowCount} rows + FTS, same schema`, values: importing.raw },
+        goal: { kind: 'ratio', max: 1.5, text: '<= 1.5x raw inserts' },
+        note: `${fmt(exported.bytes / 1e6)} MB file read and checked on the parsing thread while the writing thread writes its batches on a connection of its own (transactions of up to 200 ms that yield to live writes; the main thread only relays); ${sizeNote ?? ''}`,
       });
-    }
-    for (const [id, key, what] of [
-      ['import-live-loop-stall', 'longestLoopDelayMs', 'longest'],
-      ['import-live-loop-stall-p99', 'p99LoopDelayMs', 'p99'],
-    ] as const) {
+      const stallNote = `a live run appends 4 events every 16 ms on the main thread of the built app (import-stall-child.mjs) while a ${MESSAGES}-message import is written on its thread, against the same live run alone for as long, interleaved; ${sizeNote ?? `${MESSAGES} messages`}`;
+      for (const [id, key, what] of [
+        ['import-live-commit', 'longestCommitMs', 'longest'],
+        ['import-live-commit-p99', 'p99CommitMs', 'p99'],
+      ] as const) {
+        report.add({
+          id,
+          label: `${what} main-thread time of a live run's commit (the store's group commit, and the commits it makes as soon as the thread is out: a completed message, a status change, a run's end, a read of a live session that settles first) while a ${MESSAGES}-message import is written`,
+          unit: 'ms',
+          values: stallOf(stallRuns.groupDuring, key),
+          baseline: {
+            label: 'same live run, no import, for as long',
+            values: stallOf(stallRuns.groupAlone, key),
+          },
+          goal: { kind: 'value', max: FRAME_MS, text: `< one frame (${FRAME_MS} ms)` },
+          note: `${stallNote}; a commit that finds the writing thread in its transaction waits for it on the event loop (WriteTurns.whenThreadOut), so its time is its own transaction's`,
+        });
+      }
+      for (const [id, key, what] of [
+        ['import-live-stall', 'longestCommitMs', 'longest'],
+        ['import-live-stall-p99', 'p99CommitMs', 'p99'],
+      ] as const) {
+        report.add({
+          id,
+          label: `${what} main-thread stall of a synchronous flush (store.flush: a session's start, the CLI's and API's reads of a live session) while a ${MESSAGES}-message import is written`,
+          unit: 'ms',
+          values: stallOf(stallRuns.flushDuring, key),
+          baseline: {
+            label: 'same live run, no import, for as long',
+            values: stallOf(stallRuns.flushAlone, key),
+          },
+          goal: { kind: 'value', max: FRAME_MS, text: `< one frame (${FRAME_MS} ms)` },
+          note: `${stallNote}; each commit waits for the writing thread's row batch and the commit of its transaction (write-turns.ts)`,
+        });
+      }
+      for (const [id, key, what] of [
+        ['import-live-loop-stall', 'longestLoopDelayMs', 'longest'],
+        ['import-live-loop-stall-p99', 'p99LoopDelayMs', 'p99'],
+      ] as const) {
+        report.add({
+          id,
+          label: `${what} main-thread stall (event-loop delay) of a live run left to the store's group commit while a ${MESSAGES}-message import is written`,
+          unit: 'ms',
+          values: stallOf(stallRuns.groupDuring, key),
+          baseline: {
+            label: 'same live run, no import, for as long',
+            values: stallOf(stallRuns.groupAlone, key),
+          },
+          goal: { kind: 'value', max: FRAME_MS, text: `< one frame (${FRAME_MS} ms)` },
+          note: `${stallNote}; a group commit that finds the thread in its transaction waits for it on the event loop (WriteTurns.whenThreadOut); the delay counts every stall of the main thread, the import's own relaying included; p99 from append to durable ${fmt(Math.max(...stallOf(stallRuns.groupDuring, 'p99DurableMs')))} ms at worst (alone ${fmt(Math.max(...stallOf(stallRuns.groupAlone, 'p99DurableMs')))} ms); ${stallRuns.groupDuring[0]?.writes ?? 0} writes during the first import`,
+        });
+      }
+      const agentStores: Array<{ bytes: number; text: number }> = [];
+      for (let rep = 0; rep < REPS; rep++) agentStores.push(await agentTextStore(AGENT_TEXT_MESSAGES));
+      const overhead = (bytes: number, text: number, messages: number) =>
+        Math.round((bytes - text) / messages);
+      // dbstat of the big session's store, which also holds the SMALL-message session.
+      const perMessage = tables
+        .map((table) => `${table.name} ${Math.round(table.bytes / (MESSAGES + SMALL))}`)
+        .join(', ');
       report.add({
-        id,
-        label: `${what} main-thread stall (event-loop delay) of a live run left to the store's group commit while a ${MESSAGES}-message import is written`,
-        unit: 'ms',
-        values: stallOf(stallRuns.groupDuring, key),
-        baseline: {
-          label: 'same live run, no import, for as long',
-          values: stallOf(stallRuns.groupAlone, key),
-        },
-        goal: { kind: 'value', max: FRAME_MS, text: `< one frame (${FRAME_MS} ms)` },
-        note: `${stallNote}; a group commit that finds the thread in its transaction waits for it on the event loop (WriteTurns.whenThreadOut); the delay counts every stall of the main thread, the import's own relaying included; p99 from append to durable ${fmt(Math.max(...stallOf(stallRuns.groupDuring, 'p99DurableMs')))} ms at worst (alone ${fmt(Math.max(...stallOf(stallRuns.groupAlone, 'p99DurableMs')))} ms); ${stallRuns.groupDuring[0]?.writes ?? 0} writes during the first import`,
+        id: 'store-size',
+        label: `store size vs its message text, short messages (this bench's session, ~${Math.round(textBytes / MESSAGES)} bytes each)`,
+        unit: 'MB',
+        values: sizes.map((bytes) => bytes / 1e6),
+        baseline: { label: 'message text (UTF-8)', values: sizes.map(() => textBytes / 1e6) },
+        goal: { kind: 'ratio', max: 2, text: '<= ~2x raw text' },
+        note: `store file after close (WAL checkpointed): events, messages, indexes, FTS5, checkpoints; ${overhead(sizes[0] ?? 0, textBytes, MESSAGES)} bytes per message besides its text; bytes per message by table and index (text included in message_rows): ${perMessage}`,
       });
-    }
-    const agentStores: Array<{ bytes: number; text: number }> = [];
-    for (let rep = 0; rep < REPS; rep++) agentStores.push(await agentTextStore(AGENT_TEXT_MESSAGES));
-    const overhead = (bytes: number, text: number, messages: number) => Math.round((bytes - text) / messages);
-    // dbstat of the big session's store, which also holds the SMALL-message session.
-    const perMessage = tables
-      .map((table) => `${table.name} ${Math.round(table.bytes / (MESSAGES + SMALL))}`)
-      .join(', ');
-    report.add({
-      id: 'store-size',
-      label: `store size vs its message text, short messages (this bench's session, ~${Math.round(textBytes / MESSAGES)} bytes each)`,
-      unit: 'MB',
-      values: sizes.map((bytes) => bytes / 1e6),
-      baseline: { label: 'message text (UTF-8)', values: sizes.map(() => textBytes / 1e6) },
-      goal: { kind: 'ratio', max: 2, text: '<= ~2x raw text' },
-      note: `store file after close (WAL checkpointed): events, messages, indexes, FTS5, checkpoints; ${overhead(sizes[0] ?? 0, textBytes, MESSAGES)} bytes per message besides its text; bytes per message by table and index (text included in message_rows): ${perMessage}`,
-    });
-    report.add({
-      id: 'store-size-agent-text',
-      label: `store size vs its message text, agent-length messages (${AGENT_TEXT_MESSAGES} of 200-4,000 characters, ~${Math.round((agentStores[0]?.text ?? 0) / AGENT_TEXT_MESSAGES)} bytes each)`,
-      unit: 'MB',
-      values: agentStores.map((store) => store.bytes / 1e6),
-      baseline: { label: 'message text (UTF-8)', values: agentStores.map((store) => store.text / 1e6) },
-      goal: { kind: 'ratio', max: 2, text: '<= ~2x raw text' },
-      note: `the same session shape with longer texts (agent-text.ts), written through app.store; ${overhead(agentStores[0]?.bytes ?? 0, agentStores[0]?.text ?? 0, AGENT_TEXT_MESSAGES)} bytes per message besides its text`,
-    });
-    report.add({
-      id: 'open-big',
-      label: `open (first draw's calls), ${MESSAGES}-message session, p95 of ${OPENS}`,
-      unit: 'ms',
-      values: queries.openBig,
-      baseline: { label: `same, ${SMALL}-message session`, values: queries.openSmall },
-      goal: { kind: 'info', text: 'store part of < 300 ms to painted frame' },
-    });
-    report.add({
-      id: 'open-empty-beside-big',
-      label: `open an empty session beside the ${MESSAGES}-message one, p95 of ${OPENS}`,
-      unit: 'ms',
-      values: queries.openEmpty,
-      baseline: { label: 'same, empty session in a store of its own', values: queries.openAlone },
-      goal: { kind: 'ratio', max: 1.2, text: 'not slowed by a big one (<= 1.2x)' },
-    });
-    report.add({
-      id: 'seek-big',
-      label: `seek (view + page + edges at a seq, then ${WINDOW_FIRST_EVENTS} events), ${MESSAGES}-message session, p95 of ${SEEKS}`,
-      unit: 'ms',
-      values: queries.seekBig,
-      baseline: { label: `same, ${SMALL}-message session`, values: queries.seekSmall },
-      goal: { kind: 'value', max: 50, text: 'store part of p95 < 50 ms to painted frame' },
-    });
-    for (const call of ['seek', 'messages', 'edges'] as const) {
       report.add({
-        id: `seek-part-${call}`,
-        label: `  of which sessions.${call} alone, p95 of ${SEEKS / 4} (${MESSAGES} messages)`,
-        unit: 'ms',
-        values: parts.big.map((part) => part[call]),
-        baseline: { label: `same, ${SMALL}-message session`, values: parts.small.map((part) => part[call]) },
-        goal: { kind: 'info', text: 'where the seek time goes' },
+        id: 'store-size-agent-text',
+        label: `store size vs its message text, agent-length messages (${AGENT_TEXT_MESSAGES} of 200-4,000 characters, ~${Math.round((agentStores[0]?.text ?? 0) / AGENT_TEXT_MESSAGES)} bytes each)`,
+        unit: 'MB',
+        values: agentStores.map((store) => store.bytes / 1e6),
+        baseline: { label: 'message text (UTF-8)', values: agentStores.map((store) => store.text / 1e6) },
+        goal: { kind: 'ratio', max: 2, text: '<= ~2x raw text' },
+        note: `the same session shape with longer texts (agent-text.ts), written through app.store; ${overhead(agentStores[0]?.bytes ?? 0, agentStores[0]?.text ?? 0, AGENT_TEXT_MESSAGES)} bytes per message besides its text`,
       });
-    }
-    report.add({
-      id: 'search',
-      label: `full-text query across the store (sessions.list search), p95 of ${OPENS}`,
-      unit: 'ms',
-      values: queries.search,
-      baseline: { label: 'bare FTS5 MATCH, LIMIT 50', values: queries.searchRaw },
-      goal: { kind: 'value', max: 100, text: '< 100 ms' },
-    });
-    report.finish();
-    console.log(
-      `  store by table (${MESSAGES} + ${SMALL} messages): ${tables
-        .map((table) => `${table.name} ${fmt(table.bytes / 1e6)} MB`)
-        .join(', ')}`,
-    );
-  });
+      report.add({
+        id: 'open-big',
+        label: `open (first draw's calls), ${MESSAGES}-message session, p95 of ${OPENS}`,
+        unit: 'ms',
+        values: queries.openBig,
+        baseline: { label: `same, ${SMALL}-message session`, values: queries.openSmall },
+        goal: { kind: 'info', text: 'store part of < 300 ms to painted frame' },
+      });
+      report.add({
+        id: 'open-empty-beside-big',
+        label: `open an empty session beside the ${MESSAGES}-message one, p95 of ${OPENS}`,
+        unit: 'ms',
+        values: queries.openEmpty,
+        baseline: { label: 'same, empty session in a store of its own', values: queries.openAlone },
+        goal: { kind: 'ratio', max: 1.2, text: 'not slowed by a big one (<= 1.2x)' },
+      });
+      report.add({
+        id: 'seek-big',
+        label: `seek (view + page + edges at a seq, then ${WINDOW_FIRST_EVENTS} events), ${MESSAGES}-message session, p95 of ${SEEKS}`,
+        unit: 'ms',
+        values: queries.seekBig,
+        baseline: { label: `same, ${SMALL}-message session`, values: queries.seekSmall },
+        goal: { kind: 'value', max: 50, text: 'store part of p95 < 50 ms to painted frame' },
+      });
+      for (const call of ['seek', 'messages', 'edges'] as const) {
+        report.add({
+          id: `seek-part-${call}`,
+          label: `  of which sessions.${call} alone, p95 of ${SEEKS / 4} (${MESSAGES} messages)`,
+          unit: 'ms',
+          values: parts.big.map((part) => part[call]),
+          baseline: {
+            label: `same, ${SMALL}-message session`,
+            values: parts.small.map((part) => part[call]),
+          },
+          goal: { kind: 'info', text: 'where the seek time goes' },
+        });
+      }
+      report.add({
+        id: 'search',
+        label: `full-text query across the store (sessions.list search), p95 of ${OPENS}`,
+        unit: 'ms',
+        values: queries.search,
+        baseline: { label: 'bare FTS5 MATCH, LIMIT 50', values: queries.searchRaw },
+        goal: { kind: 'value', max: 100, text: '< 100 ms' },
+      });
+      report.finish();
+      console.log(
+        `  store by table (${MESSAGES} + ${SMALL} messages): ${tables
+          .map((table) => `${table.name} ${fmt(table.bytes / 1e6)} MB`)
+          .join(', ')}`,
+      );
+    },
+    TIME_LIMIT_MS,
+  );
 });
