@@ -158,6 +158,35 @@ describe('agents traced with OpenTelemetry appear live (Chromium + `fleetscope s
     expect(pageErrors).toEqual([]);
   });
 
+  it('the Model calls tab shows each call as it was made, reached by keyboard, and is remembered', async () => {
+    await page.getByTestId('nav-sessions').click();
+    const row = page.getByTestId('session-row').filter({ hasText: 'Plan a weekend in Porto' });
+    await row.first().getByTestId('open-session').click();
+    await page.getByTestId('session-view').waitFor();
+    await expect.poll(() => page.getByTestId('message').count(), { timeout: 10_000 }).toBe(3);
+    // Keyboard: focus the tab and press Enter.
+    await page.getByTestId('telling-calls').focus();
+    await page.keyboard.press('Enter');
+    const calls = page.getByTestId('raw-call');
+    await expect.poll(() => calls.count(), { timeout: 10_000 }).toBe(2);
+    expect(await page.getByTestId('telling-calls').getAttribute('aria-selected')).toBe('true');
+    const first = await calls.nth(0).textContent();
+    expect(first).toContain('researcher');
+    expect(first).toContain('Plan a weekend in Porto');
+    expect(first).toContain('Porto: Ribeira, Livraria Lello, port cellars.');
+    expect(first).toContain('40 in, 20 out');
+    expect(await calls.nth(1).textContent()).toContain('The trace recorded no input for this call.');
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await shot(page, 'otel-raw-calls-1024.png');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // Remembered across a reload; the conversation comes back with the other tab.
+    await page.reload();
+    await page.getByTestId('raw-call').first().waitFor({ timeout: 10_000 });
+    await page.getByTestId('telling-conversation').click();
+    await expect.poll(() => page.getByTestId('message').count(), { timeout: 10_000 }).toBe(3);
+    expect(pageErrors).toEqual([]);
+  });
+
   it('an agent whose open turn goes silent for long gets a badge, gone when it is heard again', async () => {
     // The page's clock is faked from a reload on, so 30 s of silence pass without waiting them.
     await browser.context.clock.install();
