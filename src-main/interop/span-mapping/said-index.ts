@@ -33,7 +33,7 @@ interface Word {
  * The last few long texts split, with their words and keys: a message is looked at several times
  * (was it received before, said before, does it quote anyone, remember it), and a megabyte
  * prompt costs its splitting each time. Short texts are cheap to split and never evict a long one.
- * Equal strings compare by reference first, so a hit is cheap. Kept for one batch of spans.
+ * Equal strings compare by reference first, so a hit is cheap. Kept for one batch of spans (`forgetBatchTexts`).
  */
 const LONG_TEXT = 4_096;
 const LONG_TEXTS_KEPT = 4;
@@ -50,9 +50,13 @@ function recentEntry(text: string): { text: string; words: readonly Word[]; key?
   return entry;
 }
 
-/** Lets go of the long texts kept (a batch of spans is mapped: their words need not stay in memory). */
-export function forgetLongTexts(): void {
+/** Keys of the shorter texts looked at in this batch (each is looked up several times). */
+const keys = new Map<string, string>();
+
+/** Lets go of the texts kept (a batch of spans is mapped: their words need not stay in memory). */
+export function forgetBatchTexts(): void {
   recent.length = 0;
+  keys.clear();
 }
 
 /** The text's words, lower-cased, without Markdown and quotation marks, with their offsets. */
@@ -73,9 +77,16 @@ function splitWords(text: string): Word[] {
 /** A short fixed-size key for a text after normalising (so the maps hold digests, not texts). */
 export function textKey(text: string): string {
   const entry = recentEntry(text);
-  if (entry?.key !== undefined) return entry.key;
-  const key = digest((entry?.words ?? splitWords(text)).map((word) => word.text).join(' '));
-  if (entry) entry.key = key;
+  if (entry) return (entry.key ??= digest(entry.words.map((word) => word.text).join(' ')));
+  let key = keys.get(text);
+  if (key === undefined) {
+    key = digest(
+      splitWords(text)
+        .map((word) => word.text)
+        .join(' '),
+    );
+    keys.set(text, key);
+  }
   return key;
 }
 
@@ -99,7 +110,7 @@ export class SaidIndex {
   add(text: string, said: Said): void {
     const list = words(text).map((word) => word.text);
     if (list.length === 0) return;
-    push(this.whole, digest(list.join(' ')), said);
+    push(this.whole, textKey(text), said);
     if (list.length >= QUOTE_WORDS) {
       push(this.openings, list.slice(0, QUOTE_WORDS).join(' '), { said, words: list });
       this.firstWords.add(list[0]!);
