@@ -58,14 +58,23 @@ export class ModelCallExpander {
  * What `next` (a call's whole input) repeats of `previous` (the agent's previous call's input and
  * answer): the length of their common start. Messages are compared whole.
  */
-export function sentAgainCount(previous: readonly RawMessage[], next: readonly RawMessage[]): number {
+export function sentAgainCount(previous: readonly MessageLike[], next: readonly MessageLike[]): number {
   const most = Math.min(previous.length, next.length);
   let count = 0;
   while (count < most && sameMessage(previous[count]!, next[count]!)) count++;
   return count;
 }
 
-function sameMessage(a: RawMessage, b: RawMessage): boolean {
+/** What `sentAgainCount` compares: a RawMessage, or a message as a trace reader holds it. */
+export interface MessageLike {
+  role: string;
+  name?: string;
+  text: string;
+  toolCallId?: string;
+  toolCalls?: ReadonlyArray<{ id: string | null; name: string; arguments: string }>;
+}
+
+function sameMessage(a: MessageLike, b: MessageLike): boolean {
   return (
     a.role === b.role &&
     a.text === b.text &&

@@ -8,7 +8,7 @@ import type { ImportedEvent } from '../../history/ports';
  * sends it again stores only the count and what is new.
  */
 export class RawCalls {
-  private readonly previous = new Map<string, { callId: string; sequence: RawMessage[] }>();
+  private readonly previous = new Map<string, { callId: string; sequence: readonly ChatMessage[] }>();
 
   record(
     /** Events at their span times (the transcript's `Timed`). */
@@ -24,11 +24,13 @@ export class RawCalls {
       error?: string;
     },
   ): void {
-    const inputs = call.inputs.map(rawMessage);
-    const outputs = call.outputs.map(rawMessage);
+    // Compared as read, and only what is new converted: a chat resending its history sends the
+    // same messages again and again.
     const previous = this.previous.get(call.agent);
-    const count = previous ? sentAgainCount(previous.sequence, inputs) : 0;
-    this.previous.set(call.agent, { callId: call.callId, sequence: inputs.concat(outputs) });
+    const count = previous ? sentAgainCount(previous.sequence, call.inputs) : 0;
+    this.previous.set(call.agent, { callId: call.callId, sequence: call.inputs.concat(call.outputs) });
+    const inputs = call.inputs.slice(count).map(rawMessage);
+    const outputs = call.outputs.map(rawMessage);
     out.push({
       ms: call.ms,
       event: {
@@ -39,7 +41,7 @@ export class RawCalls {
           callId: call.callId,
           model: call.model,
           sentAgain: previous && count > 0 ? { callId: previous.callId, count } : null,
-          inputs: count > 0 ? inputs.slice(count) : inputs,
+          inputs,
           outputs,
           usage: call.usage,
           ...(call.error ? { error: call.error } : {}),
