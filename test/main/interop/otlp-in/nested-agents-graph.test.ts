@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '@shared/domain';
-import { foldFrame } from '../../../src-renderer/session/frame';
-import { agentsOfFleet, mapGraph } from '../../../src-renderer/session/graph-mapper';
-import { SessionMapper } from '../../../src-main/interop/span-mapping/session-mapper';
-import { SpanIndex } from '../../../src-main/interop/span-mapping/span-index';
-import type { TraceSpan } from '../../../src-main/interop/span-mapping/span';
-import { json, span } from '../../main/interop/otlp-in/span-builders';
+import { foldFrame } from '../../../../src-renderer/session/frame';
+import { agentsOfFleet, mapGraph } from '../../../../src-renderer/session/graph-mapper';
+import { SessionMapper } from '../../../../src-main/interop/span-mapping/session-mapper';
+import { SpanIndex } from '../../../../src-main/interop/span-mapping/span-index';
+import type { TraceSpan } from '../../../../src-main/interop/span-mapping/span';
+import { json, span } from './span-builders';
 
 /** Spans mapped as the trace receiver maps them, numbered as the store numbers them. */
 function mapSpans(spans: TraceSpan[]): RunEvent[] {
