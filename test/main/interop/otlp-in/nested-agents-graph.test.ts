@@ -1,21 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '@shared/domain';
 import { foldFrame } from '../../../../src-renderer/session/frame';
 import { agentsOfFleet, mapGraph } from '../../../../src-renderer/session/graph-mapper';
-import { SessionMapper } from '../../../../src-main/interop/span-mapping/session-mapper';
-import { SpanIndex } from '../../../../src-main/interop/span-mapping/span-index';
-import type { TraceSpan } from '../../../../src-main/interop/span-mapping/span';
-import { json, span } from './span-builders';
-
-/** Spans mapped as the trace receiver maps them, numbered as the store numbers them. */
-function mapSpans(spans: TraceSpan[]): RunEvent[] {
-  const index = new SpanIndex({ holdMs: 0, retainMs: Infinity, maxSpans: Infinity });
-  index.add(spans, 0);
-  const all = [...index.drain(0, true).values()].flat().sort((a, b) => a.span.startMs - b.span.startMs);
-  const mapper = new SessionMapper(Math.min(...all.map((s) => s.span.startMs)));
-  const events = [...mapper.map(all, undefined, true), ...mapper.finish('done')];
-  return events.map((event, i) => ({ ...event, sessionId: 's', seq: i + 1 }) as RunEvent);
-}
+import { json, mapSpans, span } from './span-builders';
 
 const agentSpan = (id: number, parent: number | null, name: string, start: number, end: number) =>
   span(id, parent, `invoke_agent ${name}`, start, end, {

@@ -1,21 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '@shared/domain';
-import type { ImportedEvent } from '../../../../src-main/history/ports';
 import { modelCallList } from '../../../../src-main/app/services/model-calls';
-import { SessionMapper } from '../../../../src-main/interop/span-mapping/session-mapper';
-import { SpanIndex } from '../../../../src-main/interop/span-mapping/span-index';
 import type { TraceSpan } from '../../../../src-main/interop/span-mapping/span';
-import { json, span } from './span-builders';
-
-/** All spans as one complete batch, mapped as the file importer maps them. */
-function mapAll(spans: TraceSpan[]): RunEvent[] {
-  const index = new SpanIndex({ holdMs: 0, retainMs: Infinity, maxSpans: Infinity });
-  index.add(spans, 0);
-  const all = [...index.drain(0, true).values()].flat().sort((a, b) => a.span.startMs - b.span.startMs);
-  const mapper = new SessionMapper(Math.min(...all.map((s) => s.span.startMs)));
-  const events: ImportedEvent[] = [...mapper.map(all, undefined, true), ...mapper.finish('done')];
-  return events.map((event, i) => ({ ...event, sessionId: 's', seq: i + 1 }) as RunEvent);
-}
+import { json, mapSpans, span } from './span-builders';
 
 type Turn = { role: string; content: string };
 
@@ -60,7 +47,7 @@ describe('the raw model calls of a traced session', () => {
   ];
 
   it('a chat that resends its history is stored by what is new, and read back whole', () => {
-    const events = mapAll(spans);
+    const events = mapSpans(spans);
     const stored = events.flatMap((event) => (event.kind === 'model.call' ? [event.payload] : []));
     // Stored: each call's new messages only, and how many it sent again of its agent's previous call.
     expect(stored.map((call) => call.inputs.map((input) => input.text))).toEqual([
@@ -94,7 +81,7 @@ describe('the raw model calls of a traced session', () => {
   });
 
   it('pages by offset and limit, expanding the calls before the page all the same', () => {
-    const events = mapAll(spans);
+    const events = mapSpans(spans);
     const page = modelCallList(events, 1, 2);
     expect(page.total).toBe(4);
     expect(page.nextOffset).toBe(3);
@@ -106,7 +93,7 @@ describe('the raw model calls of a traced session', () => {
     const failed = chat(1, 0, 'Painter', [first], '');
     failed.attributes['gen_ai.output.messages'] = json([]);
     failed.status = { code: 2, message: 'rate limited' };
-    const list = modelCallList(mapAll([failed]), 0, 50);
+    const list = modelCallList(mapSpans([failed]), 0, 50);
     expect(list.calls).toHaveLength(1);
     expect(list.calls[0]?.error).toBe('rate limited');
     expect(list.calls[0]?.outputs).toEqual([]);
