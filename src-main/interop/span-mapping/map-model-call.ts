@@ -76,8 +76,26 @@ export function mapModelCall(
   );
   state.endInputs();
   const answers = outputs.filter((message) => message.text !== '' || message.toolCalls.length > 0);
-  if (answers.length === 0 && span.status.code === 2) {
-    failIn(out, span.endMs, agent, span.status.message || `The model call "${span.name}" failed.`);
+  const failure =
+    answers.length === 0 && span.status.code === 2
+      ? span.status.message || `The model call "${span.name}" failed.`
+      : undefined;
+  state.rawCalls.record(out, {
+    ms: span.startMs,
+    agent,
+    callId: span.spanId,
+    model: model ?? null,
+    // Instructions sent beside the messages (`gen_ai.system_instructions`) were sent all the same.
+    inputs:
+      system && !inputs.some((input) => input.role === 'system' || input.role === 'developer')
+        ? [{ role: 'system', text: system, toolCalls: [] }, ...inputs]
+        : inputs,
+    outputs: answers,
+    usage: usage ?? null,
+    ...(failure ? { error: failure } : {}),
+  });
+  if (failure) {
+    failIn(out, span.endMs, agent, failure);
     return;
   }
   answers.forEach((answer, index) => {

@@ -11,6 +11,7 @@ import type { ImportedEvent } from '../../history/ports';
 import type { ChatMessage } from './chat-messages';
 import type { SessionEnding } from './fleetscope-attributes';
 import { HeldAnswers } from './held-answers';
+import { RawCalls } from './raw-calls';
 import { SaidIndex, textKey, type Said } from './said-index';
 
 /** An event with the span time it belongs at (epoch ms); `t` is set when the batch is sorted. */
@@ -53,6 +54,8 @@ export class TranscriptState {
   readonly lastOutput = new Map<string, string>();
   /** Everything said in the session, by its normalised words (who said it, in which message). */
   readonly said = new SaidIndex();
+  /** Each model call as it was made (`model.call` events). */
+  readonly rawCalls = new RawCalls();
   /** Per agent, the digests of the inputs it already received (a call resending history). */
   private readonly received = new Map<string, Set<string>>();
   private readonly receivedRaw = new Map<string, Set<string>>();
