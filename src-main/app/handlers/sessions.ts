@@ -129,8 +129,9 @@ export function registerSessionHandlers(deps: {
       store.flush();
       return unmappedList(store.iterateEvents(id), limit ?? 1000);
     },
-    'sessions.modelCalls': ({ id, offset, limit }) => {
+    'sessions.modelCalls': async ({ id, offset, limit }) => {
       requireSession(id);
+      await store.settle();
       store.flush();
       return modelCallList(store.iterateEvents(id), offset ?? 0, limit ?? 50);
     },
