@@ -57,4 +57,31 @@ describe('agents invoked inside another agent’s span, in the graph', () => {
     // No edge runs between a group and its own members: the group shows that it holds them.
     expect(graph.edges).toEqual([]);
   });
+
+  it('takes a sender hint that names a member by its own name as that member, not a stranger', () => {
+    const events = mapSpans([
+      agentSpan(1, null, 'Supervisor', 0, 2_000),
+      chat(2, 1, 10, 'Price the venue.', text('Asking the researcher.')),
+      agentSpan(3, 1, 'Researcher', 100, 300),
+      chat(4, 3, 120, 'Venue prices?', text('About 40 EUR a head.')),
+      // The program passes on the researcher's finding in its own words, naming its sender.
+      span(5, 1, 'chat gpt-4o-mini', 700, 800, {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.request.model': 'gpt-4o-mini',
+        'gen_ai.input.messages': json([
+          { role: 'user', parts: [{ type: 'text', content: 'Price the venue.' }] },
+          { role: 'user', name: 'Researcher', parts: [{ type: 'text', content: 'Forty euros per guest.' }] },
+        ]),
+        'gen_ai.output.messages': json([{ role: 'assistant', parts: text('Budget 1600 EUR for forty.') }]),
+      }),
+    ]);
+    const started = events.find((event) => event.kind === 'session.started');
+    const fleet = started?.kind === 'session.started' ? started.payload.fleet : null;
+    expect(agentsOfFleet(fleet).map((agent) => agent.name)).toEqual(['Supervisor', 'Supervisor/Researcher']);
+    const senders = events.flatMap((event) =>
+      event.kind === 'message.started' && event.payload.to === 'Supervisor' ? [event.agent] : [],
+    );
+    expect(senders).toContain('Supervisor/Researcher');
+    expect(senders).not.toContain('Researcher');
+  });
 });
