@@ -176,6 +176,7 @@ export class ActivityTracker {
       case 'termination.check':
       case 'usage':
       case 'span.unmapped':
+      case 'model.call':
         break;
       default: {
         const unknown: never = event;

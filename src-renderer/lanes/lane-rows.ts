@@ -183,6 +183,7 @@ export class LaneRowBuilder {
       case 'termination.check':
       case 'usage':
       case 'span.unmapped':
+      case 'model.call':
         return;
       default: {
         const unknown: never = event;

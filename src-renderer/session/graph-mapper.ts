@@ -28,6 +28,8 @@ export interface AgentNodeData {
   fromUser: number;
   /** Messages it addressed to the user. */
   toUser: number;
+  /** For a nested team's member: messages it addressed to the team agent holding it (its results). */
+  toTeam: number;
   /** The tail of the message this agent is streaming right now; empty when it is not. */
   streaming: string;
   /** Seq of the last message it sent or received: a change makes the node pulse. */
@@ -196,6 +198,7 @@ export function mapGraph(agents: readonly AgentInfo[], frame: SessionFrame): Gra
         broadcasts,
         fromUser: fromOwner(name, USER) + (slot?.group ? fromOwner(name, slot.group) : 0),
         toUser: toUser(name),
+        toTeam: slot?.group ? fromOwner(slot.group, name) : 0,
         streaming: streaming.get(name) ?? '',
         pulseSeq: counts?.lastSeq ?? 0,
         color: info?.color ?? agentColor(name, index),
@@ -229,6 +232,7 @@ export function mapGraph(agents: readonly AgentInfo[], frame: SessionFrame): Gra
         broadcasts: 0,
         fromUser: 0,
         toUser: 0,
+        toTeam: 0,
         streaming: '',
         pulseSeq: Math.max(0, ...routed.map((edge) => edge.lastSeq)),
         color: HUB_COLOR,

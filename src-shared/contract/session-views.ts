@@ -2,8 +2,10 @@ import { z } from 'zod';
 import {
   agentStatusSchema,
   messageSchema,
+  rawMessageSchema,
   runEventSchema,
   sessionStatusSchema,
+  tokenUsageSchema,
   usageFiguresSchema,
   type RunEvent,
   type ViewState,
@@ -111,6 +113,33 @@ export const unmappedListSchema = z.object({
   total: count,
 });
 export type UnmappedList = z.infer<typeof unmappedListSchema>;
+
+/** One model call as a traced program made it (from `sessions.modelCalls`). */
+export const modelCallItemSchema = z.object({
+  seq: count,
+  /** Milliseconds since the session started, when the call began. */
+  t: z.number().nonnegative(),
+  agent: z.string().nullable(),
+  callId: z.string(),
+  model: z.string().nullable(),
+  usage: tokenUsageSchema.nullable(),
+  error: z.string().optional(),
+  /** Every message the model was sent, in order. */
+  inputs: z.array(rawMessageSchema),
+  /** How many of `inputs`, from the first, the agent's previous call had already been sent or answered. */
+  sentAgain: count,
+  outputs: z.array(rawMessageSchema),
+});
+export type ModelCallItem = z.infer<typeof modelCallItemSchema>;
+
+export const modelCallListSchema = z.object({
+  calls: z.array(modelCallItemSchema),
+  /** Model calls in the session; 0 for a session Fleetscope ran itself (its messages are its calls). */
+  total: count,
+  /** The offset of the first call after this page; null when the page ends the list. */
+  nextOffset: count.nullable(),
+});
+export type ModelCallList = z.infer<typeof modelCallListSchema>;
 
 /** One agent's model usage (the calls behind the messages it sent). */
 export const agentUsageSchema = z.object({ name: z.string(), figures: usageFiguresSchema });

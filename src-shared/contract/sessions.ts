@@ -5,6 +5,7 @@ import { idSchema as id, LIMITS } from './fields';
 import { fleetFileSchema } from './fleets';
 import { familyCountsSchema, forkOfSchema } from './lineage';
 import {
+  modelCallListSchema,
   runEventListSchema,
   sessionEdgeStatsSchema,
   sessionUsageSchema,
@@ -141,6 +142,17 @@ export const sessionChannels = {
     z.object({ id, limit: z.number().int().min(1).max(5000).optional() }).strict(),
     unmappedListSchema,
     "What of an ingested trace had no Fleetscope meaning (the header's UNMAPPED count): each span's name and why, in log order.",
+  ),
+  'sessions.modelCalls': query(
+    z
+      .object({
+        id,
+        offset: z.number().int().min(0).optional(),
+        limit: z.number().int().min(1).max(500).optional(),
+      })
+      .strict(),
+    modelCallListSchema,
+    'The model calls of a session rebuilt from traces, as they were made (agent, every message sent, the answer, model, usage), in log order; a page ends early once it holds about 2 MB of text.',
   ),
   'sessions.rename': command(
     z.object({ id, title: z.string().trim().min(1).max(LIMITS.title) }).strict(),

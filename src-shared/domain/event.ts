@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { messageKindSchema, messageSchema, tokenUsageSchema } from './message';
 import { sessionStatusSchema } from './session';
 import { fleetSchema } from './fleet';
+import { rawMessageSchema, sentAgainSchema } from './model-call';
 
 /** Live status of one agent, as drawn on its graph node. */
 export const AGENT_STATUSES = [
@@ -137,6 +138,25 @@ export const eventBodySchema = z.discriminatedUnion('kind', [
       partly: z.boolean(),
       attributes: z.record(z.string(), z.json()),
       events: z.array(z.object({ name: z.string(), attributes: z.record(z.string(), z.json()) })),
+    }),
+  ),
+  /**
+   * A model call as a traced program made it (sessions rebuilt from spans): what the agent's model
+   * was sent and what it answered, for the raw view beside the rebuilt conversation. `inputs`
+   * holds what follows the messages `sentAgain` names (see `ModelCallExpander`).
+   */
+  event(
+    'model.call',
+    z.object({
+      /** The model call's span id. */
+      callId: z.string(),
+      model: z.string().nullable(),
+      sentAgain: sentAgainSchema.nullable(),
+      inputs: z.array(rawMessageSchema),
+      outputs: z.array(rawMessageSchema),
+      usage: tokenUsageSchema.nullable(),
+      /** Why the call failed, when its span says it did. */
+      error: z.string().optional(),
     }),
   ),
 ]);

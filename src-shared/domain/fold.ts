@@ -194,6 +194,7 @@ export function applyEvent(state: ViewState, event: RunEvent): void {
     }
     case 'routing.decision':
     case 'termination.check':
+    case 'model.call':
       break;
     default:
       assertNever(event);

@@ -1,6 +1,7 @@
 export * from './message';
 export * from './session';
 export * from './event';
+export * from './model-call';
 export * from './fleet';
 export * from './mcp';
 export * from './fold';

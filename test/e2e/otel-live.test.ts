@@ -158,6 +158,133 @@ describe('agents traced with OpenTelemetry appear live (Chromium + `fleetscope s
     expect(pageErrors).toEqual([]);
   });
 
+  it('the Model calls tab shows each call as it was made, reached by keyboard, and is remembered', async () => {
+    await page.getByTestId('nav-sessions').click();
+    const row = page.getByTestId('session-row').filter({ hasText: 'Plan a weekend in Porto' });
+    await row.first().getByTestId('open-session').click();
+    await page.getByTestId('session-view').waitFor();
+    await expect.poll(() => page.getByTestId('message').count(), { timeout: 10_000 }).toBe(3);
+    // Keyboard: focus the tab and press Enter.
+    await page.getByTestId('telling-calls').focus();
+    await page.keyboard.press('Enter');
+    const calls = page.getByTestId('raw-call');
+    await expect.poll(() => calls.count(), { timeout: 10_000 }).toBe(2);
+    expect(await page.getByTestId('telling-calls').getAttribute('aria-selected')).toBe('true');
+    const first = await calls.nth(0).textContent();
+    expect(first).toContain('researcher');
+    expect(first).toContain('Plan a weekend in Porto');
+    expect(first).toContain('Porto: Ribeira, Livraria Lello, port cellars.');
+    expect(first).toContain('40 in, 20 out');
+    expect(await calls.nth(1).textContent()).toContain('The trace recorded no input for this call.');
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await shot(page, 'otel-raw-calls-1024.png');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // Remembered across a reload; the conversation comes back with the other tab.
+    await page.reload();
+    await page.getByTestId('raw-call').first().waitFor({ timeout: 10_000 });
+    await page.getByTestId('telling-conversation').click();
+    await expect.poll(() => page.getByTestId('message').count(), { timeout: 10_000 }).toBe(3);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('agents invoked inside another agent’s span are drawn as its nested team', async () => {
+    const base = Date.now() - 10_000;
+    const conversation = { 'gen_ai.conversation.id': 'e2e-team' };
+    const agentSpan = (name: string, start: number, end: number, parent?: ReturnType<Sender['span']>) =>
+      sender.span(
+        {
+          name: `invoke_agent ${name}`,
+          start,
+          end,
+          attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': name, ...conversation },
+        },
+        parent,
+      );
+    const chat = (parent: ReturnType<Sender['span']>, start: number, input: string, output: unknown[]) =>
+      sender.span(
+        {
+          name: 'chat gpt-4o-mini',
+          start,
+          end: start + 400,
+          attributes: {
+            'gen_ai.operation.name': 'chat',
+            'gen_ai.request.model': 'gpt-4o-mini',
+            'gen_ai.input.messages': json([{ role: 'user', parts: [{ type: 'text', content: input }] }]),
+            'gen_ai.output.messages': json([{ role: 'assistant', parts: output }]),
+            ...conversation,
+          },
+        },
+        parent,
+      );
+    const supervisor = agentSpan('Supervisor', base, base + 6_000);
+    const task = 'Find a venue for the team offsite';
+    chat(supervisor, base + 10, task, [
+      { type: 'tool_call', id: 'c1', name: 'ask_Scout', arguments: { question: 'Venues near Porto?' } },
+      { type: 'tool_call', id: 'c2', name: 'ask_Accountant', arguments: { question: 'Budget per head?' } },
+    ]);
+    for (const [index, [worker, question, answer]] of (
+      [
+        ['Scout', 'Venues near Porto?', 'Quinta da Pacheca and Palácio do Freixo.'],
+        ['Accountant', 'Budget per head?', 'Up to 60 EUR a head.'],
+      ] as const
+    ).entries()) {
+      const at = base + 1_000 + index * 2_000;
+      const tool = sender.span(
+        {
+          name: `execute_tool ask_${worker}`,
+          start: at,
+          end: at + 1_500,
+          attributes: {
+            'gen_ai.operation.name': 'execute_tool',
+            'gen_ai.tool.name': `ask_${worker}`,
+            'gen_ai.tool.call.id': `c${index + 1}`,
+            'gen_ai.tool.call.result': answer,
+            ...conversation,
+          },
+        },
+        supervisor,
+      );
+      chat(agentSpan(worker, at + 10, at + 1_400, tool), at + 20, question, [
+        { type: 'text', content: answer },
+      ]);
+    }
+    chat(supervisor, base + 5_200, task, [{ type: 'text', content: 'Palácio do Freixo, 55 EUR a head.' }]);
+    await sender.flush();
+    await page.getByTestId('nav-sessions').click();
+    const row = page.getByTestId('session-row').filter({ hasText: task });
+    await row.first().waitFor({ timeout: 20_000 });
+    await row.first().getByTestId('open-session').click();
+    await page.getByTestId('session-view').waitFor();
+    await page.getByTestId('lens-graph').click();
+    const team = page.locator('[data-testid="team-node"][data-agent="Supervisor"]');
+    await team.waitFor({ timeout: 10_000 });
+    for (const worker of ['Scout', 'Accountant']) {
+      const member = page.locator(`[data-testid="agent-node"][data-agent="Supervisor/${worker}"]`);
+      await expect.poll(() => member.getByTestId('returns-to-team').count(), { timeout: 10_000 }).toBe(1);
+      expect(await member.getByTestId('returns-to-team').textContent()).toBe('→ Supervisor');
+      // Drawn inside its team's group.
+      const outer = await team.boundingBox();
+      const inner = await member.boundingBox();
+      expect(inner && outer && inner.x >= outer.x && inner.x + inner.width <= outer.x + outer.width + 1).toBe(
+        true,
+      );
+    }
+    await expect.poll(() => page.getByTestId('message').count(), { timeout: 10_000 }).toBe(6);
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await shot(page, 'otel-nested-team-1024.png');
+    await page.getByTestId('lens-lanes').click();
+    await page.locator('[data-testid="lane"][data-agent="Supervisor/Scout"]').waitFor();
+    expect(
+      await page
+        .getByTestId('lane')
+        .evaluateAll((lanes) => lanes.map((lane) => lane.getAttribute('data-agent'))),
+    ).toEqual(['user', 'Supervisor', 'Supervisor/Scout', 'Supervisor/Accountant']);
+    await shot(page, 'otel-nested-team-lanes-1024.png');
+    await page.getByTestId('lens-graph').click();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(pageErrors).toEqual([]);
+  });
+
   it('an agent whose open turn goes silent for long gets a badge, gone when it is heard again', async () => {
     // The page's clock is faked from a reload on, so 30 s of silence pass without waiting them.
     await browser.context.clock.install();

@@ -10,6 +10,7 @@ import type { Handlers } from './dispatcher';
 import { AppError } from './errors';
 import type { EventHub } from '../delivery/event-hub';
 import { importUploadedFile, uploadName } from '../services/import-upload';
+import { modelCallList } from '../services/model-calls';
 import { trackTask } from '../services/task-progress';
 
 type SessionHandlers = Pick<
@@ -22,6 +23,7 @@ type SessionHandlers = Pick<
   | 'sessions.edges'
   | 'sessions.usage'
   | 'sessions.unmapped'
+  | 'sessions.modelCalls'
   | 'sessions.turns'
   | 'sessions.rename'
   | 'sessions.tag'
@@ -126,6 +128,12 @@ export function registerSessionHandlers(deps: {
       await store.settle();
       store.flush();
       return unmappedList(store.iterateEvents(id), limit ?? 1000);
+    },
+    'sessions.modelCalls': async ({ id, offset, limit }) => {
+      requireSession(id);
+      await store.settle();
+      store.flush();
+      return modelCallList(store.iterateEvents(id), offset ?? 0, limit ?? 50);
     },
     'sessions.turns': async ({ id, agent, aroundSeq, limit }) => {
       await store.settle();

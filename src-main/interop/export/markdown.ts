@@ -184,6 +184,7 @@ function renderEvent(event: RunEvent, shownResults: Set<string>): string | null 
     case 'termination.check':
     case 'usage':
     case 'span.unmapped':
+    case 'model.call':
       return null;
     default:
       return assertNever(event);

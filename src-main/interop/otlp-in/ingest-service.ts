@@ -278,6 +278,7 @@ export class IngestService {
     const session = this.sessions.get(key);
     if (!session) return;
     this.sessions.delete(key);
+    this.index.forgetSession(key);
     const last = maskSecrets(session.mapper.finish(stopReason), this.options.secrets?.() ?? []);
     try {
       session.writing.append(last);

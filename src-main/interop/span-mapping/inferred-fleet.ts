@@ -44,10 +44,14 @@ function specs(node: Node): AgentInput[] {
       };
     }
     const members = specs(child);
+    // An agent that invoked others inside its own span is their team, and keeps its own prompt
+    // and model for the reader (a team agent's run does not use them).
     return {
       name,
       type: 'team',
       description,
+      ...(info?.systemPrompt ? { systemPrompt: info.systemPrompt } : {}),
+      ...(info?.model ? { provider: { id: info.provider ?? 'custom', model: info.model } } : {}),
       fleet: {
         version: 1,
         name,

@@ -16,7 +16,6 @@ import {
   MODEL_KEYS,
   PROVIDER_KEYS,
   fleetscopeParticipant,
-  participant,
   readUsage,
 } from './span-values';
 import { transferTarget } from '../import/transfer-tools';
@@ -76,8 +75,26 @@ export function mapModelCall(
   );
   state.endInputs();
   const answers = outputs.filter((message) => message.text !== '' || message.toolCalls.length > 0);
-  if (answers.length === 0 && span.status.code === 2) {
-    failIn(out, span.endMs, agent, span.status.message || `The model call "${span.name}" failed.`);
+  const failure =
+    answers.length === 0 && span.status.code === 2
+      ? span.status.message || `The model call "${span.name}" failed.`
+      : undefined;
+  state.rawCalls.record(out, {
+    ms: span.startMs,
+    agent,
+    callId: span.spanId,
+    model: model ?? null,
+    // Instructions sent beside the messages (`gen_ai.system_instructions`) were sent all the same.
+    inputs:
+      system && !inputs.some((input) => input.role === 'system' || input.role === 'developer')
+        ? [{ role: 'system', text: system, toolCalls: [] }, ...inputs]
+        : inputs,
+    outputs: answers,
+    usage: usage ?? null,
+    ...(failure ? { error: failure } : {}),
+  });
+  if (failure) {
+    failIn(out, span.endMs, agent, failure);
     return;
   }
   answers.forEach((answer, index) => {
@@ -201,7 +218,7 @@ export function mapInput(
     default: {
       // Another agent's words in a shared history: theirs, written once.
       if (input.toolCalls.length === 0 && input.text) {
-        const hint = input.name ? participant(input.name) : null;
+        const hint = input.name ? state.participantNamed(input.name) : null;
         const said = state.pickSpeaker(state.said.saidWhole(input.text), agent, at, hint);
         if (said) {
           state.deliver(said, agent);
@@ -225,7 +242,9 @@ export function mapInput(
       state.isNew(agent, key);
       const messageId = `${span.spanId}.${suffix}`;
       const from =
-        input.role === 'assistant' || input.role === 'model' ? agent : participant(input.name ?? input.role);
+        input.role === 'assistant' || input.role === 'model'
+          ? agent
+          : state.participantNamed(input.name ?? input.role);
       state.remember(input.text, { speaker: from, ms: at, messageId });
       state.message(out, at, at, {
         id: messageId,
@@ -279,8 +298,9 @@ function receive(
 ): void {
   const { span } = resolved;
   const at = span.startMs;
-  const named = input.name && input.name !== USER && input.name !== 'user' ? participant(input.name) : null;
-  const parent = resolved.parentHint ? participant(resolved.parentHint) : null;
+  const named =
+    input.name && input.name !== USER && input.name !== 'user' ? state.participantNamed(input.name) : null;
+  const parent = resolved.parentHint ? state.participantNamed(resolved.parentHint) : null;
   const hint = named ?? parent;
   if (state.seenText(agent, input.text)) return;
   const whole = state.pickSpeaker(state.said.saidWhole(input.text), agent, at, hint);

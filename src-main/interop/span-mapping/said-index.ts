@@ -29,8 +29,42 @@ interface Word {
   to: number;
 }
 
+/**
+ * The last few long texts split, with their words and keys: a message is looked at several times
+ * (was it received before, said before, does it quote anyone, remember it), and a megabyte
+ * prompt costs its splitting each time. Short texts are cheap to split and never evict a long one.
+ * Equal strings compare by reference first, so a hit is cheap. Kept for one batch of spans (`forgetBatchTexts`).
+ */
+const LONG_TEXT = 4_096;
+const LONG_TEXTS_KEPT = 4;
+const recent: Array<{ text: string; words: readonly Word[]; key?: string }> = [];
+
+function recentEntry(text: string): { text: string; words: readonly Word[]; key?: string } | null {
+  if (text.length < LONG_TEXT) return null;
+  let entry = recent.find((item) => item.text === text);
+  if (!entry) {
+    entry = { text, words: splitWords(text) };
+    recent.unshift(entry);
+    recent.length = Math.min(recent.length, LONG_TEXTS_KEPT);
+  }
+  return entry;
+}
+
+/** Keys of the shorter texts looked at in this batch (each is looked up several times). */
+const keys = new Map<string, string>();
+
+/** Lets go of the texts kept (a batch of spans is mapped: their words need not stay in memory). */
+export function forgetBatchTexts(): void {
+  recent.length = 0;
+  keys.clear();
+}
+
 /** The text's words, lower-cased, without Markdown and quotation marks, with their offsets. */
-export function words(text: string): Word[] {
+export function words(text: string): readonly Word[] {
+  return recentEntry(text)?.words ?? splitWords(text);
+}
+
+function splitWords(text: string): Word[] {
   const out: Word[] = [];
   for (const match of text.matchAll(WORD)) {
     const word = match[0].toLowerCase().replace(FORMATTING, '');
@@ -42,11 +76,18 @@ export function words(text: string): Word[] {
 
 /** A short fixed-size key for a text after normalising (so the maps hold digests, not texts). */
 export function textKey(text: string): string {
-  return digest(
-    words(text)
-      .map((word) => word.text)
-      .join(' '),
-  );
+  const entry = recentEntry(text);
+  if (entry) return (entry.key ??= digest(entry.words.map((word) => word.text).join(' ')));
+  let key = keys.get(text);
+  if (key === undefined) {
+    key = digest(
+      splitWords(text)
+        .map((word) => word.text)
+        .join(' '),
+    );
+    keys.set(text, key);
+  }
+  return key;
 }
 
 function digest(normalised: string): string {
@@ -61,14 +102,19 @@ function digest(normalised: string): string {
  */
 export class SaidIndex {
   private readonly whole = new Map<string, Said[]>();
+  /** By the first `QUOTE_WORDS` words of what was said, joined (short, so kept as they are). */
   private readonly openings = new Map<string, Array<{ said: Said; words: string[] }>>();
+  /** The first word of every opening: most words of a long input start none, and cost one lookup. */
+  private readonly firstWords = new Set<string>();
 
   add(text: string, said: Said): void {
     const list = words(text).map((word) => word.text);
     if (list.length === 0) return;
-    push(this.whole, digest(list.join(' ')), said);
-    if (list.length >= QUOTE_WORDS)
-      push(this.openings, digest(list.slice(0, QUOTE_WORDS).join(' ')), { said, words: list });
+    push(this.whole, textKey(text), said);
+    if (list.length >= QUOTE_WORDS) {
+      push(this.openings, list.slice(0, QUOTE_WORDS).join(' '), { said, words: list });
+      this.firstWords.add(list[0]!);
+    }
   }
 
   /** Everyone who said exactly this (after normalising), in the order they were added. */
@@ -85,12 +131,14 @@ export class SaidIndex {
     const found: Quote[] = [];
     let i = 0;
     while (i + QUOTE_WORDS <= list.length) {
-      const key = digest(
-        list
-          .slice(i, i + QUOTE_WORDS)
-          .map((word) => word.text)
-          .join(' '),
-      );
+      if (!this.firstWords.has(list[i]!.text)) {
+        i++;
+        continue;
+      }
+      const key = list
+        .slice(i, i + QUOTE_WORDS)
+        .map((word) => word.text)
+        .join(' ');
       const candidates = this.openings.get(key) ?? [];
       // The longest candidate that the text goes on to repeat whole.
       let best: { said: Said[]; length: number } | null = null;

@@ -9,6 +9,7 @@ import { mapModelCall } from './map-model-call';
 import { mapAgent, mapHandoff, mapSpanEvents, mapTool } from './map-other-spans';
 import type { ResolvedSpan } from './span-index';
 import type { SpanEvent } from './span';
+import { forgetBatchTexts } from './said-index';
 import { HANDLED_EVENTS, jsonSafe } from './span-values';
 import { TranscriptState, type Timed } from './transcript-state';
 
@@ -64,6 +65,7 @@ export class SessionMapper {
     for (const span of byTurn) this.mapSpan(span, timed);
     if (last) this.state.releaseHeld(timed);
     else this.state.writeAddressed(timed);
+    forgetBatchTexts();
     timed.sort((a, b) => a.ms - b.ms);
     const events: ImportedEvent[] = [];
     if (!this.started) {
@@ -99,6 +101,7 @@ export class SessionMapper {
   release(): ImportedEvent[] {
     const timed: Timed[] = [];
     this.state.releaseHeld(timed);
+    forgetBatchTexts();
     timed.sort((a, b) => a.ms - b.ms);
     return this.timeline(timed);
   }

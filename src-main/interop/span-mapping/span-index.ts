@@ -66,6 +66,12 @@ type Maybe<T> = T | typeof WAIT;
 export class SpanIndex {
   private readonly traces = new Map<string, TraceEntries>();
   private readonly bindings = new Map<string, string>();
+  /**
+   * Per session key, each agent's name in the session: `caller/agent` once it was first seen
+   * invoked inside another agent's span (a nested team, as Fleetscope names its members), else its
+   * own. Kept from the first placement on, so an agent keeps one name in its session.
+   */
+  private readonly qualified = new Map<string, Map<string, string>>();
   private readonly pending = new Set<Entry>();
   private size = 0;
   private lastPrune = -Infinity;
@@ -128,11 +134,18 @@ export class SpanIndex {
       const caller = agent === null ? USER : this.callerOf(entry, agent, expired, agents);
       if (caller === WAIT) continue;
       const key = this.sessionKeyOf(entry, true) as string;
+      const names = this.namesIn(key);
+      const callerName = caller === USER ? USER : (names.get(caller) ?? caller);
+      let name = agent;
+      if (agent !== null && !fleetscopeAgentId(entry.span)) {
+        name = names.get(agent) ?? (caller === USER ? agent : `${callerName}/${agent}`);
+        names.set(agent, name);
+      }
       entry.resolved = {
         span: entry.span,
         role: entry.role,
-        agent,
-        caller,
+        agent: name,
+        caller: callerName,
         sessionKey: key,
         parentHint: this.parentHintOf(entry),
       };
@@ -148,6 +161,20 @@ export class SpanIndex {
     }
     for (const group of groups.values()) group.sort((a, b) => a.span.startMs - b.span.startMs);
     return groups;
+  }
+
+  private namesIn(sessionKey: string): Map<string, string> {
+    let names = this.qualified.get(sessionKey);
+    if (!names) {
+      names = new Map();
+      this.qualified.set(sessionKey, names);
+    }
+    return names;
+  }
+
+  /** Forgets a session's agent names (the receiver calls this when the session has ended). */
+  forgetSession(sessionKey: string): void {
+    this.qualified.delete(sessionKey);
   }
 
   private entry(traceId: string, spanId: string | null): Entry | null | undefined {

@@ -11,7 +11,9 @@ import type { ImportedEvent } from '../../history/ports';
 import type { ChatMessage } from './chat-messages';
 import type { SessionEnding } from './fleetscope-attributes';
 import { HeldAnswers } from './held-answers';
+import { RawCalls } from './raw-calls';
 import { SaidIndex, textKey, type Said } from './said-index';
+import { participant } from './span-values';
 
 /** An event with the span time it belongs at (epoch ms); `t` is set when the batch is sorted. */
 export interface Timed {
@@ -53,6 +55,8 @@ export class TranscriptState {
   readonly lastOutput = new Map<string, string>();
   /** Everything said in the session, by its normalised words (who said it, in which message). */
   readonly said = new SaidIndex();
+  /** Each model call as it was made (`model.call` events). */
+  readonly rawCalls = new RawCalls();
   /** Per agent, the digests of the inputs it already received (a call resending history). */
   private readonly received = new Map<string, Set<string>>();
   private readonly receivedRaw = new Map<string, Set<string>>();
@@ -97,6 +101,20 @@ export class TranscriptState {
   /** The agent's system prompt: its configuration (the first one it was sent), not a message. */
   configure(agent: string, systemPrompt: string): void {
     this.agentInfo(agent).systemPrompt ??= systemPrompt;
+  }
+
+  /**
+   * The participant a sender hint names (an input's `name`, `graph.node.parent_id`). A hint names
+   * an agent by its own name, while an agent invoked inside another's span is `caller/agent` here
+   * (SpanIndex): a bare name that exactly one such agent ends with is that agent.
+   */
+  participantNamed(name: string): string {
+    const bare = participant(name);
+    if (bare.includes('/') || this.agents.has(bare) || this.declared.has(bare)) return bare;
+    const nested = new Set<string>();
+    for (const known of [...this.agents.keys(), ...this.declared.keys()])
+      if (known.endsWith(`/${bare}`)) nested.add(known);
+    return nested.size === 1 ? [...nested][0]! : bare;
   }
 
   /** True when the agent already said this text (an answer later repeated as input). */

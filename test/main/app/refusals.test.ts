@@ -39,6 +39,7 @@ const unknownIds: Array<[ChannelName, Record<string, unknown>, RegExp]> = [
   ['sessions.edges', { id: NEVER }, /session/i],
   ['sessions.turns', { id: NEVER }, /session/i],
   ['sessions.unmapped', { id: NEVER }, /session/i],
+  ['sessions.modelCalls', { id: NEVER }, /session/i],
   ['sessions.context', { id: NEVER, messageId: 'm1' }, /session/i],
   ['sessions.rename', { id: NEVER, title: 'New title' }, /session/i],
   ['sessions.tag', { id: NEVER, tags: ['a'] }, /session/i],

@@ -162,5 +162,33 @@ describe('examples/otel: three agents traced by OpenInference, sent with the sta
     expect(unmapped.total).toBeGreaterThanOrEqual(counted);
     expect(unmapped.items.map((item) => item.name)).toContain('resource');
     for (const item of unmapped.items) expect(item.why).not.toBe('');
+    // The raw view: each model call as it was made, with every message its model was sent.
+    const raw = await callChecked(
+      receiver.app.dispatcher,
+      'sessions.modelCalls',
+      { id: session?.id },
+      { surface: 'cli' },
+    );
+    expect(raw.total).toBe(6);
+    expect(raw.nextOffset).toBeNull();
+    expect(raw.calls.map((call) => call.agent)).toEqual(said.map((turn) => turn.agent));
+    expect(raw.calls.map((call) => call.outputs.map((output) => output.text))).toEqual(
+      said.map((turn) => [turn.text]),
+    );
+    const plannerAgain = raw.calls[3];
+    expect(plannerAgain?.inputs).toEqual([
+      { role: 'system', text: 'You are Planner. Propose concrete next steps in two sentences.' },
+      // OpenInference records no `name` on input messages: the raw view shows what the trace holds.
+      { role: 'user', text: said[2]?.text },
+    ]);
+    expect(plannerAgain?.sentAgain).toBe(1);
+    expect(plannerAgain?.usage?.prompt).toBeGreaterThan(0);
+    expect(plannerAgain?.model).toBeTruthy();
+    // The log keeps what was sent again as a count: the system prompt is stored once per agent.
+    const stored = events.filter((event) => event.kind === 'model.call');
+    const systemCopies = stored.flatMap((event) =>
+      event.kind === 'model.call' ? event.payload.inputs.filter((input) => input.role === 'system') : [],
+    );
+    expect(systemCopies).toHaveLength(3);
   });
 });

@@ -197,8 +197,9 @@ describe.each<Protocol>(['protobuf', 'json'])(
         ['user', 'Planner', 'text', 'Plan a day in Lisbon'],
         ['Planner', 'Planner', 'function', ''],
         ['Planner', 'Planner', 'tool', 'Sunny, 24 C'],
-        ['Planner', 'Researcher', 'text', 'Find three sights in Lisbon'],
-        ['Researcher', 'Planner', 'text', 'Belém Tower, Alfama, LX Factory'],
+        // Researcher runs inside Planner's span: a member of Planner's nested team.
+        ['Planner', 'Planner/Researcher', 'text', 'Find three sights in Lisbon'],
+        ['Planner/Researcher', 'Planner', 'text', 'Belém Tower, Alfama, LX Factory'],
         ['Planner', 'user', 'text', 'Morning at Belém Tower, lunch in Alfama, sunset at LX Factory.'],
       ]);
       expect(messages[1]?.toolCalls).toEqual([
@@ -230,11 +231,13 @@ describe.each<Protocol>(['protobuf', 'json'])(
       const started = events[0];
       expect(
         started?.kind === 'session.started' &&
-          started.payload.fleet.agents.map((a) => [a.name, a.provider?.model]),
-      ).toEqual([
-        ['Planner', 'gpt-4o-mini'],
-        ['Researcher', 'gpt-4o-mini'],
-      ]);
+          started.payload.fleet.agents.map((a) => [
+            a.name,
+            a.type,
+            a.provider?.model,
+            a.fleet?.agents.map((member) => [member.name, member.provider?.model]),
+          ]),
+      ).toEqual([['Planner', 'team', 'gpt-4o-mini', [['Researcher', 'gpt-4o-mini']]]]);
       // The HTTP span and the request temperature have no place in a session: kept and counted.
       const view = foldEvents(events);
       expect(view.counters.unmapped?.spans).toBe(1);

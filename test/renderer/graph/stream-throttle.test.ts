@@ -15,6 +15,7 @@ const data = (streaming: string, status: AgentNodeData['status'] = 'streaming'):
   broadcasts: 0,
   fromUser: 0,
   toUser: 0,
+  toTeam: 0,
   streaming,
   pulseSeq: 0,
   color: '#3a7be0',

@@ -129,6 +129,11 @@ describe('odd input to the conversation rebuild', () => {
     // Spans that reach the mapper together (one export, or held for their parents), either order.
     expect(rebuild([spans])).toEqual(expected);
     expect(rebuild([[...spans].reverse()])).toEqual(expected);
+    // Each process exports its own spans, the speaker's export first. (Beta's export arriving
+    // before Alpha's is not covered: its input is taken as the user's before Alpha says it.)
+    const alpha = spans.slice(0, spans.length / 2);
+    const beta = spans.slice(spans.length / 2);
+    expect(rebuild([alpha, beta])).toEqual(expected);
   });
 
   it('a megabyte prompt is kept whole, and resent it is not repeated', () => {

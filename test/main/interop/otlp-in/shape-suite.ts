@@ -55,7 +55,7 @@ export function describeShapes(title: string, start: () => Promise<ShapeRig>): v
       expect(session.status).toBe('completed');
     });
 
-    it('a supervisor calling workers as tools inside its own span: delegations and results are edges, the calls stay on it', async () => {
+    it('a supervisor calling workers as tools inside its own span: delegations and results are edges, the calls stay on it, the workers are its team', async () => {
       const task = 'Supervisor task: price the venue for the offsite.';
       const questions: string[] = [];
       const said = await rig.run(`supervisor-${title}`, async ({ agent, turn, tool }) => {
@@ -93,12 +93,21 @@ export function describeShapes(title: string, start: () => Promise<ShapeRig>): v
       expect(lines(messages)).toEqual([
         `user -> Supervisor: ${task}`,
         'Supervisor [ask_Researcher, ask_Analyst]',
-        `Supervisor -> Researcher: ${questions[0]}`,
-        `Researcher -> Supervisor: ${r}`,
-        `Supervisor -> Analyst: ${questions[1]}`,
-        `Analyst -> Supervisor: ${a}`,
+        // Agents invoked inside the supervisor's span are its nested team, named as Fleetscope
+        // names a team's members.
+        `Supervisor -> Supervisor/Researcher: ${questions[0]}`,
+        `Supervisor/Researcher -> Supervisor: ${r}`,
+        `Supervisor -> Supervisor/Analyst: ${questions[1]}`,
+        `Supervisor/Analyst -> Supervisor: ${a}`,
         `Supervisor -> user: ${final}`,
       ]);
+      const started = events.find((e) => e.kind === 'session.started');
+      const fleet = started?.kind === 'session.started' ? started.payload.fleet : null;
+      const supervisor = fleet?.agents.find((agent) => agent.name === 'Supervisor');
+      expect(fleet?.agents.map((agent) => agent.name)).toEqual(['Supervisor']);
+      expect(supervisor?.type).toBe('team');
+      expect(supervisor?.fleet?.agents.map((agent) => agent.name)).toEqual(['Researcher', 'Analyst']);
+      expect(supervisor?.systemPrompt).toBe('You are Supervisor.');
       // Both calls requested and closed on the supervisor; nothing addressed to the user but its answer.
       const toolEvents = events.filter((e) => e.kind === 'tool.requested' || e.kind === 'tool.executed');
       expect(toolEvents.map((e) => `${e.kind} ${e.agent}`).sort()).toEqual([

@@ -1,3 +1,6 @@
+import type { RunEvent } from '@shared/domain';
+import { SessionMapper } from '../../../../src-main/interop/span-mapping/session-mapper';
+import { SpanIndex } from '../../../../src-main/interop/span-mapping/span-index';
 import type { Attributes, TraceSpan } from '../../../../src-main/interop/span-mapping/span';
 
 /** A normalized span for mapping tests: ids from small numbers, times in ms after `BASE`. */
@@ -30,3 +33,13 @@ export function span(
 }
 
 export const json = (value: unknown): string => JSON.stringify(value);
+
+/** Spans as one complete batch, mapped as the file importer maps them, numbered as the store does. */
+export function mapSpans(spans: TraceSpan[]): RunEvent[] {
+  const index = new SpanIndex({ holdMs: 0, retainMs: Infinity, maxSpans: Infinity });
+  index.add(spans, 0);
+  const all = [...index.drain(0, true).values()].flat().sort((a, b) => a.span.startMs - b.span.startMs);
+  const mapper = new SessionMapper(Math.min(...all.map((s) => s.span.startMs)));
+  const events = [...mapper.map(all, undefined, true), ...mapper.finish('done')];
+  return events.map((event, i) => ({ ...event, sessionId: 's', seq: i + 1 }) as RunEvent);
+}
