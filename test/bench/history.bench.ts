@@ -344,57 +344,51 @@ describe('history store with a large session', () => {
         note: `${fmt(exported.bytes / 1e6)} MB file read and checked on the parsing thread while the writing thread writes its batches on a connection of its own (transactions of up to 200 ms that yield to live writes; the main thread only relays); ${sizeNote ?? ''}`,
       });
       const stallNote = `a live run appends 4 events every 16 ms on the main thread of the built app (import-stall-child.mjs) while a ${MESSAGES}-message import is written on its thread, against the same live run alone for as long, interleaved; ${sizeNote ?? `${MESSAGES} messages`}`;
-      for (const [id, key, what] of [
-        ['import-live-commit', 'longestCommitMs', 'longest'],
-        ['import-live-commit-p99', 'p99CommitMs', 'p99'],
-      ] as const) {
-        report.add({
-          id,
-          label: `${what} main-thread time of a live run's commit (the store's group commit, and the commits it makes as soon as the thread is out: a completed message, a status change, a run's end, a read of a live session that settles first) while a ${MESSAGES}-message import is written`,
-          unit: 'ms',
-          values: stallOf(stallRuns.groupDuring, key),
-          baseline: {
-            label: 'same live run, no import, for as long',
-            values: stallOf(stallRuns.groupAlone, key),
-          },
-          goal: { kind: 'value', max: FRAME_MS, text: `< one frame (${FRAME_MS} ms)` },
-          note: `${stallNote}; a commit that finds the writing thread in its transaction waits for it on the event loop (WriteTurns.whenThreadOut), so its time is its own transaction's`,
-        });
-      }
-      for (const [id, key, what] of [
-        ['import-live-stall', 'longestCommitMs', 'longest'],
-        ['import-live-stall-p99', 'p99CommitMs', 'p99'],
-      ] as const) {
-        report.add({
-          id,
-          label: `${what} main-thread stall of a synchronous flush (store.flush: a session's start, the CLI's and API's reads of a live session) while a ${MESSAGES}-message import is written`,
-          unit: 'ms',
-          values: stallOf(stallRuns.flushDuring, key),
-          baseline: {
-            label: 'same live run, no import, for as long',
-            values: stallOf(stallRuns.flushAlone, key),
-          },
-          goal: { kind: 'value', max: FRAME_MS, text: `< one frame (${FRAME_MS} ms)` },
-          note: `${stallNote}; each commit waits for the writing thread's row batch and the commit of its transaction (write-turns.ts)`,
-        });
-      }
-      for (const [id, key, what] of [
-        ['import-live-loop-stall', 'longestLoopDelayMs', 'longest'],
-        ['import-live-loop-stall-p99', 'p99LoopDelayMs', 'p99'],
-      ] as const) {
-        report.add({
-          id,
-          label: `${what} main-thread stall (event-loop delay) of a live run left to the store's group commit while a ${MESSAGES}-message import is written`,
-          unit: 'ms',
-          values: stallOf(stallRuns.groupDuring, key),
-          baseline: {
-            label: 'same live run, no import, for as long',
-            values: stallOf(stallRuns.groupAlone, key),
-          },
-          goal: { kind: 'value', max: FRAME_MS, text: `< one frame (${FRAME_MS} ms)` },
-          note: `${stallNote}; a group commit that finds the thread in its transaction waits for it on the event loop (WriteTurns.whenThreadOut); the delay counts every stall of the main thread, the import's own relaying included; p99 from append to durable ${fmt(Math.max(...stallOf(stallRuns.groupDuring, 'p99DurableMs')))} ms at worst (alone ${fmt(Math.max(...stallOf(stallRuns.groupAlone, 'p99DurableMs')))} ms); ${stallRuns.groupDuring[0]?.writes ?? 0} writes during the first import`,
-        });
-      }
+      // Each figure's longest and p99, during the import against the same live run alone.
+      const stallFigures = (
+        id: string,
+        keys: readonly [keyof LiveStall, keyof LiveStall],
+        label: string,
+        runs: { during: LiveStall[]; alone: LiveStall[] },
+        note: string,
+      ) => {
+        for (const [suffix, key, what] of [
+          ['', keys[0], 'longest'],
+          ['-p99', keys[1], 'p99'],
+        ] as const) {
+          report.add({
+            id: `${id}${suffix}`,
+            label: `${what} ${label} while a ${MESSAGES}-message import is written`,
+            unit: 'ms',
+            values: stallOf(runs.during, key),
+            baseline: { label: 'same live run, no import, for as long', values: stallOf(runs.alone, key) },
+            goal: { kind: 'value', max: FRAME_MS, text: `< one frame (${FRAME_MS} ms)` },
+            note: `${stallNote}; ${note}`,
+          });
+        }
+      };
+      const group = { during: stallRuns.groupDuring, alone: stallRuns.groupAlone };
+      stallFigures(
+        'import-live-commit',
+        ['longestCommitMs', 'p99CommitMs'],
+        "main-thread time of a live run's commit (the store's group commit, and the commits it makes as soon as the thread is out: a completed message, a status change, a run's end, a read of a live session that settles first)",
+        group,
+        "a commit that finds the writing thread in its transaction waits for it on the event loop (WriteTurns.whenThreadOut), so its time is its own transaction's",
+      );
+      stallFigures(
+        'import-live-stall',
+        ['longestCommitMs', 'p99CommitMs'],
+        "main-thread stall of a synchronous flush (store.flush: a session's start, the CLI's and API's reads of a live session)",
+        { during: stallRuns.flushDuring, alone: stallRuns.flushAlone },
+        "each commit waits for the writing thread's row batch and the commit of its transaction (write-turns.ts)",
+      );
+      stallFigures(
+        'import-live-loop-stall',
+        ['longestLoopDelayMs', 'p99LoopDelayMs'],
+        "main-thread stall (event-loop delay) of a live run left to the store's group commit",
+        group,
+        `a group commit that finds the thread in its transaction waits for it on the event loop (WriteTurns.whenThreadOut); the delay counts every stall of the main thread, the import's own relaying included; p99 from append to durable ${fmt(Math.max(...stallOf(stallRuns.groupDuring, 'p99DurableMs')))} ms at worst (alone ${fmt(Math.max(...stallOf(stallRuns.groupAlone, 'p99DurableMs')))} ms); ${stallRuns.groupDuring[0]?.writes ?? 0} writes during the first import`,
+      );
       const agentStores: Array<{ bytes: number; text: number }> = [];
       for (let rep = 0; rep < REPS; rep++) agentStores.push(await agentTextStore(AGENT_TEXT_MESSAGES));
       const overhead = (bytes: number, text: number, messages: number) =>
