@@ -70,12 +70,16 @@ describe('event codec: events that refer to no message row', () => {
     });
   });
 
-  it('gives every kind of this version a distinct one-letter code that is no kind name', () => {
+  it('gives every kind a distinct one-letter code that is no kind name, or stores a later one by name', () => {
     const codes = EVENT_KIND_CODES.map(([code]) => code);
     expect(new Set(codes).size).toBe(codes.length);
     expect(codes.every((code) => /^[a-z]$/.test(code))).toBe(true);
     const kinds = eventBodySchema.options.map((option) => option.shape.kind.value);
-    expect(new Set(EVENT_KIND_CODES.map(([, kind]) => kind))).toEqual(new Set(kinds));
+    // Kinds added after migration 010 froze the codes are stored by their names (rare kinds:
+    // one model.call per traced model call) until a migration gives them a code.
+    const byName = ['model.call'];
+    expect(new Set([...EVENT_KIND_CODES.map(([, kind]) => kind), ...byName])).toEqual(new Set(kinds));
+    for (const kind of byName) expect(storedKind(kind)).toBe(kind);
     expect(storedKind('message.delta')).toBe('d');
     expect(storedKind('session.stopped')).toBe('z');
     expect(storedKind('some.future.kind')).toBe('some.future.kind');
