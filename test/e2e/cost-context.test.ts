@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { FleetInput } from '@shared/domain';
 import { startOpenAiStub, type OpenAiStub } from '../helpers/openai-stub';
-import { callHost, serveForSuite, shot } from './session-helpers';
+import { callHost, runToEnd, serveForSuite, shot } from './session-helpers';
 import { openSession, showLens } from './lanes-helpers';
 
 const TOKEN = 'e2e-cost-context-token-0123456789abcdef0123456';
@@ -48,21 +48,15 @@ describe('cost, tokens and context in the session view (Chromium)', () => {
       team: { pattern: 'round-robin' },
       termination: { type: 'max-messages', max: 7 },
     };
-    ({ sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
-      source: { fleet },
-      task: 'Plan the release of version 2',
-    }));
-    await expect
-      .poll(
-        async () =>
-          (
-            await callHost<{ summary: { status: string } }>(host.port, TOKEN, 'sessions.get', {
-              id: sessionId,
-            })
-          ).summary.status,
-        { timeout: 60_000 },
-      )
-      .toBe('completed');
+    let status: string;
+    ({ sessionId, status } = await runToEnd(
+      host.port,
+      TOKEN,
+      fleet,
+      'Plan the release of version 2',
+      60_000,
+    ));
+    expect(status).toBe('completed');
     await openSession(page, sessionId);
     await showLens(page, 'graph');
     const planner = page.locator('[data-testid="agent-node"][data-agent="planner"]');

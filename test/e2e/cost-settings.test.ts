@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { FleetInput } from '@shared/domain';
 import { startOpenAiStub, type OpenAiStub } from '../helpers/openai-stub';
-import { callHost, serveForSuite, shot } from './session-helpers';
+import { callHost, runToEnd, serveForSuite, shot } from './session-helpers';
 import { openSession, showLens } from './lanes-helpers';
 
 const TOKEN = 'e2e-cost-settings-token-0123456789abcdef0123456';
@@ -85,21 +85,8 @@ describe('prices, budgets and edge costs (Chromium)', () => {
         team: { pattern: 'round-robin' },
         termination: { type: 'max-messages', max: 5 },
       };
-      const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
-        source: { fleet },
-        task: 'Plan the move',
-      });
-      await expect
-        .poll(
-          async () =>
-            (
-              await callHost<{ summary: { status: string } }>(host.port, TOKEN, 'sessions.get', {
-                id: sessionId,
-              })
-            ).summary.status,
-          { timeout: 60_000 },
-        )
-        .toBe('completed');
+      const { sessionId, status } = await runToEnd(host.port, TOKEN, fleet, 'Plan the move', 60_000);
+      expect(status).toBe('completed');
       const usage = await callHost<{ total: { cost: number; unpricedCalls: number } }>(
         host.port,
         TOKEN,

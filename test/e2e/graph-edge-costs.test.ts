@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { FleetInput } from '@shared/domain';
 import { startOpenAiStub, type OpenAiStub } from '../helpers/openai-stub';
-import { callHost, serveForSuite, shot, SHOT_SIZES } from './session-helpers';
+import { runToEnd, serveForSuite, shot, SHOT_SIZES } from './session-helpers';
 import { openSession, showLens } from './lanes-helpers';
 
 const TOKEN = 'e2e-graph-edge-costs-token-0123456789abcdef0';
@@ -84,21 +84,8 @@ describe('edge cost labels keep off the cards (Chromium)', () => {
       team: { pattern: 'round-robin' },
       termination: { type: 'max-messages', max: 9 },
     };
-    const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
-      source: { fleet },
-      task: 'Ship the importer',
-    });
-    await expect
-      .poll(
-        async () =>
-          (
-            await callHost<{ summary: { status: string } }>(host.port, TOKEN, 'sessions.get', {
-              id: sessionId,
-            })
-          ).summary.status,
-        { timeout: 60_000 },
-      )
-      .toBe('completed');
+    const { sessionId, status } = await runToEnd(host.port, TOKEN, fleet, 'Ship the importer', 60_000);
+    expect(status).toBe('completed');
     await openSession(page, sessionId);
     await showLens(page, 'graph');
     await page.getByTestId('edge-label').first().waitFor();

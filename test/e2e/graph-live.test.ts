@@ -4,7 +4,14 @@ import type { Page } from 'playwright-core';
 import type { FleetInput } from '../../src-shared/domain';
 import { type HostProcess } from '../helpers/browser';
 import { makeTempDir } from '../helpers/temp-dir';
-import { callHost, shot, serveInChromium, stopServed, type ChromiumBrowser } from './session-helpers';
+import {
+  callHost,
+  runToEnd,
+  shot,
+  serveInChromium,
+  stopServed,
+  type ChromiumBrowser,
+} from './session-helpers';
 import {
   GRAPH_SIZES,
   cardRects,
@@ -310,21 +317,7 @@ describe('the session graph while a run is live, in replay and when rearranged',
 
   it('lays out 50 agents without overlaps or clipped labels, fitted into the pane', async () => {
     for (const pattern of ['round-robin', 'parallel'] as const) {
-      const { sessionId } = await callHost<{ sessionId: string }>(host.port, TOKEN, 'runs.start', {
-        source: { fleet: many(50, pattern) },
-        task: 'Everyone report',
-      });
-      await expect
-        .poll(
-          async () =>
-            (
-              await callHost<{ summary: { status: string } }>(host.port, TOKEN, 'sessions.get', {
-                id: sessionId,
-              })
-            ).summary.status,
-          { timeout: 30_000 },
-        )
-        .not.toBe('running');
+      const { sessionId } = await runToEnd(host.port, TOKEN, many(50, pattern), 'Everyone report', 30_000);
       await openGraph(page, sessionId);
       const measure = await measureGraph(page);
       await shot(page, `graph-50-agents-${pattern}-1440x900.png`);

@@ -161,6 +161,28 @@ export async function nodeStatuses(page: Page): Promise<Record<string, string>> 
 }
 
 /**
+ * Starts `fleet` on `task` through the host's API (`runs.start`) and waits, at most `timeoutMs`,
+ * until its session is no longer running: its id and the status it ended with.
+ */
+export async function runToEnd(
+  port: number,
+  token: string,
+  fleet: unknown,
+  task: string,
+  timeoutMs = 60_000,
+): Promise<{ sessionId: string; status: string }> {
+  const { sessionId } = await callHost<{ sessionId: string }>(port, token, 'runs.start', {
+    source: { fleet },
+    task,
+  });
+  const statusOf = async () =>
+    (await callHost<{ summary: { status: string } }>(port, token, 'sessions.get', { id: sessionId })).summary
+      .status;
+  await expect.poll(statusOf, { timeout: timeoutMs }).not.toBe('running');
+  return { sessionId, status: await statusOf() };
+}
+
+/**
  * Calls a channel on the host over its WebSocket from the test process (for fleets the New run
  * panel does not offer, such as one with a human agent).
  */
