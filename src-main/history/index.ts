@@ -14,6 +14,7 @@ export { countedSumKey } from './context-queries';
 export type { CountedSum, MessageStart, ViewMessage, ViewRead } from './context-queries';
 export { openHistory, STORE_FILE, type OpenHistoryOptions, type OpenedHistory } from './open-history';
 export { HistoryError, type HistoryErrorCode } from './errors';
+export { isLocked } from './store-faults';
 export { INTERRUPTED_REASON, recoverInterrupted, type RecoveryReport } from './recovery';
 export { buildFtsQuery } from './fts-query';
 export type { SessionListQuery, SessionPage } from './session-queries';

@@ -1,6 +1,12 @@
 import { ERROR_CODES, type ErrorCode } from '@shared/contract';
 import { isLiveStatus, type SessionStatus } from '@shared/domain';
-import type { HistoryStore, OpenRunRequest, RunRequestKind, RunRequestOutcome } from '../../history';
+import {
+  isLocked,
+  type HistoryStore,
+  type OpenRunRequest,
+  type RunRequestKind,
+  type RunRequestOutcome,
+} from '../../history';
 import { AppError, toAppError } from '../handlers/errors';
 
 /** How often a process that drives runs reads the store for requests to them, in ms. */
@@ -114,7 +120,17 @@ export async function askOwner(
     );
   }
   if (owner.self) throw new AppError('not-found', `No run in progress for session "${sessionId}".`);
-  const id = requests.post(sessionId, kind, answer);
+  // A living owner frozen inside a write transaction (stopped, swapped out) holds the store's
+  // write lock: the request cannot be left or taken back, and the owner has not answered.
+  const unlessFrozen = <T>(write: () => T): T => {
+    try {
+      return write();
+    } catch (error) {
+      if (isLocked(error)) throw unanswered(store, sessionId, owner.pid, false, timeoutMs);
+      throw error;
+    }
+  };
+  const id = unlessFrozen(() => requests.post(sessionId, kind, answer));
   const deadline = Date.now() + timeoutMs;
   let nextOwnerCheck = Date.now() + OWNER_CHECK_MS;
   for (;;) {
@@ -125,7 +141,7 @@ export async function askOwner(
       nextOwnerCheck = now + OWNER_CHECK_MS;
       // Only a process that no longer exists is judged ended; a living one is waited for.
       const gone = !(requests.owner(sessionId)?.alive ?? false);
-      if ((gone || now >= deadline) && requests.withdraw(id))
+      if ((gone || now >= deadline) && unlessFrozen(() => requests.withdraw(id)))
         throw unanswered(store, sessionId, owner.pid, gone, timeoutMs);
       // Not withdrawn: it was handled meanwhile, and its outcome stands.
       outcome = requests.outcome(id);
