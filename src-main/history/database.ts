@@ -24,6 +24,9 @@ export interface OpenedDatabase {
   movedAsideTo: string | null;
 }
 
+/** How long a connection waits for another's lock before SQLITE_BUSY (ms). */
+export const BUSY_TIMEOUT_MS = 5_000;
+
 /**
  * A connection to `file` with the store's pragmas (WAL, busy timeout, foreign keys), without the
  * integrity check or migrations: every connection to one store uses these (an import's writer
@@ -34,7 +37,7 @@ export function openRaw(file: string, options: OpenOptions): SqliteDatabase {
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma('foreign_keys = ON');
     return db;
   } catch (error) {

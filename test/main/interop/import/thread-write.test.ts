@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importFile } from '../../../../src-main/interop/import';
 import { exportSession } from '../../../../src-main/interop/export';
@@ -575,6 +575,39 @@ describe('checkpoints while an import writes on its own thread', () => {
       history.cleanup();
     }
   });
+});
+
+describe('the WAL after an import on its own thread beside a live run', () => {
+  it('is given back: the thread rewinds and truncates it, so no checkpoint of the main thread copies the import', async () => {
+    const history = openTempHistory();
+    try {
+      const db = history.store.db;
+      const walBytes = () => statSync(`${db.name}-wal`).size;
+      const live = liveRun(history.store, 'live-beside-wal');
+      let largest = 0;
+      const { failures, duringImport, stop } = await whileImporting(
+        history.store,
+        'wal',
+        () => {
+          live.write();
+          largest = Math.max(largest, walBytes());
+        },
+        2,
+      );
+      // Read before any later write of this thread's (the timer is stopped first).
+      stop();
+      const after = walBytes();
+      expect(failures).toEqual([]);
+      expect(duringImport).toBeGreaterThan(3);
+      // The import filled the WAL while it wrote; its last checkpoint truncated it, so what is left
+      // is at most the live commits made since (a few pages each), not the import's megabytes.
+      expect(largest).toBeGreaterThan(1_000_000);
+      expect(after).toBeLessThan(largest / 10);
+      expect(after).toBeLessThan(200_000);
+    } finally {
+      history.cleanup();
+    }
+  }, 60_000);
 });
 
 describe("the store's other writes beside an import on its own thread", () => {
