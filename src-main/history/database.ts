@@ -25,18 +25,20 @@ export interface OpenedDatabase {
 }
 
 /**
- * SQLite's page cache per connection, in KiB (a negative `cache_size`): at most 64 MiB, taken
- * only as pages are read. SQLite's default of 2 MiB holds about 500 pages, so a read that visits
- * rows spread over a long session (the context inspector reads an agent's 6,667 tool turns of a
- * 100,000-message session, some 20 MiB of pages) asks the operating system for nearly every
- * row's page again: 38 ms for those rows where the cached read takes 25 ms.
+ * The page cache of the store's main connection (the app's, or a read-only folder's), in KiB
+ * (a negative `cache_size`): at most 32 MiB, taken only as pages are read. SQLite's default of
+ * 2 MiB holds about 500 pages, so a read that visits rows spread over a long session (the context
+ * inspector reads an agent's 6,667 tool turns of a 100,000-message session, some 20 MiB of pages)
+ * asks the operating system for nearly every row's page again: 38 ms for those rows where the
+ * cached read takes 25 ms (24 MiB held them all). An import's writing thread keeps the
+ * default: it appends.
  */
-const PAGE_CACHE_KIB = 65_536;
+const PAGE_CACHE_KIB = 32_768;
 
 /**
- * A connection to `file` with the store's pragmas (WAL, busy timeout, foreign keys, page cache),
- * without the integrity check or migrations: every connection to one store uses these (an
- * import's writer thread opens its own).
+ * A connection to `file` with the store's pragmas (WAL, busy timeout, foreign keys), without the
+ * integrity check or migrations: every connection to one store uses these (an import's writer
+ * thread opens its own).
  */
 export function openRaw(file: string, options: OpenOptions): SqliteDatabase {
   const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
@@ -45,7 +47,6 @@ export function openRaw(file: string, options: OpenOptions): SqliteDatabase {
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
     db.pragma('foreign_keys = ON');
-    db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
     return db;
   } catch (error) {
     db.close();
@@ -90,6 +91,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): OpenedDat
     db = openRaw(file, options);
   }
   migrate(db, options.migrations ?? MIGRATIONS);
+  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   return { db, movedAsideTo };
 }
 
