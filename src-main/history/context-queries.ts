@@ -87,7 +87,7 @@ function viewMessage(row: ViewTuple): ViewMessage {
  * A message of an agent's view (`@agent`) that its provider counted and that reads as one chat
  * turn whose tokens are that count (a sender's name aside): not streaming, not a person's, not an
  * error (whose routing reads its meta), and to or from the agent or to everyone. Every column it
- * reads is in `message_rows_context`.
+ * reads is in `message_rows_view_groups`.
  */
 const COUNTED = `state <> 'streaming' AND sender <> '${USER}' AND coalesce(completion_tokens, 0) > 0 AND kind <> 'error'
   AND (sender = @agent OR receiver = @agent OR receiver = '${BROADCAST}')`;
@@ -111,6 +111,9 @@ export interface CountedSum {
   firstSeq: number;
   lastSeq: number;
 }
+
+/** The sender, receiver and kind of a message: what routing reads, and what sums are kept by. */
+export type MessageGroup = Pick<CountedSum, 'sender' | 'receiver' | 'kind'>;
 
 /** The key a counted sum is kept under: its sender, receiver and kind. */
 export const countedSumKey = (sender: string, receiver: string, kind: string): string =>
@@ -165,7 +168,7 @@ export class ContextQueries {
    * Sums over the counted messages of `agent`'s view with `after < seq <= upTo`, per sender,
    * receiver and kind (which decide routing): messages no longer streaming, not a person's and
    * not errors, whose provider counted them, that can be in the view (see COUNTED). Walks only the
-   * `message_rows_context` index. The agent's own messages with tool calls or results are in
+   * `message_rows_view_groups` index. The agent's own messages with tool calls or results are in
    * these sums too (the index does not know them); `detailAfter` reads them.
    */
   countedSums(sessionId: string, agent: string, after: number, upTo: number): CountedSum[] {
@@ -173,8 +176,9 @@ export class ContextQueries {
   }
 
   /**
-   * One walk of `message_rows_context` over the view's candidates with `after < seq <= upTo`:
-   * the counted ones summed (`countedSums`), and the seqs of the others (each its own group).
+   * The view's candidates with `after < seq <= upTo`, group by group (see `viewGroups`), each
+   * one range of `message_rows_view_groups` read in index order: the counted ones summed
+   * (`countedSums`), and the seqs of the others. A person's messages and errors are never counted.
    */
   private scan(
     sessionId: string,
@@ -184,37 +188,94 @@ export class ContextQueries {
   ): { counted: CountedSum[]; uncounted: number[] } {
     const sums = new Map<string, CountedSum>();
     const uncounted: number[] = [];
+    const groupSums = this.cache
+      .get(
+        `SELECT count(*) FILTER (WHERE completion_tokens > 0), sum(completion_tokens) FILTER (WHERE completion_tokens > 0),
+           min(seq) FILTER (WHERE completion_tokens > 0), max(seq) FILTER (WHERE completion_tokens > 0),
+           json_group_array(seq) FILTER (WHERE @never OR coalesce(completion_tokens, 0) <= 0)
+         FROM message_rows INDEXED BY message_rows_view_groups
+         WHERE sid = @sid AND sender = @sender AND receiver = @receiver AND kind = @kind
+           AND seq > @after AND seq <= @upTo AND state <> 'streaming'`,
+      )
+      .raw();
     for (const segment of this.segmentsWithin(sessionId, after, upTo)) {
-      const rows = this.cache
-        .get(
-          `SELECT sender, receiver, kind, count(*), sum(completion_tokens), min(seq), max(seq), counted
-           FROM (SELECT sender, receiver, kind, completion_tokens, seq, (${COUNTED}) AS counted
-             FROM message_rows INDEXED BY message_rows_context
-             WHERE sid = (SELECT sid FROM sessions WHERE id = @session) AND seq > @after AND seq <= @upTo
-               AND state <> 'streaming' AND (sender = @agent OR receiver = @agent OR receiver = '${BROADCAST}'))
-           GROUP BY sender, receiver, kind, counted, CASE WHEN counted THEN 0 ELSE seq END`,
-        )
-        .raw()
-        .all({ session: segment.session, agent, after: segment.after, upTo: segment.upTo }) as Array<
-        [string, string, string, number, number, number, number, number]
-      >;
-      for (const [sender, receiver, kind, messages, completionTokens, firstSeq, lastSeq, isCounted] of rows) {
-        if (!isCounted) {
-          uncounted.push(firstSeq);
-          continue;
-        }
-        const key = countedSumKey(sender, receiver, kind);
+      const sid = this.sidOf(segment.session);
+      if (sid === null) continue;
+      for (const group of this.viewGroups(sid, agent)) {
+        const never = group.sender === USER || group.kind === 'error';
+        const [messages, completionTokens, firstSeq, lastSeq, others] = groupSums.get({
+          ...group,
+          sid,
+          after: segment.after,
+          upTo: segment.upTo,
+          never: never ? 1 : 0,
+        }) as [number, number | null, number | null, number | null, string];
+        for (const seq of JSON.parse(others) as number[]) uncounted.push(seq);
+        if (never || messages === 0) continue;
+        const key = countedSumKey(group.sender, group.receiver, group.kind);
         const sum = sums.get(key);
-        if (!sum) sums.set(key, { sender, receiver, kind, messages, completionTokens, firstSeq, lastSeq });
+        const found = {
+          messages,
+          completionTokens: completionTokens ?? 0,
+          firstSeq: firstSeq ?? 0,
+          lastSeq: lastSeq ?? 0,
+        };
+        if (!sum) sums.set(key, { ...group, ...found });
         else {
-          sum.messages += messages;
-          sum.completionTokens += completionTokens;
-          sum.firstSeq = Math.min(sum.firstSeq, firstSeq);
-          sum.lastSeq = Math.max(sum.lastSeq, lastSeq);
+          sum.messages += found.messages;
+          sum.completionTokens += found.completionTokens;
+          sum.firstSeq = Math.min(sum.firstSeq, found.firstSeq);
+          sum.lastSeq = Math.max(sum.lastSeq, found.lastSeq);
         }
       }
     }
     return { counted: [...sums.values()], uncounted };
+  }
+
+  /**
+   * The (sender, receiver, kind) groups of session `sid`'s messages that can be in `agent`'s view
+   * (from or to it, or to everyone), found by seeking `message_rows_view_groups` from one
+   * distinct value to the next: a few index probes per group, whatever the session's length.
+   */
+  private viewGroups(sid: number, agent: string): MessageGroup[] {
+    const index = 'message_rows INDEXED BY message_rows_view_groups';
+    const nextSender = this.cache
+      .get(`SELECT sender FROM ${index} WHERE sid = ? AND sender > ? ORDER BY sender LIMIT 1`)
+      .pluck();
+    const nextReceiver = this.cache
+      .get(
+        `SELECT receiver FROM ${index} WHERE sid = ? AND sender = ? AND receiver > ? ORDER BY receiver LIMIT 1`,
+      )
+      .pluck();
+    const nextKind = this.cache
+      .get(
+        `SELECT kind FROM ${index} WHERE sid = ? AND sender = ? AND receiver = ? AND kind > ? ORDER BY kind LIMIT 1`,
+      )
+      .pluck();
+    const groups: MessageGroup[] = [];
+    const next = (statement: typeof nextSender, ...keys: unknown[]) =>
+      statement.get(...keys) as string | undefined;
+    for (let sender = next(nextSender, sid, ''); sender !== undefined; sender = next(nextSender, sid, sender))
+      for (
+        let receiver = next(nextReceiver, sid, sender, '');
+        receiver !== undefined;
+        receiver = next(nextReceiver, sid, sender, receiver)
+      ) {
+        if (sender !== agent && receiver !== agent && receiver !== BROADCAST) continue;
+        for (
+          let kind = next(nextKind, sid, sender, receiver, '');
+          kind !== undefined;
+          kind = next(nextKind, sid, sender, receiver, kind)
+        )
+          groups.push({ sender, receiver, kind });
+      }
+    return groups;
+  }
+
+  private sidOf(sessionId: string): number | null {
+    const sid = this.cache.get('SELECT sid FROM sessions WHERE id = ?').pluck().get(sessionId) as
+      number | undefined;
+    return sid ?? null;
   }
 
   /**
@@ -258,37 +319,46 @@ export class ContextQueries {
 
   /**
    * Up to `limit` of the counted messages `countedSums` stands for (the agent's own tool calls and
-   * results left out) with a seq below `beforeSeq`, newest first, as light rows; `accept` picks
-   * the ones counted toward the limit (the others are skipped).
+   * results left out) with a seq below `beforeSeq` in the given groups, newest first, as light
+   * rows: the last `limit` of each group (one index range each), merged.
    */
   countedBefore(
     sessionId: string,
     agent: string,
     beforeSeq: number,
     limit: number,
-    accept: (message: ViewMessage) => boolean,
+    groups: readonly MessageGroup[],
   ): ViewMessage[] {
     const found: ViewMessage[] = [];
+    // The seqs first (from the index; a row is read only for an own message's tool columns),
+    // then the rows of the last `limit` of them.
+    const lastOfGroup = this.cache
+      .get(
+        `SELECT seq FROM message_rows INDEXED BY message_rows_view_groups
+         WHERE sid = @sid AND sender = @sender AND receiver = @receiver AND kind = @kind
+           AND seq > @after AND seq <= @upTo AND ${COUNTED} AND NOT (sender = @agent AND ${HAS_TOOLS})
+         ORDER BY seq DESC LIMIT @limit`,
+      )
+      .pluck();
+    const rowsAt = this.cache
+      .get(
+        `SELECT ${VIEW_COLUMNS} FROM message_rows
+         WHERE sid = @sid AND seq IN (SELECT value FROM json_each(@seqs)) ORDER BY seq DESC`,
+      )
+      .raw();
     const segments = this.segmentsWithin(sessionId, 0, beforeSeq - 1).reverse();
     for (const segment of segments) {
-      let upTo = segment.upTo;
-      while (found.length < limit) {
-        const rows = this.cache
-          .get(
-            `SELECT ${VIEW_COLUMNS} FROM message_rows INDEXED BY message_rows_context
-             WHERE sid = (SELECT sid FROM sessions WHERE id = @session) AND seq > @after AND seq <= @upTo
-               AND ${COUNTED} AND NOT (sender = @agent AND ${HAS_TOOLS})
-             ORDER BY seq DESC LIMIT @page`,
-          )
-          .raw()
-          .all({ session: segment.session, agent, after: segment.after, upTo, page: limit }) as ViewTuple[];
-        for (const row of rows) {
-          const message = viewMessage(row);
-          if (accept(message) && found.length < limit) found.push(message);
-        }
-        if (rows.length < limit) break;
-        upTo = (rows[rows.length - 1] as ViewTuple)[1] - 1;
+      const sid = this.sidOf(segment.session);
+      if (sid === null) continue;
+      const seqs: number[] = [];
+      const wanted = limit - found.length;
+      for (const { sender, receiver, kind } of groups) {
+        const params = { sid, sender, receiver, kind, agent, after: segment.after, upTo: segment.upTo };
+        for (const seq of lastOfGroup.all({ ...params, limit: wanted }) as number[]) seqs.push(seq);
       }
+      seqs.sort((a, b) => b - a);
+      const rows = rowsAt.all({ sid, agent, seqs: JSON.stringify(seqs.slice(0, wanted)) }) as ViewTuple[];
+      for (const row of rows) found.push(viewMessage(row));
       if (found.length >= limit) break;
     }
     return found;
@@ -298,19 +368,16 @@ export class ContextQueries {
    * The seq of the first counted message from `sender` to `receiver` of `kind` with
    * `after < seq < before` that carries no tool calls or results; null when none.
    */
-  firstPlainCounted(
-    sessionId: string,
-    sum: Pick<CountedSum, 'sender' | 'receiver' | 'kind'>,
-    after: number,
-    before: number,
-  ): number | null {
+  firstPlainCounted(sessionId: string, sum: MessageGroup, after: number, before: number): number | null {
     for (const segment of this.segmentsWithin(sessionId, after, before - 1)) {
       const row = this.cache
         .get(
-          `SELECT min(seq) AS seq FROM message_rows
+          `SELECT seq FROM message_rows INDEXED BY message_rows_view_groups
            WHERE sid = (SELECT sid FROM sessions WHERE id = @session) AND sender = @agent AND receiver = @receiver
-             AND kind = @kind AND seq > @after AND seq <= @upTo AND ${COUNTED} AND NOT ${HAS_TOOLS}`,
+             AND kind = @kind AND seq > @after AND seq <= @upTo AND ${COUNTED} AND NOT ${HAS_TOOLS}
+           ORDER BY seq LIMIT 1`,
         )
+        .pluck()
         .get({
           session: segment.session,
           agent: sum.sender,
@@ -318,8 +385,8 @@ export class ContextQueries {
           kind: sum.kind,
           after: segment.after,
           upTo: segment.upTo,
-        }) as { seq: number | null };
-      if (row.seq !== null) return row.seq;
+        }) as number | undefined;
+      if (row !== undefined) return row;
     }
     return null;
   }

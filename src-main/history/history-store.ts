@@ -11,6 +11,7 @@ import { CompareQueries } from './compare-queries';
 import {
   ContextQueries,
   type CountedSum,
+  type MessageGroup,
   type MessageStart,
   type ViewMessage,
   type ViewRead,
@@ -296,19 +297,14 @@ export class HistoryStore implements EventSink, SessionReader, SessionWriter {
     agent: string,
     beforeSeq: number,
     limit: number,
-    accept: (message: ViewMessage) => boolean,
+    groups: readonly MessageGroup[],
   ): ViewMessage[] {
     this.requireSession(sessionId);
-    return this.contexts.countedBefore(sessionId, agent, beforeSeq, limit, accept);
+    return this.contexts.countedBefore(sessionId, agent, beforeSeq, limit, groups);
   }
 
   /** The first counted message of a sum that has no tool calls or results (see ContextQueries). */
-  viewFirstPlainCounted(
-    sessionId: string,
-    sum: Pick<CountedSum, 'sender' | 'receiver' | 'kind'>,
-    after: number,
-    before: number,
-  ): number | null {
+  viewFirstPlainCounted(sessionId: string, sum: MessageGroup, after: number, before: number): number | null {
     this.requireSession(sessionId);
     return this.contexts.firstPlainCounted(sessionId, sum, after, before);
   }

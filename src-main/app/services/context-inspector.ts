@@ -287,9 +287,7 @@ export class ContextInspector {
     count: CountTokens,
   ): PlacedPart[] {
     const tail = this.store
-      .viewCountedBefore(sessionId, spec.name, startSeq, MAX_CONTEXT_PARTS, (message) =>
-        counted.has(countedSumKey(message.from, message.to, message.kind)),
-      )
+      .viewCountedBefore(sessionId, spec.name, startSeq, MAX_CONTEXT_PARTS, [...counted.values()])
       .reverse();
     const boundary = tail.length >= MAX_CONTEXT_PARTS ? (tail[0] as ViewMessage).seq : 0;
     const countedParts = placeParts(attributedChatMessages(spec, spec.name, tail), count).slice(1);

@@ -15,6 +15,7 @@ import { modelUsageColumns } from './013-model-usage';
 import { cjkSearch } from './014-cjk-search';
 import { sessionSortOrder } from './015-session-sort-order';
 import { contextIndexes } from './016-context-indexes';
+import { contextGroupIndex } from './017-context-group-index';
 
 /** Every schema step in order. Append only; never edit a released migration. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
   cjkSearch,
   sessionSortOrder,
   contextIndexes,
+  contextGroupIndex,
 ];
 export type { Migration } from './runner';
 export { migrate } from './runner';

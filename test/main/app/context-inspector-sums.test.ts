@@ -1,10 +1,15 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { MAX_CONTEXT_PARTS, type ContextGroup, type ContextPart } from '@shared/contract';
 import { fleetSchema, type Fleet, type Message } from '@shared/domain';
 import type { ImportedEvent } from '../../../src-main/history/ports';
 import { agentViewOf, attributedChatMessages, type AttributedTurn } from '../../../src-main/orchestrator';
+import { createApp } from '../../../src-main/app';
+import { contextIndexes } from '../../../src-main/history/migrations/016-context-indexes';
 import { contractApp } from '../../helpers/contract-app';
+import { makeTempDir } from '../../helpers/temp-dir';
 import { sampleEvents } from '../interop/export/sample-session';
 
 /**
@@ -174,6 +179,52 @@ describe('sessions.context sums a long view without reading it', () => {
       const inParent = await call('sessions.context', { id: parent, messageId: message.id });
       expect(inFork).toEqual(inParent);
       expect(inFork.omittedParts + inFork.parts.length).toBeGreaterThan(MAX_CONTEXT_PARTS);
+    }
+  });
+
+  it('answers the same on a store upgraded from the seq-ordered index (migration 17)', async () => {
+    const temp = makeTempDir();
+    const dataDir = join(temp.dir, 'data');
+    const open = () =>
+      createApp({ dataDir, surface: 'cli', seedSamples: false, pingIntervalMs: 0, watchStore: false });
+    const meta = {
+      title: 'Upgraded',
+      task: 'bench',
+      fleetName: FLEET.name,
+      source: 'test',
+      createdAt: 0,
+      tags: [],
+    };
+    let app = open();
+    const id = app.store.importSession(meta, variedEvents(300));
+    const asked = app.store.pageMessages(id, { limit: 300 }).items.filter((_, index) => index % 37 === 5);
+    const contexts = async () => {
+      const answers = [];
+      for (const message of asked)
+        answers.push(await app.call('sessions.context', { id, messageId: message.id }));
+      return answers;
+    };
+    const before = await contexts();
+    await app.close();
+    // The store as schema 16 left it: the seq-ordered index, and no group-ordered one.
+    const db = new Database(join(dataDir, 'fleetscope.db'));
+    db.exec('DROP INDEX message_rows_view_groups');
+    contextIndexes.up(db);
+    db.pragma('user_version = 16');
+    db.close();
+    app = open();
+    try {
+      const indexes = app.db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'message_rows_%'")
+        .pluck()
+        .all();
+      expect(indexes).toContain('message_rows_view_groups');
+      expect(indexes).not.toContain('message_rows_context');
+      expect(before.some((context) => context.groups.length > 3)).toBe(true);
+      expect(await contexts()).toEqual(before);
+    } finally {
+      await app.close();
+      temp.remove();
     }
   });
 });
