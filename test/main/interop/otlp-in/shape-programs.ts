@@ -293,9 +293,13 @@ export async function completed(
     const session = sessionOf(host, title);
     if (session && session.status !== 'running') {
       const events: RunEvent[] = [...host.app.store.iterateEvents(session.id)];
-      const messages = events.flatMap((event) =>
-        event.kind === 'message.completed' ? [event.payload.message] : [],
-      );
+      // In the order they started, as the transcript shows them.
+      const startedAt = new Map<string, number>();
+      for (const event of events)
+        if (event.kind === 'message.started') startedAt.set(event.payload.messageId, event.seq);
+      const messages = events
+        .flatMap((event) => (event.kind === 'message.completed' ? [event.payload.message] : []))
+        .sort((a, b) => (startedAt.get(a.id) ?? 0) - (startedAt.get(b.id) ?? 0));
       return { session, messages, events };
     }
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -305,17 +309,15 @@ export async function completed(
 
 /**
  * Each message as "from -> to: content", tool calls and results as "from [tool name]", in the
- * order they were said (their start; span clocks may put an end a fraction of a ms after the
- * next span's start).
+ * order given (`completed` gives the order they started in; span clocks may put an end a
+ * fraction of a ms after the next span's start).
  */
 export function lines(messages: Message[]): string[] {
-  return [...messages]
-    .sort((a, b) => a.t - b.t)
-    .map((m) => {
-      const calls = (m.toolCalls ?? []).map((call) => call.name);
-      const results = (m.toolResults ?? []).map((result) => `${result.name} result`);
-      if (calls.length > 0 || results.length > 0) return `${m.from} [${[...calls, ...results].join(', ')}]`;
-      const also = Array.isArray(m.meta.alsoTo) ? `, ${m.meta.alsoTo.join(', ')}` : '';
-      return `${m.from} -> ${m.to}${also}: ${m.content}`;
-    });
+  return messages.map((m) => {
+    const calls = (m.toolCalls ?? []).map((call) => call.name);
+    const results = (m.toolResults ?? []).map((result) => `${result.name} result`);
+    if (calls.length > 0 || results.length > 0) return `${m.from} [${[...calls, ...results].join(', ')}]`;
+    const also = Array.isArray(m.meta.alsoTo) ? `, ${m.meta.alsoTo.join(', ')}` : '';
+    return `${m.from} -> ${m.to}${also}: ${m.content}`;
+  });
 }
