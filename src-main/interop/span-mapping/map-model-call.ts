@@ -19,7 +19,7 @@ import {
   readUsage,
 } from './span-values';
 import { transferTarget } from '../import/transfer-tools';
-import { words } from './said-index';
+import { LONG_TEXT, textKey, words } from './said-index';
 import { failIn, type Timed, type TranscriptState } from './transcript-state';
 
 /**
@@ -273,6 +273,18 @@ export function mapInput(
   }
 }
 
+/** The sender an input names (`name`, not the user) and the agent `graph.node.parent_id` names. */
+function senderHints(
+  state: TranscriptState,
+  resolved: ResolvedSpan,
+  input: ChatMessage,
+): { named: string | null; parent: string | null } {
+  const named =
+    input.name && input.name !== USER && input.name !== 'user' ? state.participantNamed(input.name) : null;
+  const parent = resolved.parentHint ? state.participantNamed(resolved.parentHint) : null;
+  return { named, parent };
+}
+
 /**
  * Fewer words than this left around quotes, not counting labels ("Planner:", "2."), are framing
  * ("Planner said:", "Merge these:"), not a message.
@@ -302,9 +314,7 @@ function receive(
 ): boolean {
   const { span } = resolved;
   const at = span.startMs;
-  const named =
-    input.name && input.name !== USER && input.name !== 'user' ? state.participantNamed(input.name) : null;
-  const parent = resolved.parentHint ? state.participantNamed(resolved.parentHint) : null;
+  const { named, parent } = senderHints(state, resolved, input);
   const hint = named ?? parent;
   if (state.seenText(agent, input.text)) return true;
   const whole = state.pickSpeaker(state.said.saidWhole(input.text), agent, at, hint);
@@ -335,9 +345,18 @@ function receive(
   // speaker's own span may still come, carrying the answer (and its usage) that this is.
   const unsaid = sender === USER || sender === named;
   if (unsaid && look === 'first') {
-    state.deferUserInput(at, sender === USER ? input.text : null, (later, final) =>
-      receive(state, resolved, agent, caller, input, suffix, later, final ? 'final' : 'again'),
-    );
+    // A long input (a document) is looked at again whole only: searching it for quotes after
+    // every batch would cost its length each time; its last look searches it once more.
+    let key: string | null = null;
+    state.deferUserInput(at, sender === USER ? input.text : null, (later, final) => {
+      if (final || input.text.length < LONG_TEXT)
+        return receive(state, resolved, agent, caller, input, suffix, later, final ? 'final' : 'again');
+      key ??= textKey(input.text);
+      if (state.seenKey(agent, key)) return true;
+      const said = state.pickSpeaker(state.said.saidWholeByKey(key), agent, at, hint);
+      if (said) state.deliver(said, agent);
+      return said !== null;
+    });
     return false;
   }
   if (unsaid && look === 'again') return false;

@@ -136,7 +136,12 @@ export class TranscriptState {
 
   /** True when the agent already said this text (an answer later repeated as input). */
   seenText(agent: string, text: string): boolean {
-    return this.spoke.get(agent)?.has(textKey(text)) ?? false;
+    return this.seenKey(agent, textKey(text));
+  }
+
+  /** As `seenText`, by the text's key (`textKey`). */
+  seenKey(agent: string, key: string): boolean {
+    return this.spoke.get(agent)?.has(key) ?? false;
   }
 
   /** True the first time `agent` receives this text (after normalising); false for resent history. */

@@ -175,6 +175,12 @@ describe('odd input to the conversation rebuild', () => {
     expect(rebuildInOrder([alpha, beta, carol])).toEqual(expected);
     // The user's task is the user's, and a name no span ever speaks for is that sender's.
     expect(rebuildInOrder([beta])).toEqual([`Alpha -> Beta: ${a1}`, `Beta -> user: ${b1}`]);
+    // A long text (looked at again whole only, not searched for quotes each batch) alike.
+    const report = `The full report: ${'every venue, its price and its dates, one line each. '.repeat(100)}`;
+    const reader = call('Reader', 3_000, [{ role: 'user', content: report }], c1);
+    expect(rebuildInOrder([reader, call('Writer', 2_500, [{ role: 'user', content: ask }], report)])).toEqual(
+      [`user -> Writer: ${ask}`, `Writer -> Reader: ${report}`, `Reader -> user: ${c1}`],
+    );
   });
 
   it('a megabyte prompt is kept whole, and resent it is not repeated', () => {
