@@ -208,10 +208,13 @@ describe.each<Protocol>(['protobuf', 'json'])(
       expect(messages[2]?.toolResults).toEqual([
         { callId: 'call_weather', name: 'get_weather', content: 'Sunny, 24 C', isError: false },
       ]);
-      // Span times are the timeline: each message starts when its span started, except an answer
-      // held until its addressee is known (here until the trace ended, at 4.8 s): the log's times
-      // never go back, so it is written at the time it was released.
-      expect(messages.map((m) => Math.round(m.t))).toEqual([100, 100, 1_200, 1_600, 4_800, 4_800]);
+      // Span times are the timeline, and the log's times never go back: what waited is written at
+      // the time it was released. Here the task waited (another process's export could still have
+      // said it) until the receiver was flushed, and every message after it with it, while the
+      // agents' statuses were written as they came, up to 4.8 s.
+      expect(messages.map((m) => Math.round(m.t))).toEqual([4_800, 4_800, 4_800, 4_800, 4_800, 4_800]);
+      const statuses = events.filter((e) => e.kind === 'agent.status').map((e) => Math.round(e.t));
+      expect(statuses[0]).toBe(100);
       const completedAt = events.find(
         (e) => e.kind === 'message.completed' && e.payload.message.content.startsWith('Morning'),
       )?.t;
