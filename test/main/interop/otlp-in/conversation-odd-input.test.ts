@@ -4,7 +4,7 @@ import type { ImportedEvent } from '../../../../src-main/history/ports';
 import { SessionMapper } from '../../../../src-main/interop/span-mapping/session-mapper';
 import { SpanIndex } from '../../../../src-main/interop/span-mapping/span-index';
 import type { TraceSpan } from '../../../../src-main/interop/span-mapping/span';
-import { json, span } from './span-builders';
+import { json, messagesInLogOrder, span } from './span-builders';
 
 /**
  * The conversation rebuilt from model calls alone, fed in batches as a receiver gets them: which
@@ -37,13 +37,7 @@ function rebuildInOrder(batches: TraceSpan[][]): string[] {
     for (const group of index.drain(0, true).values()) events.push(...mapper.map(group));
   }
   events.push(...mapper.finish('done'));
-  const messages = new Map<string, Message>();
-  for (const event of events)
-    if (event.kind === 'message.completed') messages.set(event.payload.message.id, event.payload.message);
-  return events.flatMap((event) => {
-    const m = event.kind === 'message.started' ? messages.get(event.payload.messageId) : undefined;
-    return m ? [`${m.from} -> ${m.to}: ${m.content}`] : [];
-  });
+  return messagesInLogOrder(events).map((m) => `${m.from} -> ${m.to}: ${m.content}`);
 }
 
 let nextId = 1;

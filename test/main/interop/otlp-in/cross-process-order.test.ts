@@ -2,12 +2,13 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Message, RunEvent } from '../../../../src-shared/domain';
+import type { RunEvent } from '../../../../src-shared/domain';
 import { otlpEnvLines } from '../../../../src-main/app';
 import { startOpenAiStub, type OpenAiStub } from '../../../helpers/openai-stub';
 import { startOtlpCollector } from '../../../helpers/otlp-collector';
 import { startTestHost, type RunningHost } from '../../../helpers/web-host';
 import { shapeResponder } from './shape-programs';
+import { messagesInLogOrder } from './span-builders';
 
 /**
  * Speaker and hearer in two processes, each exporting its own spans: the hearer's export reaching
@@ -93,14 +94,7 @@ async function converse(
 
 /** Messages in the order the log started them (the transcript's order), as "from -> to: text". */
 function transcript(events: RunEvent[]): string[] {
-  const completed = new Map<string, Message>();
-  for (const event of events)
-    if (event.kind === 'message.completed') completed.set(event.payload.message.id, event.payload.message);
-  return events.flatMap((event) => {
-    if (event.kind !== 'message.started') return [];
-    const message = completed.get(event.payload.messageId);
-    return message ? [`${message.from} -> ${message.to}: ${message.content}`] : [];
-  });
+  return messagesInLogOrder(events).map((m) => `${m.from} -> ${m.to}: ${m.content}`);
 }
 
 /** Waits (without asserting on time) until a trace session not in `before` has `count` messages. */

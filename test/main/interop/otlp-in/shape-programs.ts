@@ -6,6 +6,7 @@ import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace
 import type { Message, RunEvent, SessionSummary } from '../../../../src-shared/domain';
 import { startOpenAiStub, type OpenAiStub, type StubReply } from '../../../helpers/openai-stub';
 import { startTestHost, type RunningHost } from '../../../helpers/web-host';
+import { messagesInLogOrder } from './span-builders';
 
 /**
  * Agents in a program of their own, their `openai` SDK calls traced by a real instrumentation
@@ -294,12 +295,7 @@ export async function completed(
     if (session && session.status !== 'running') {
       const events: RunEvent[] = [...host.app.store.iterateEvents(session.id)];
       // In the order they started, as the transcript shows them.
-      const startedAt = new Map<string, number>();
-      for (const event of events)
-        if (event.kind === 'message.started') startedAt.set(event.payload.messageId, event.seq);
-      const messages = events
-        .flatMap((event) => (event.kind === 'message.completed' ? [event.payload.message] : []))
-        .sort((a, b) => (startedAt.get(a.id) ?? 0) - (startedAt.get(b.id) ?? 0));
+      const messages = messagesInLogOrder(events);
       return { session, messages, events };
     }
     await new Promise((resolve) => setTimeout(resolve, 25));

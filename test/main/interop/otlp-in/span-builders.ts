@@ -1,4 +1,5 @@
-import type { RunEvent } from '@shared/domain';
+import type { Message, RunEvent } from '@shared/domain';
+import type { ImportedEvent } from '../../../../src-main/history/ports';
 import { SessionMapper } from '../../../../src-main/interop/span-mapping/session-mapper';
 import { SpanIndex } from '../../../../src-main/interop/span-mapping/span-index';
 import type { Attributes, TraceSpan } from '../../../../src-main/interop/span-mapping/span';
@@ -42,4 +43,15 @@ export function mapSpans(spans: TraceSpan[]): RunEvent[] {
   const mapper = new SessionMapper(Math.min(...all.map((s) => s.span.startMs)));
   const events = [...mapper.map(all, undefined, true), ...mapper.finish('done')];
   return events.map((event, i) => ({ ...event, sessionId: 's', seq: i + 1 }) as RunEvent);
+}
+
+/** The messages of a log in the order it started them (the transcript's order), as completed. */
+export function messagesInLogOrder(events: ReadonlyArray<ImportedEvent | RunEvent>): Message[] {
+  const completed = new Map<string, Message>();
+  for (const event of events)
+    if (event.kind === 'message.completed') completed.set(event.payload.message.id, event.payload.message);
+  return events.flatMap((event) => {
+    const message = event.kind === 'message.started' ? completed.get(event.payload.messageId) : undefined;
+    return message ? [message] : [];
+  });
 }
