@@ -4,7 +4,7 @@ import type { TraceSpan } from '../../../../src-main/interop/span-mapping/span';
 import { contractApp } from '../../../helpers/contract-app';
 import { startOpenAiStub, type OpenAiStub } from '../../../helpers/openai-stub';
 import { promptTexts } from '../../../helpers/stub-agents';
-import { json, span } from '../otlp-in/span-builders';
+import { json, otlpJson, span } from '../otlp-in/span-builders';
 
 const SUPERVISOR_PROMPT = 'You are Supervisor. Ask your researchers, then give the budget in one line.';
 const RESEARCHER_PROMPT = 'You are Researcher. Find what the venue costs.';
@@ -51,37 +51,6 @@ function supervisorTrace(): TraceSpan[] {
     chat(8, 7, 720, ANALYST_PROMPT, 'Per guest?', text('That is 40 EUR a guest.')),
     chat(9, 1, 1_200, SUPERVISOR_PROMPT, 'Price the venue for forty.', text('Budget 1600 EUR, 40 a head.')),
   ];
-}
-
-/** The spans as an OTLP/JSON file, as a collector writes it. */
-function otlpJson(spans: TraceSpan[]): string {
-  const nanos = (ms: number) => `${BigInt(ms) * 1_000_000n}`;
-  return JSON.stringify({
-    resourceSpans: [
-      {
-        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'supervisor-app' } }] },
-        scopeSpans: [
-          {
-            scope: { name: 'test' },
-            spans: spans.map((s) => ({
-              traceId: s.traceId,
-              spanId: s.spanId,
-              ...(s.parentSpanId ? { parentSpanId: s.parentSpanId } : {}),
-              name: s.name,
-              kind: s.kind,
-              startTimeUnixNano: nanos(s.startMs),
-              endTimeUnixNano: nanos(s.endMs),
-              attributes: Object.entries(s.attributes).map(([key, value]) => ({
-                key,
-                value: { stringValue: String(value) },
-              })),
-              status: {},
-            })),
-          },
-        ],
-      },
-    ],
-  });
 }
 
 /** Every LLM agent's provider pointed at `baseUrl`, as a person picks an endpoint in the builder. */

@@ -55,3 +55,34 @@ export function messagesInLogOrder(events: ReadonlyArray<ImportedEvent | RunEven
     return message ? [message] : [];
   });
 }
+
+/** The spans as an OTLP/JSON file, as a collector writes it (every attribute a string). */
+export function otlpJson(spans: TraceSpan[]): string {
+  const nanos = (ms: number) => `${BigInt(ms) * 1_000_000n}`;
+  return JSON.stringify({
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'supervisor-app' } }] },
+        scopeSpans: [
+          {
+            scope: { name: 'test' },
+            spans: spans.map((s) => ({
+              traceId: s.traceId,
+              spanId: s.spanId,
+              ...(s.parentSpanId ? { parentSpanId: s.parentSpanId } : {}),
+              name: s.name,
+              kind: s.kind,
+              startTimeUnixNano: nanos(s.startMs),
+              endTimeUnixNano: nanos(s.endMs),
+              attributes: Object.entries(s.attributes).map(([key, value]) => ({
+                key,
+                value: { stringValue: String(value) },
+              })),
+              status: {},
+            })),
+          },
+        ],
+      },
+    ],
+  });
+}
