@@ -132,9 +132,10 @@ export class SessionMapper {
 
   /**
    * The events that may be written now, in time order: those before the earliest input still
-   * waiting for its speaker, and those no message order depends on (statuses, raw model calls,
-   * unmapped spans), which show at once. The rest wait. At equal times a model's answer comes
-   * after the inputs of its call (an input settled later than the answer was mapped).
+   * waiting for its speaker. The rest wait with it, statuses included, so that when it is settled
+   * they are written at their own span times (the log's times never go back: an event written
+   * after a later one would take that one's time). At equal times a model's answer comes after the
+   * inputs of its call (an input settled later than the answer was mapped).
    */
   private ready(timed: readonly Timed[]): Timed[] {
     const from = this.state.pendingFrom;
@@ -145,8 +146,7 @@ export class SessionMapper {
     if (again) this.waiting = [];
     this.waitingFrom = from;
     const now: Timed[] = [];
-    for (const item of pool)
-      (item.ms < from || SHOWN_AT_ONCE.has(item.event.kind) ? now : this.waiting).push(item);
+    for (const item of pool) (item.ms < from ? now : this.waiting).push(item);
     return now.sort((a, b) => a.ms - b.ms || Number(a.answer ?? false) - Number(b.answer ?? false));
   }
 
@@ -292,9 +292,6 @@ export class SessionMapper {
     });
   }
 }
-
-/** Events no message order depends on: written as they come, even while an input waits. */
-const SHOWN_AT_ONCE = new Set<ImportedEvent['kind']>(['agent.status', 'model.call', 'span.unmapped']);
 
 /** When a span's part of the conversation happens: a tool's at its end, anything else's at its start. */
 function turnMs(resolved: ResolvedSpan): number {
