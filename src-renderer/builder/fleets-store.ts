@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { FleetSummary } from '@shared/contract';
-import { parseFleet } from '@shared/domain';
+import { forkableFleet, parseFleet } from '@shared/domain';
 import { useBridge } from '../bridge';
 import { createFailureReporter } from '../ui/failure';
 
@@ -86,18 +86,20 @@ export const useFleetsStore = defineStore('fleets', () => {
 
   /**
    * "Fork as new fleet": saves the fleet snapshot a session ran with as a new fleet and returns
-   * it; open it with `#/fleets/<id>`.
+   * it; open it with `#/fleets/<id>`. A traced parent agent's team gets a lead that runs the
+   * parent's own prompt and model (`forkableFleet`).
    */
   async function forkFromSession(sessionId: string): Promise<FleetSummary | null> {
     const result = await bridge.call('sessions.get', { id: sessionId });
     if (!result.ok) return fail(result.error, null);
-    const snapshot = result.value.fleet as { name?: string } | null;
+    const snapshot = result.value.fleet;
     if (!snapshot)
       return fail('This session has no fleet to fork (it was imported from another tool).', null);
     // A copy of the fleet it ran keeps that fleet's MCP secrets (the snapshot holds them masked).
     if (!loaded.value) await load();
     const source = fleets.value.find((fleet) => fleet.name === snapshot.name);
-    return save({ ...snapshot, name: `${snapshot.name ?? 'Fleet'} (fork)` }, undefined, source?.id);
+    const fork = forkableFleet({ ...snapshot, name: `${snapshot.name} (fork)` });
+    return save(fork, undefined, source?.id);
   }
 
   bridge.onDidReceiveEvent((event) => {

@@ -12,3 +12,4 @@ export * from './agent-colors';
 export * from './usage';
 export * from './schema-check';
 export * from './fleet-check';
+export * from './fleet-fork';

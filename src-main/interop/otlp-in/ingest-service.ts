@@ -100,8 +100,9 @@ export class IngestService {
     this.quietMs = options.quietMs ?? 30_000;
     this.endQuietMs = Math.min(options.endQuietMs ?? 3_000, this.quietMs);
     // A little over the 5 s a BatchSpanProcessor waits between exports by default, so an agent
-    // span that ends just after its model calls (one export later) still names them, and an
-    // answer waits that long for the agent that repeats it (its recipient).
+    // span that ends just after its model calls (one export later) still names them, an answer
+    // waits that long for the agent that repeats it (its recipient), and an input no one said yet
+    // waits that long for another process's export to say it before it is taken as the user's.
     this.holdMs = options.holdMs ?? 6_000;
     this.index = new SpanIndex({
       holdMs: this.holdMs,
@@ -179,6 +180,9 @@ export class IngestService {
           );
         } else if (quiet >= this.holdMs && session.mapper.holding > 0) {
           this.append(key, session, session.mapper.release(), session.lastActivity);
+        } else if (session.mapper.inputsWaiting > 0) {
+          // Another process's export saying those words would have come by now.
+          this.append(key, session, session.mapper.settleInputs(now - this.holdMs), session.lastActivity);
         }
       }
       for (const [key, orphan] of this.orphans) {
@@ -200,7 +204,7 @@ export class IngestService {
       if (session) {
         session.rootEnded ||= spans.some(enclosesWork);
         for (const span of spans) session.traces.add(span.span.traceId);
-        this.append(key, session, session.mapper.map(spans), now);
+        this.append(key, session, session.mapper.map(spans, undefined, false, now), now);
         this.completeIfEnded(key, session);
         continue;
       }
@@ -221,7 +225,7 @@ export class IngestService {
   private start(key: string, spans: ResolvedSpan[], now: number): void {
     const createdAt = Math.min(...spans.map((span) => span.span.startMs));
     const mapper = new SessionMapper(createdAt);
-    const events = mapper.map(spans);
+    const events = mapper.map(spans, undefined, false, now);
     const header = mapper.header;
     if (!header) return;
     const secrets = this.options.secrets?.() ?? [];

@@ -45,7 +45,8 @@ function specs(node: Node): AgentInput[] {
     }
     const members = specs(child);
     // An agent that invoked others inside its own span is their team, and keeps its own prompt
-    // and model for the reader (a team agent's run does not use them).
+    // and model for the reader (a team agent's run does not use them; "Fork as new fleet" gives
+    // the team a lead that does, `forkableFleet`).
     return {
       name,
       type: 'team',

@@ -19,7 +19,7 @@ import {
   readUsage,
 } from './span-values';
 import { transferTarget } from '../import/transfer-tools';
-import { words } from './said-index';
+import { LONG_TEXT, textKey, words } from './said-index';
 import { failIn, type Timed, type TranscriptState } from './transcript-state';
 
 /**
@@ -128,6 +128,7 @@ export function mapModelCall(
       meta,
       toolCalls: calls,
       usage: index === 0 ? usage : undefined,
+      answer: true,
     };
     // A plain answer goes to whoever is found repeating it; to the caller when no one does.
     if (calls.length === 0 && !explicitTo && answer.text) state.hold(span.startMs, span.endMs, draft);
@@ -272,6 +273,18 @@ export function mapInput(
   }
 }
 
+/** The sender an input names (`name`, not the user) and the agent `graph.node.parent_id` names. */
+function senderHints(
+  state: TranscriptState,
+  resolved: ResolvedSpan,
+  input: ChatMessage,
+): { named: string | null; parent: string | null } {
+  const named =
+    input.name && input.name !== USER && input.name !== 'user' ? state.participantNamed(input.name) : null;
+  const parent = resolved.parentHint ? state.participantNamed(resolved.parentHint) : null;
+  return { named, parent };
+}
+
 /**
  * Fewer words than this left around quotes, not counting labels ("Planner:", "2."), are framing
  * ("Planner said:", "Merge these:"), not a message.
@@ -283,8 +296,11 @@ const LABEL = /^(\d+[.)]|.*:)$/;
  * A user-role input `agent` receives for the first time. Words another participant said earlier
  * (the whole message, else quotes inside it) are theirs: their held answer goes to `agent`, and
  * nothing is written again. What is left is new: from the sender the input names, else the
- * enclosing agent that called this one, else the agent `graph.node.parent_id` names, else the user
- * (looked at again when the batch ends, `settling`: a span stamped later may say those words).
+ * enclosing agent that called this one, else the agent `graph.node.parent_id` names, else the user.
+ * The user's (or the named sender's) only once no one has said those words (`look`): a span mapped later, stamped later
+ * (a process whose clock runs behind) or exported later (another process's exporter), may say
+ * them, so such an input waits (`TranscriptState.deferUserInput`) and is looked at again after
+ * each batch, until it is `final`. Returns true once the input is settled.
  */
 function receive(
   state: TranscriptState,
@@ -294,19 +310,17 @@ function receive(
   input: ChatMessage,
   suffix: string,
   out: Timed[],
-  settling = false,
-): void {
+  look: 'first' | 'again' | 'final' = 'first',
+): boolean {
   const { span } = resolved;
   const at = span.startMs;
-  const named =
-    input.name && input.name !== USER && input.name !== 'user' ? state.participantNamed(input.name) : null;
-  const parent = resolved.parentHint ? state.participantNamed(resolved.parentHint) : null;
+  const { named, parent } = senderHints(state, resolved, input);
   const hint = named ?? parent;
-  if (state.seenText(agent, input.text)) return;
+  if (state.seenText(agent, input.text)) return true;
   const whole = state.pickSpeaker(state.said.saidWhole(input.text), agent, at, hint);
   if (whole) {
     state.deliver(whole, agent);
-    return;
+    return true;
   }
   let rest = input.text;
   const quotes = state.said.quotes(input.text, (candidates) =>
@@ -322,18 +336,32 @@ function receive(
     }
     parts.push(input.text.slice(from));
     rest = parts.join(' ').replace(/\s+/g, ' ').trim();
-    if (words(rest).filter((word) => !LABEL.test(word.text)).length < FRAMING_WORDS) return;
+    if (words(rest).filter((word) => !LABEL.test(word.text)).length < FRAMING_WORDS) return true;
   }
   const known = parent !== null && parent !== USER && state.agents.has(parent) ? parent : null;
   const sender = named ?? (caller !== USER ? caller : (known ?? USER));
   const messageId = `${span.spanId}.${suffix}`;
-  // Words no one said yet may be said later in this batch by a span stamped after this one (a
-  // process whose clock runs behind): the user's only if no one has said them when it ends.
-  if (sender === USER && !settling) {
-    state.deferUserInput((later) => receive(state, resolved, agent, caller, input, suffix, later, true));
-    return;
+  // The user's words, or words the input's `name` credits to someone not seen saying them: the
+  // speaker's own span may still come, carrying the answer (and its usage) that this is.
+  const unsaid = sender === USER || sender === named;
+  if (unsaid && look === 'first') {
+    // A long input (a document) is looked at again whole only: searching it for quotes after
+    // every batch would cost its length each time; its last look searches it once more.
+    let key: string | null = null;
+    state.deferUserInput(at, sender === USER ? input.text : null, (later, final) => {
+      if (final || input.text.length < LONG_TEXT)
+        return receive(state, resolved, agent, caller, input, suffix, later, final ? 'final' : 'again');
+      key ??= textKey(input.text);
+      if (state.seenKey(agent, key)) return true;
+      const said = state.pickSpeaker(state.said.saidWholeByKey(key), agent, at, hint);
+      if (said) state.deliver(said, agent);
+      return said !== null;
+    });
+    return false;
   }
+  if (unsaid && look === 'again') return false;
   if (sender === USER) state.firstUserText ??= rest;
   state.remember(rest, { speaker: sender, ms: at, messageId });
   state.say(out, at, sender, agent, 'text', rest, {}, span.spanId, suffix);
+  return true;
 }

@@ -35,7 +35,7 @@ interface Word {
  * prompt costs its splitting each time. Short texts are cheap to split and never evict a long one.
  * Equal strings compare by reference first, so a hit is cheap. Kept for one batch of spans (`forgetBatchTexts`).
  */
-const LONG_TEXT = 4_096;
+export const LONG_TEXT = 4_096;
 const LONG_TEXTS_KEPT = 4;
 const recent: Array<{ text: string; words: readonly Word[]; key?: string }> = [];
 
@@ -119,7 +119,12 @@ export class SaidIndex {
 
   /** Everyone who said exactly this (after normalising), in the order they were added. */
   saidWhole(text: string): Said[] {
-    return this.whole.get(textKey(text)) ?? [];
+    return this.saidWholeByKey(textKey(text));
+  }
+
+  /** As `saidWhole`, by the text's key (`textKey`). */
+  saidWholeByKey(key: string): Said[] {
+    return this.whole.get(key) ?? [];
   }
 
   /**

@@ -44,8 +44,14 @@ export class SessionMapper {
   private started = false;
   private readonly state = new TranscriptState();
   private readonly resources = new Set<string>();
-  /** When each message started, for its `t` (a message's time is its start). */
-  private readonly startedAt = new Map<string, number>();
+  /** Messages written but not completed: start `t` (a message's time is its start), thread, parent. */
+  private readonly open = new Map<string, { t: number; threadId: string; parentId: string | null }>();
+  private threadId: string | null = null;
+  private previousId: string | null = null;
+  /** Events waiting behind an input no one was seen saying yet (see `TranscriptState.deferUserInput`). */
+  private waiting: Timed[] = [];
+  /** The earliest waiting input's time when `waiting` was last sorted out. */
+  private waitingFrom = Number.POSITIVE_INFINITY;
   header: MappedHeader | null = null;
 
   constructor(readonly createdAt: number) {}
@@ -57,16 +63,17 @@ export class SessionMapper {
   /**
    * The events for one batch of spans (the first batch's start with `session.started`). `last`:
    * no spans follow (a file), so answers no one repeated are written here, in time order.
+   * `arrivedAt`: when the batch reached the receiver (epoch ms), for `settleInputs`.
    */
-  map(spans: readonly ResolvedSpan[], fleetName?: string, last = false): ImportedEvent[] {
+  map(spans: readonly ResolvedSpan[], fleetName?: string, last = false, arrivedAt = 0): ImportedEvent[] {
     const timed: Timed[] = [];
+    this.state.arrivedAt = arrivedAt;
     // A tool's result is known when it ends: after the work it enclosed (an agent called as a tool).
     const byTurn = [...spans].sort((a, b) => turnMs(a) - turnMs(b));
     for (const span of byTurn) this.mapSpan(span, timed);
     if (last) this.state.releaseHeld(timed);
     else this.state.writeAddressed(timed);
     forgetBatchTexts();
-    timed.sort((a, b) => a.ms - b.ms);
     const events: ImportedEvent[] = [];
     if (!this.started) {
       this.header = this.makeHeader(spans, fleetName);
@@ -102,22 +109,72 @@ export class SessionMapper {
     const timed: Timed[] = [];
     this.state.releaseHeld(timed);
     forgetBatchTexts();
-    timed.sort((a, b) => a.ms - b.ms);
     return this.timeline(timed);
   }
 
-  /** Events at their span times, never going back in time; a message's `t` is its start. */
+  /** Inputs that look like the user's, waiting in case another process's export says them. */
+  get inputsWaiting(): number {
+    return this.state.inputsWaiting;
+  }
+
+  /**
+   * The waiting inputs whose batch arrived at or before `arrivedBefore` (epoch ms) are the user's
+   * (no export said them in time), and what waited behind them is written (the receiver calls this
+   * as time passes).
+   */
+  settleInputs(arrivedBefore: number): ImportedEvent[] {
+    const timed: Timed[] = [];
+    this.state.settleUserInputs(timed, arrivedBefore);
+    this.state.writeAddressed(timed);
+    forgetBatchTexts();
+    return this.timeline(timed);
+  }
+
+  /**
+   * The events that may be written now, in time order: those before the earliest input still
+   * waiting for its speaker. The rest wait with it, statuses included, so that when it is settled
+   * they are written at their own span times (the log's times never go back: an event written
+   * after a later one would take that one's time). At equal times a model's answer comes after the
+   * inputs of its call (an input settled later than the answer was mapped).
+   */
+  private ready(timed: readonly Timed[]): Timed[] {
+    const from = this.state.pendingFrom;
+    // What waits is at or after the earliest waiting input as it was: looked at again only once
+    // that input is settled (so a long wait costs each event one look, not one per batch).
+    const again = from > this.waitingFrom;
+    const pool = again ? [...this.waiting, ...timed] : timed;
+    if (again) this.waiting = [];
+    this.waitingFrom = from;
+    const now: Timed[] = [];
+    for (const item of pool) (item.ms < from ? now : this.waiting).push(item);
+    return now.sort((a, b) => a.ms - b.ms || Number(a.answer ?? false) - Number(b.answer ?? false));
+  }
+
+  /**
+   * Events at their span times, never going back in time; a message's `t` is its start, its
+   * parent the message written before it (unless fixed, a tool result's call), its thread the
+   * session's first message.
+   */
   private timeline(timed: readonly Timed[]): ImportedEvent[] {
     const events: ImportedEvent[] = [];
-    for (const { ms, event } of timed) {
+    for (const { ms, event } of this.ready(timed)) {
       this.lastT = Math.max(this.lastT, ms - this.createdAt);
       const t = this.lastT;
-      if (event.kind === 'message.started') this.startedAt.set(event.payload.messageId, t);
+      if (event.kind === 'message.started') {
+        const { messageId } = event.payload;
+        const threadId = (this.threadId ??= messageId);
+        const parentId = this.state.fixedParents.delete(messageId) ? event.payload.parentId : this.previousId;
+        this.previousId = messageId;
+        this.open.set(messageId, { t, threadId, parentId });
+        events.push({ ...event, t, payload: { ...event.payload, threadId, parentId } });
+        continue;
+      }
       if (event.kind === 'message.completed') {
         const message = event.payload.message;
-        const startedAt = this.startedAt.get(message.id) ?? t;
-        this.startedAt.delete(message.id);
-        events.push({ ...event, t, payload: { message: { ...message, t: startedAt } } });
+        const started = this.open.get(message.id);
+        this.open.delete(message.id);
+        const links = started ?? { t, threadId: message.threadId, parentId: message.parentId };
+        events.push({ ...event, t, payload: { message: { ...message, ...links } } });
         continue;
       }
       events.push({ ...event, t } as ImportedEvent);
@@ -149,7 +206,7 @@ export class SessionMapper {
   private makeHeader(spans: readonly ResolvedSpan[], fleetName?: string): MappedHeader {
     const sent = this.state.fleet;
     if (sent) {
-      const task = this.state.firstUserText ?? '';
+      const task = this.state.firstUserText ?? this.state.pendingTask ?? '';
       return { title: titleFrom(task, sent.name), task, fleetName: sent.name, fleet: sent };
     }
     const agents = [...this.state.agents.values()];
@@ -157,7 +214,7 @@ export class SessionMapper {
     const root = spans.find((span) => span.role === 'agent' && span.caller === USER);
     const rootName = root ? ownAgentName(root.span, 'agent') : null;
     const name = fleetName ?? rootName ?? agents[0]?.name ?? 'OpenTelemetry trace';
-    const task = this.state.firstUserText ?? '';
+    const task = this.state.firstUserText ?? this.state.pendingTask ?? '';
     const members = inferredAgents(
       agents.length > 0 ? agents : [{ name: 'assistant', model: null, provider: null, description: '' }],
     );

@@ -19,6 +19,8 @@ import { participant } from './span-values';
 export interface Timed {
   ms: number;
   event: ImportedEvent;
+  /** A model's answer: at the same time as the inputs of its call, it comes after them. */
+  answer?: boolean;
 }
 
 export interface AgentInfo {
@@ -31,6 +33,18 @@ export interface AgentInfo {
 }
 
 type Draft = Parameters<TranscriptState['message']>[3];
+
+/** An input no one was seen saying yet; `settle` looks again and says whether it is written. */
+interface PendingInput {
+  /** The span time of the model call that received it. */
+  ms: number;
+  /** When its batch reached the mapper (`TranscriptState.arrivedAt`). */
+  arrived: number;
+  /** The words, when they would be the user's (null: another sender's, by the input's `name`). */
+  text: string | null;
+  /** `final`: nobody said it in time, so it is the user's. Returns true once it is settled. */
+  settle: (out: Timed[], final: boolean) => boolean;
+}
 
 export interface PendingCall {
   agent: string;
@@ -62,13 +76,16 @@ export class TranscriptState {
   private readonly receivedRaw = new Map<string, Set<string>>();
   /** Per agent, the digests of what it said (its own words sent back to it are not new). */
   private readonly spoke = new Map<string, Set<string>>();
-  private readonly userInputs: Array<(out: Timed[]) => void> = [];
+  /** Inputs that look like the user's, waiting for a speaker (see `deferUserInput`), by span time. */
+  private readonly userInputs: PendingInput[] = [];
+  /** When the batch being mapped reached the mapper (epoch ms, the receiver's clock). */
+  arrivedAt = 0;
   /** Tool results written, by agent, tool name and result text. */
   private readonly results = new Set<string>();
   /** Answers waiting for their recipients (see HeldAnswers). */
   private readonly answers = new HeldAnswers<Draft>();
-  threadId: string | null = null;
-  previousId: string | null = null;
+  /** Messages whose parent is not the message before them (a tool result's is its call). */
+  readonly fixedParents = new Set<string>();
   /** The outermost agent span reported an error. */
   failed = false;
   firstUserText: string | null = null;
@@ -119,7 +136,12 @@ export class TranscriptState {
 
   /** True when the agent already said this text (an answer later repeated as input). */
   seenText(agent: string, text: string): boolean {
-    return this.spoke.get(agent)?.has(textKey(text)) ?? false;
+    return this.seenKey(agent, textKey(text));
+  }
+
+  /** As `seenText`, by the text's key (`textKey`). */
+  seenKey(agent: string, key: string): boolean {
+    return this.spoke.get(agent)?.has(key) ?? false;
   }
 
   /** True the first time `agent` receives this text (after normalising); false for resent history. */
@@ -179,14 +201,43 @@ export class TranscriptState {
     this.answers.deliver(said, to);
   }
 
-  /** Inputs that look like the user's, looked at again when the batch ends (`settleUserInputs`). */
-  deferUserInput(settle: (out: Timed[]) => void): void {
-    this.userInputs.push(settle);
+  /**
+   * An input that looks like the user's: another process may say those words in an export that
+   * has not arrived yet (its clock or its exporter behind). It waits, and so does everything said
+   * at or after its time (`pendingFrom`), so the log keeps the order the words were said in.
+   */
+  deferUserInput(ms: number, text: string | null, settle: PendingInput['settle']): void {
+    this.userInputs.push({ ms, arrived: this.arrivedAt, text, settle });
   }
 
-  /** Each deferred input once more, now that every span of the batch said what it said. */
-  settleUserInputs(out: Timed[]): void {
-    for (const settle of this.userInputs.splice(0)) settle(out);
+  /**
+   * Each waiting input once more, in span time order: one that someone has said by now is theirs;
+   * one whose batch arrived at or before `finalBefore` (epoch ms) is the user's.
+   */
+  settleUserInputs(out: Timed[], finalBefore = Number.NEGATIVE_INFINITY): void {
+    const waiting = this.userInputs.splice(0).sort((a, b) => a.ms - b.ms);
+    for (const input of waiting)
+      if (!input.settle(out, input.arrived <= finalBefore)) this.userInputs.push(input);
+  }
+
+  /** How many inputs wait for a speaker. */
+  get inputsWaiting(): number {
+    return this.userInputs.length;
+  }
+
+  /** The span time of the earliest waiting input (Infinity when none waits). */
+  get pendingFrom(): number {
+    let from = Number.POSITIVE_INFINITY;
+    for (const input of this.userInputs) from = Math.min(from, input.ms);
+    return from;
+  }
+
+  /** The earliest waiting input that would be the user's: the session's task as far as can be told yet. */
+  get pendingTask(): string | null {
+    let first: PendingInput | null = null;
+    for (const input of this.userInputs)
+      if (input.text !== null && (!first || input.ms < first.ms)) first = input;
+    return first?.text ?? null;
   }
 
   /** Writes the answers given recipients in this batch; further recipients go in `meta.alsoTo`. */
@@ -198,9 +249,12 @@ export class TranscriptState {
     }
   }
 
-  /** Writes every held answer to the one its agent answers (the trace showed no other reader). */
+  /**
+   * Writes every waiting input (the user's, when no one said it) and every held answer to the one
+   * its agent answers (the trace showed no other reader).
+   */
   releaseHeld(out: Timed[]): void {
-    this.settleUserInputs(out);
+    this.settleUserInputs(out, Number.POSITIVE_INFINITY);
     this.writeAddressed(out);
     for (const held of this.answers.takeHeld()) this.message(out, held.startMs, held.endMs, held.draft);
   }
@@ -302,20 +356,25 @@ export class TranscriptState {
       toolCalls: ToolCall[];
       toolResults?: Message['toolResults'];
       usage?: TokenUsage;
+      /** The model's answer in its call (see `Timed.answer`). */
+      answer?: boolean;
     },
     parentOverride?: string,
   ): void {
-    const threadId = this.threadId ?? draft.id;
-    this.threadId = threadId;
-    const parentId = parentOverride ?? this.previousId;
-    this.previousId = draft.id;
+    // Thread and parent (the message before it) are set in log order when written
+    // (SessionMapper.timeline); a tool result's parent is its call, fixed here.
+    const threadId = '';
+    const parentId = parentOverride ?? null;
+    if (parentOverride) this.fixedParents.add(draft.id);
     this.messageCount++;
     if (draft.from !== USER && draft.from !== 'system' && draft.from !== BROADCAST)
       this.agentInfo(draft.from);
     const agent = draft.from === USER || draft.from === 'system' ? null : draft.from;
     const { id: messageId, from, to, kind } = draft;
+    const answer = draft.answer === true;
     out.push({
       ms: startMs,
+      answer,
       event: {
         t: 0,
         agent,
@@ -339,7 +398,7 @@ export class TranscriptState {
       // Set from the event's clamped time when written (see `map`).
       t: 0,
     };
-    out.push({ ms: endMs, event: { t: 0, agent, kind: 'message.completed', payload: { message } } });
+    out.push({ ms: endMs, answer, event: { t: 0, agent, kind: 'message.completed', payload: { message } } });
   }
 }
 

@@ -12,6 +12,27 @@ const snapshot = {
   team: { pattern: 'sequential' },
 };
 
+/** A traced supervisor's session: the parent is its sub-agent's team, with its own prompt and model. */
+const traced = {
+  version: 1,
+  name: 'Supervisor',
+  agents: [
+    {
+      name: 'Supervisor',
+      type: 'team',
+      systemPrompt: 'You are Supervisor.',
+      provider: { id: 'openai', model: 'gpt-4o-mini' },
+      fleet: {
+        version: 1,
+        name: 'Supervisor',
+        agents: [{ name: 'Researcher', type: 'llm', provider: { id: 'openai', model: 'gpt-4o-mini' } }],
+        team: { pattern: 'sequential', order: ['Researcher'] },
+      },
+    },
+  ],
+  team: { pattern: 'sequential', order: ['Supervisor'] },
+};
+
 /** The saved fleets `fleets.list` answers with. */
 function backend(listed: Array<{ id: string; name: string }> = []) {
   const fake = createFakeBridge((channel, input) => {
@@ -36,7 +57,8 @@ function backend(listed: Array<{ id: string; name: string }> = []) {
         readOnly: id === 'imported',
         durationMs: 1,
       };
-      return { ok: true, value: { summary, fleet: id === 'imported' ? null : snapshot } };
+      const fleet = id === 'imported' ? null : id === 'traced' ? traced : snapshot;
+      return { ok: true, value: { summary, fleet } };
     }
     if (channel === 'fleets.save') {
       return {
@@ -93,6 +115,29 @@ describe('the fleets store', () => {
     expect(fake.calls.find((call) => call.channel === 'fleets.save')?.input).toEqual({
       copyOf: 'saved-debate',
       fleet: { ...snapshot, name: 'Debate (fork)' },
+    });
+  });
+
+  it("gives a traced parent's team a lead that runs the parent's own prompt and model", async () => {
+    const fake = backend();
+    await useFleetsStore().forkFromSession('traced');
+    const saved = fake.calls.find((call) => call.channel === 'fleets.save')?.input as {
+      fleet: typeof traced;
+    };
+    const team = saved.fleet.agents[0];
+    expect(saved.fleet.name).toBe('Supervisor (fork)');
+    expect(team).not.toHaveProperty('systemPrompt');
+    expect(team?.fleet.team).toEqual({
+      pattern: 'parallel',
+      workers: ['Researcher'],
+      aggregator: 'Supervisor-lead',
+    });
+    expect(team?.fleet.agents[1]).toEqual({
+      name: 'Supervisor-lead',
+      type: 'llm',
+      description: '',
+      systemPrompt: 'You are Supervisor.',
+      provider: { id: 'openai', model: 'gpt-4o-mini' },
     });
   });
 

@@ -4,7 +4,7 @@ import type { ImportedEvent } from '../../../../src-main/history/ports';
 import { SessionMapper } from '../../../../src-main/interop/span-mapping/session-mapper';
 import { SpanIndex } from '../../../../src-main/interop/span-mapping/span-index';
 import type { TraceSpan } from '../../../../src-main/interop/span-mapping/span';
-import { json, span } from './span-builders';
+import { json, messagesInLogOrder, span } from './span-builders';
 
 /**
  * The conversation rebuilt from model calls alone, fed in batches as a receiver gets them: which
@@ -27,12 +27,25 @@ function rebuild(batches: TraceSpan[][]): string[] {
     .sort();
 }
 
+/** As `rebuild`, each batch on its own, the messages in the order the log started them. */
+function rebuildInOrder(batches: TraceSpan[][]): string[] {
+  const mapper = new SessionMapper(Math.min(...batches.flat().map((s) => s.startMs)));
+  const index = new SpanIndex({ holdMs: 0, retainMs: Infinity, maxSpans: Infinity });
+  const events: ImportedEvent[] = [];
+  for (const batch of batches) {
+    index.add(batch, 0);
+    for (const group of index.drain(0, true).values()) events.push(...mapper.map(group));
+  }
+  events.push(...mapper.finish('done'));
+  return messagesInLogOrder(events).map((m) => `${m.from} -> ${m.to}: ${m.content}`);
+}
+
 let nextId = 1;
 /** A model call of `agent` (its agent span and the LLM span under it), sent `inputs`, answering `output`. */
 function call(
   agent: string,
   start: number,
-  inputs: Array<{ role: string; content: string }>,
+  inputs: Array<{ role: string; content: string; name?: string }>,
   output: string,
 ) {
   const agentId = nextId++;
@@ -46,7 +59,7 @@ function call(
     span(llmId, agentId, 'chat', start + 10, start + 90, {
       'gen_ai.operation.name': 'chat',
       'gen_ai.input.messages': json(
-        inputs.map((m) => ({ role: m.role, parts: [{ type: 'text', content: m.content }] })),
+        inputs.map((m) => ({ role: m.role, name: m.name, parts: [{ type: 'text', content: m.content }] })),
       ),
       'gen_ai.output.messages': json([{ role: 'assistant', parts: [{ type: 'text', content: output }] }]),
     }),
@@ -129,11 +142,39 @@ describe('odd input to the conversation rebuild', () => {
     // Spans that reach the mapper together (one export, or held for their parents), either order.
     expect(rebuild([spans])).toEqual(expected);
     expect(rebuild([[...spans].reverse()])).toEqual(expected);
-    // Each process exports its own spans, the speaker's export first. (Beta's export arriving
-    // before Alpha's is not covered: its input is taken as the user's before Alpha says it.)
+    // Each process exports its own spans, in either order.
     const alpha = spans.slice(0, spans.length / 2);
     const beta = spans.slice(spans.length / 2);
     expect(rebuild([alpha, beta])).toEqual(expected);
+    expect(rebuild([beta, alpha])).toEqual(expected);
+  });
+
+  it("the hearer's export first: its input waits for the speaker's, and the log keeps the order things were said in", () => {
+    const ask = 'Which caterer should we book for the dinner on the 14th?';
+    const a1 = 'The one from the harbour: they did the last dinner well and have the 14th free.';
+    const b1 = 'Booked the harbour caterer for the 14th, forty people, vegetarian options included.';
+    const c1 = 'Confirmed with the venue that the caterer can bring their own kitchen staff in.';
+    const alpha = call('Alpha', 0, [{ role: 'user', content: ask }], a1);
+    // Beta's input names its sender, as OpenAI-style messages can (`name`); Carol's names no one.
+    const beta = call('Beta', 1_000, [{ role: 'user', name: 'Alpha', content: a1 }], b1);
+    const carol = call('Carol', 2_000, [{ role: 'user', content: b1 }], c1);
+    const expected = [
+      `user -> Alpha: ${ask}`,
+      `Alpha -> Beta: ${a1}`,
+      `Beta -> Carol: ${b1}`,
+      `Carol -> user: ${c1}`,
+    ];
+    expect(rebuildInOrder([carol, beta, alpha])).toEqual(expected);
+    expect(rebuildInOrder([beta, carol, alpha])).toEqual(expected);
+    expect(rebuildInOrder([alpha, beta, carol])).toEqual(expected);
+    // The user's task is the user's, and a name no span ever speaks for is that sender's.
+    expect(rebuildInOrder([beta])).toEqual([`Alpha -> Beta: ${a1}`, `Beta -> user: ${b1}`]);
+    // A long text (looked at again whole only, not searched for quotes each batch) alike.
+    const report = `The full report: ${'every venue, its price and its dates, one line each. '.repeat(100)}`;
+    const reader = call('Reader', 3_000, [{ role: 'user', content: report }], c1);
+    expect(rebuildInOrder([reader, call('Writer', 2_500, [{ role: 'user', content: ask }], report)])).toEqual(
+      [`user -> Writer: ${ask}`, `Writer -> Reader: ${report}`, `Reader -> user: ${c1}`],
+    );
   });
 
   it('a megabyte prompt is kept whole, and resent it is not repeated', () => {

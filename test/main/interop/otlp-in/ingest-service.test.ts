@@ -53,6 +53,32 @@ const chat = (
   });
 
 describe('live ingest', () => {
+  it("waits for the speaker's export before taking an input as the user's", () => {
+    const { ingest, sessions, messages, advance } = setup({ holdMs: 2_000 });
+    const said = (id: number, start: number, agent: string, input: string, answer: string) =>
+      chat(id, null, start, answer, {
+        'gen_ai.agent.name': agent,
+        'gen_ai.conversation.id': 'two-processes',
+        'gen_ai.input.messages': json([{ role: 'user', parts: [{ type: 'text', content: input }] }]),
+      });
+    const task = 'Which room is free on Friday afternoon for the review?';
+    const a1 = 'Room 4 is free on Friday from two until six in the afternoon.';
+    const b1 = 'Booked room 4 on Friday at two for the review, invitations sent.';
+    // The hearer's export first; the speaker's comes one export interval later.
+    ingest.receive({ spans: [said(2, 1_000, 'Beta', a1, b1)], rejected: [] });
+    const [session] = sessions();
+    const id = session?.id ?? '';
+    advance(1_500);
+    expect(messages(id)).toEqual([]);
+    ingest.receive({ spans: [said(1, 0, 'Alpha', task, a1)], rejected: [] });
+    const lines = () => messages(id).map((m) => `${m.from} -> ${m.to}: ${m.content}`);
+    advance(1_000);
+    expect(lines()).toEqual([]);
+    // The task no one said is the user's once it has waited the hold; what waited behind it follows.
+    advance(1_000);
+    expect(lines()).toEqual([`user -> Alpha: ${task}`, `Alpha -> Beta: ${a1}`, `Beta -> user: ${b1}`]);
+  });
+
   it('holds a model call until its agent span arrives, then names the agent from it', () => {
     const { ingest, sessions, messages, advance } = setup();
     ingest.receive({ spans: [chat(2, 1, 10, 'thinking aloud')], rejected: [] });

@@ -6,6 +6,7 @@ import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace
 import type { Message, RunEvent, SessionSummary } from '../../../../src-shared/domain';
 import { startOpenAiStub, type OpenAiStub, type StubReply } from '../../../helpers/openai-stub';
 import { startTestHost, type RunningHost } from '../../../helpers/web-host';
+import { messagesInLogOrder } from './span-builders';
 
 /**
  * Agents in a program of their own, their `openai` SDK calls traced by a real instrumentation
@@ -293,9 +294,8 @@ export async function completed(
     const session = sessionOf(host, title);
     if (session && session.status !== 'running') {
       const events: RunEvent[] = [...host.app.store.iterateEvents(session.id)];
-      const messages = events.flatMap((event) =>
-        event.kind === 'message.completed' ? [event.payload.message] : [],
-      );
+      // In the order they started, as the transcript shows them.
+      const messages = messagesInLogOrder(events);
       return { session, messages, events };
     }
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -305,17 +305,15 @@ export async function completed(
 
 /**
  * Each message as "from -> to: content", tool calls and results as "from [tool name]", in the
- * order they were said (their start; span clocks may put an end a fraction of a ms after the
- * next span's start).
+ * order given (`completed` gives the order they started in; span clocks may put an end a
+ * fraction of a ms after the next span's start).
  */
 export function lines(messages: Message[]): string[] {
-  return [...messages]
-    .sort((a, b) => a.t - b.t)
-    .map((m) => {
-      const calls = (m.toolCalls ?? []).map((call) => call.name);
-      const results = (m.toolResults ?? []).map((result) => `${result.name} result`);
-      if (calls.length > 0 || results.length > 0) return `${m.from} [${[...calls, ...results].join(', ')}]`;
-      const also = Array.isArray(m.meta.alsoTo) ? `, ${m.meta.alsoTo.join(', ')}` : '';
-      return `${m.from} -> ${m.to}${also}: ${m.content}`;
-    });
+  return messages.map((m) => {
+    const calls = (m.toolCalls ?? []).map((call) => call.name);
+    const results = (m.toolResults ?? []).map((result) => `${result.name} result`);
+    if (calls.length > 0 || results.length > 0) return `${m.from} [${[...calls, ...results].join(', ')}]`;
+    const also = Array.isArray(m.meta.alsoTo) ? `, ${m.meta.alsoTo.join(', ')}` : '';
+    return `${m.from} -> ${m.to}${also}: ${m.content}`;
+  });
 }
