@@ -269,9 +269,7 @@ describe('agents traced with OpenTelemetry appear live (Chromium + `fleetscope s
         true,
       );
     }
-    // The task, the supervisor's two tool calls, each question and answer, and its own answer
-    // (written together once the task has waited for any other process's export to say it).
-    await expect.poll(() => page.getByTestId('message').count(), { timeout: 15_000 }).toBe(7);
+    await expect.poll(() => page.getByTestId('message').count(), { timeout: 10_000 }).toBe(6);
     await page.setViewportSize({ width: 1024, height: 700 });
     await shot(page, 'otel-nested-team-1024.png');
     await page.getByTestId('lens-lanes').click();

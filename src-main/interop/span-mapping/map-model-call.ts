@@ -348,7 +348,10 @@ function receive(
     // A long input (a document) is looked at again whole only: searching it for quotes after
     // every batch would cost its length each time; its last look searches it once more.
     let key: string | null = null;
-    state.deferUserInput(at, sender === USER ? input.text : null, (later, final) => {
+    // A speaker is expected when the input names one (`name`) or graph.node.parent_id names an
+    // agent not seen yet: those wait even while the session has shown one process only.
+    const awaited = sender === named || (parent !== null && parent !== USER && !state.agents.has(parent));
+    state.deferUserInput(at, sender === USER ? input.text : null, awaited, (later, final) => {
       if (final || input.text.length < LONG_TEXT)
         return receive(state, resolved, agent, caller, input, suffix, later, final ? 'final' : 'again');
       key ??= textKey(input.text);

@@ -281,6 +281,7 @@ export class SessionMapper {
     const key = JSON.stringify(resource);
     if (this.resources.has(key)) return;
     this.resources.add(key);
+    this.state.processes = this.resources.size;
     out.push({
       ms: resolved.span.startMs,
       event: {

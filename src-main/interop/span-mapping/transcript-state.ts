@@ -42,6 +42,8 @@ interface PendingInput {
   arrived: number;
   /** The words, when they would be the user's (null: another sender's, by the input's `name`). */
   text: string | null;
+  /** A hint names a speaker not seen yet: it waits even in a session of one process. */
+  awaited: boolean;
   /** `final`: nobody said it in time, so it is the user's. Returns true once it is settled. */
   settle: (out: Timed[], final: boolean) => boolean;
 }
@@ -80,6 +82,16 @@ export class TranscriptState {
   private readonly userInputs: PendingInput[] = [];
   /** When the batch being mapped reached the mapper (epoch ms, the receiver's clock). */
   arrivedAt = 0;
+  /**
+   * The distinct resources (processes) the session's spans came from so far. While there is one,
+   * an input no one said is the user's at the end of its batch: a process exports its spans in
+   * the order they end, so its speaker's words come before (or with) what its hearer heard, and
+   * the live view is never held back for a speaker who cannot come. Once a second process has
+   * been seen, another exporter may be behind, and such inputs wait for it (`deferUserInput`).
+   * The first exchange of a session whose hearer's process exports before its speaker's was ever
+   * seen, without a hint naming the speaker, is taken as the user's.
+   */
+  processes = 0;
   /** Tool results written, by agent, tool name and result text. */
   private readonly results = new Set<string>();
   /** Answers waiting for their recipients (see HeldAnswers). */
@@ -206,8 +218,8 @@ export class TranscriptState {
    * has not arrived yet (its clock or its exporter behind). It waits, and so does everything said
    * at or after its time (`pendingFrom`), so the log keeps the order the words were said in.
    */
-  deferUserInput(ms: number, text: string | null, settle: PendingInput['settle']): void {
-    this.userInputs.push({ ms, arrived: this.arrivedAt, text, settle });
+  deferUserInput(ms: number, text: string | null, awaited: boolean, settle: PendingInput['settle']): void {
+    this.userInputs.push({ ms, arrived: this.arrivedAt, text, awaited, settle });
   }
 
   /**
@@ -216,8 +228,11 @@ export class TranscriptState {
    */
   settleUserInputs(out: Timed[], finalBefore = Number.NEGATIVE_INFINITY): void {
     const waiting = this.userInputs.splice(0).sort((a, b) => a.ms - b.ms);
-    for (const input of waiting)
-      if (!input.settle(out, input.arrived <= finalBefore)) this.userInputs.push(input);
+    const oneProcess = this.processes <= 1;
+    for (const input of waiting) {
+      const final = input.arrived <= finalBefore || (oneProcess && !input.awaited);
+      if (!input.settle(out, final)) this.userInputs.push(input);
+    }
   }
 
   /** How many inputs wait for a speaker. */

@@ -208,10 +208,10 @@ describe.each<Protocol>(['protobuf', 'json'])(
       expect(messages[2]?.toolResults).toEqual([
         { callId: 'call_weather', name: 'get_weather', content: 'Sunny, 24 C', isError: false },
       ]);
-      // Span times are the timeline: each message starts when its span started. The task waited
-      // (another process's export could still have said it) and everything after it with it, the
-      // answers held for their addressees included, so nothing was written at a later time first.
-      expect(messages.map((m) => Math.round(m.t))).toEqual([100, 100, 1_200, 1_600, 1_600, 3_600]);
+      // Span times are the timeline: each message starts when its span started, except an answer
+      // held until its addressee is known (here until the trace ended, at 4.8 s): the log's times
+      // never go back, so it is written at the time it was released.
+      expect(messages.map((m) => Math.round(m.t))).toEqual([100, 100, 1_200, 1_600, 4_800, 4_800]);
       const completedAt = events.find(
         (e) => e.kind === 'message.completed' && e.payload.message.content.startsWith('Morning'),
       )?.t;

@@ -51,20 +51,43 @@ function call(
   const agentId = nextId++;
   const llmId = nextId++;
   return [
-    span(agentId, null, `agent ${agent}`, start, start + 100, {
-      'openinference.span.kind': 'AGENT',
-      'agent.name': agent,
-      'session.id': 'odd',
-    }),
-    span(llmId, agentId, 'chat', start + 10, start + 90, {
-      'gen_ai.operation.name': 'chat',
-      'gen_ai.input.messages': json(
-        inputs.map((m) => ({ role: m.role, name: m.name, parts: [{ type: 'text', content: m.content }] })),
-      ),
-      'gen_ai.output.messages': json([{ role: 'assistant', parts: [{ type: 'text', content: output }] }]),
-    }),
+    span(
+      agentId,
+      null,
+      `agent ${agent}`,
+      start,
+      start + 100,
+      { 'openinference.span.kind': 'AGENT', 'agent.name': agent, 'session.id': 'odd' },
+      processOf(agent),
+    ),
+    span(
+      llmId,
+      agentId,
+      'chat',
+      start + 10,
+      start + 90,
+      {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.input.messages': json(
+          inputs.map((m) => ({ role: m.role, name: m.name, parts: [{ type: 'text', content: m.content }] })),
+        ),
+        'gen_ai.output.messages': json([{ role: 'assistant', parts: [{ type: 'text', content: output }] }]),
+      },
+      processOf(agent),
+    ),
   ];
 }
+
+/** Each agent runs in a process of its own: its spans carry that process's resource. */
+const processOf = (agent: string) => ({ resource: { 'service.name': `process-${agent}` } });
+
+/**
+ * A span of `agent`'s process with no agent meaning, exported before anything else: the session
+ * has then shown that process, so an input no one said yet waits for it (TranscriptState.processes).
+ */
+const seenBefore = (agent: string) => [
+  span(nextId++, null, 'startup', -60_000, -59_990, { 'session.id': 'odd' }, processOf(agent)),
+];
 
 const SAME = 'Agreed, we should book the venue before the end of the month.';
 
@@ -142,11 +165,12 @@ describe('odd input to the conversation rebuild', () => {
     // Spans that reach the mapper together (one export, or held for their parents), either order.
     expect(rebuild([spans])).toEqual(expected);
     expect(rebuild([[...spans].reverse()])).toEqual(expected);
-    // Each process exports its own spans, in either order.
+    // Each process exports its own spans, in either order (the hearer's first once the session has
+    // shown the speaker's process; before that, with no hint, its input is the user's).
     const alpha = spans.slice(0, spans.length / 2);
     const beta = spans.slice(spans.length / 2);
     expect(rebuild([alpha, beta])).toEqual(expected);
-    expect(rebuild([beta, alpha])).toEqual(expected);
+    expect(rebuild([seenBefore('Alpha'), beta, alpha])).toEqual(expected);
   });
 
   it("the hearer's export first: its input waits for the speaker's, and the log keeps the order things were said in", () => {
@@ -164,17 +188,21 @@ describe('odd input to the conversation rebuild', () => {
       `Beta -> Carol: ${b1}`,
       `Carol -> user: ${c1}`,
     ];
-    expect(rebuildInOrder([carol, beta, alpha])).toEqual(expected);
-    expect(rebuildInOrder([beta, carol, alpha])).toEqual(expected);
+    expect(rebuildInOrder([seenBefore('Alpha'), carol, beta, alpha])).toEqual(expected);
+    expect(rebuildInOrder([seenBefore('Alpha'), beta, carol, alpha])).toEqual(expected);
     expect(rebuildInOrder([alpha, beta, carol])).toEqual(expected);
     // The user's task is the user's, and a name no span ever speaks for is that sender's.
     expect(rebuildInOrder([beta])).toEqual([`Alpha -> Beta: ${a1}`, `Beta -> user: ${b1}`]);
     // A long text (looked at again whole only, not searched for quotes each batch) alike.
     const report = `The full report: ${'every venue, its price and its dates, one line each. '.repeat(100)}`;
     const reader = call('Reader', 3_000, [{ role: 'user', content: report }], c1);
-    expect(rebuildInOrder([reader, call('Writer', 2_500, [{ role: 'user', content: ask }], report)])).toEqual(
-      [`user -> Writer: ${ask}`, `Writer -> Reader: ${report}`, `Reader -> user: ${c1}`],
-    );
+    expect(
+      rebuildInOrder([
+        seenBefore('Writer'),
+        reader,
+        call('Writer', 2_500, [{ role: 'user', content: ask }], report),
+      ]),
+    ).toEqual([`user -> Writer: ${ask}`, `Writer -> Reader: ${report}`, `Reader -> user: ${c1}`]);
   });
 
   it('a megabyte prompt is kept whole, and resent it is not repeated', () => {

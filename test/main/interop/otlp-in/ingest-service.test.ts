@@ -53,30 +53,62 @@ const chat = (
   });
 
 describe('live ingest', () => {
-  it("waits for the speaker's export before taking an input as the user's", () => {
+  // A model call of `agent`, in a process of its own (its resource).
+  const said = (
+    id: number,
+    start: number,
+    agent: string,
+    input: string,
+    answer: string,
+    process = agent,
+  ) => ({
+    ...chat(id, null, start, answer, {
+      'gen_ai.agent.name': agent,
+      'gen_ai.conversation.id': 'two-processes',
+      'gen_ai.input.messages': json([{ role: 'user', parts: [{ type: 'text', content: input }] }]),
+    }),
+    resource: { 'service.name': process },
+  });
+  const task = 'Which room is free on Friday afternoon for the review?';
+  const a1 = 'Room 4 is free on Friday from two until six in the afternoon.';
+  const b1 = 'Booked room 4 on Friday at two for the review, invitations sent.';
+
+  it("takes an input no one said as the user's at once while the session has shown one process", () => {
+    const { ingest, sessions, messages } = setup({ holdMs: 2_000 });
+    // One process exports its spans in the order they end: a speaker before its hearer.
+    ingest.receive({ spans: [said(1, 0, 'Alpha', task, a1, 'program')], rejected: [] });
+    const id = sessions()[0]?.id ?? '';
+    expect(messages(id).map((m) => `${m.from} -> ${m.to}: ${m.content}`)).toEqual([`user -> Alpha: ${task}`]);
+  });
+
+  it("waits for the speaker's export before taking an input as the user's once two processes were seen", () => {
     const { ingest, sessions, messages, advance } = setup({ holdMs: 2_000 });
-    const said = (id: number, start: number, agent: string, input: string, answer: string) =>
-      chat(id, null, start, answer, {
-        'gen_ai.agent.name': agent,
-        'gen_ai.conversation.id': 'two-processes',
-        'gen_ai.input.messages': json([{ role: 'user', parts: [{ type: 'text', content: input }] }]),
-      });
-    const task = 'Which room is free on Friday afternoon for the review?';
-    const a1 = 'Room 4 is free on Friday from two until six in the afternoon.';
-    const b1 = 'Booked room 4 on Friday at two for the review, invitations sent.';
+    const earlier = 'Before anything else: is the review still on Friday?';
+    // Alpha's process has exported before (an earlier exchange), so the session has two processes
+    // once Beta's export arrives.
+    ingest.receive({
+      spans: [said(9, -5_000, 'Alpha', earlier, 'Yes, the review is on Friday.')],
+      rejected: [],
+    });
     // The hearer's export first; the speaker's comes one export interval later.
     ingest.receive({ spans: [said(2, 1_000, 'Beta', a1, b1)], rejected: [] });
     const [session] = sessions();
     const id = session?.id ?? '';
-    advance(1_500);
-    expect(messages(id)).toEqual([]);
-    ingest.receive({ spans: [said(1, 0, 'Alpha', task, a1)], rejected: [] });
     const lines = () => messages(id).map((m) => `${m.from} -> ${m.to}: ${m.content}`);
+    const ofThisExchange = () => lines().filter((line) => [task, a1, b1].some((text) => line.endsWith(text)));
+    advance(1_500);
+    expect(ofThisExchange()).toEqual([]);
+    ingest.receive({ spans: [said(1, 0, 'Alpha', task, a1)], rejected: [] });
     advance(1_000);
-    expect(lines()).toEqual([]);
+    expect(ofThisExchange()).toEqual([]);
     // The task no one said is the user's once it has waited the hold; what waited behind it follows.
     advance(1_000);
-    expect(lines()).toEqual([`user -> Alpha: ${task}`, `Alpha -> Beta: ${a1}`, `Beta -> user: ${b1}`]);
+    expect(lines().slice(-3)).toEqual([
+      `user -> Alpha: ${task}`,
+      `Alpha -> Beta: ${a1}`,
+      `Beta -> user: ${b1}`,
+    ]);
+    expect(lines().filter((line) => line.endsWith(a1))).toHaveLength(1);
   });
 
   it('holds a model call until its agent span arrives, then names the agent from it', () => {
