@@ -1,6 +1,7 @@
 import { LIVE_STATUSES } from '@shared/domain';
 import type { SqliteDatabase } from './database';
 import { FtsIndex } from './fts-index';
+import { FtsMerging } from './fts-merging';
 import { SID_OF, storedKind } from './event-codec';
 import { ownerIsAlive, type OwnerRow } from './ownership';
 import { writeTransaction } from './write-turns';
@@ -28,7 +29,11 @@ export function recoverInterrupted(db: SqliteDatabase, now: number = Date.now())
     `SELECT s.id, o.pid, o.process_start, o.host, o.heartbeat_at FROM sessions s
      LEFT JOIN session_owners o ON o.session_id = s.id WHERE s.status IN (${placeholders})`,
   );
+  const importing = db.prepare(
+    `SELECT 1 FROM sessions WHERE read_only = 1 AND status IN (${placeholders}) LIMIT 1`,
+  );
   const ending = endingStatements(db);
+  const merging = new FtsMerging(db);
   return writeTransaction(db, (): RecoveryReport => {
     const report: RecoveryReport = { sessions: [], partialMessages: 0 };
     const rows = stale.all(...LIVE_STATUSES) as Array<{ id: string } & ({ pid: null } | OwnerRow)>;
@@ -37,6 +42,9 @@ export function recoverInterrupted(db: SqliteDatabase, now: number = Date.now())
       report.partialMessages += endSession(ending, row.id, 'interrupted', INTERRUPTED_REASON);
       report.sessions.push(row.id);
     }
+    // An import's writing thread that ended with its process left the index's merging to itself
+    // (fts-merging.ts); with no import written any more, commits merge again.
+    if (!merging.automatic() && importing.get(...LIVE_STATUSES) === undefined) merging.resume();
     return report;
   });
 }

@@ -1,6 +1,7 @@
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { BUSY_TIMEOUT_MS, openRaw, type SqliteDatabase } from './database';
 import { importTally, ImportWriter } from './import-writer';
+import { FtsMerging } from './fts-merging';
 import { Materializer, type SessionTally } from './materializer';
 import { OwnerRecords } from './ownership';
 import { createPricer } from './pricing';
@@ -142,6 +143,10 @@ class SessionsWriting {
   private readonly tallies: SessionTally[];
   private readonly seqs: number[];
   private readonly stopped: boolean[];
+  /** The index's merging, this thread's while it writes (see fts-merging.ts). */
+  private readonly merging: FtsMerging;
+  /** Whether this thread turned the index's automatic merging off (its first transaction). */
+  private mergingPaused = false;
   /** Events committed since the last checkpoint. */
   private uncheckpointed = 0;
 
@@ -158,6 +163,7 @@ class SessionsWriting {
         }),
       );
       this.owners = new OwnerRecords(this.db);
+      this.merging = new FtsMerging(this.db);
     } catch (error) {
       this.db.close();
       throw error;
@@ -191,6 +197,7 @@ class SessionsWriting {
         const started = performance.now();
         const budget = this.turns.wantedWithin(LIVE_WINDOW_MS) ? LIVE_TRANSACTION_MS : TRANSACTION_MS;
         const enough = () => this.turns.wanted() || performance.now() - started >= budget;
+        this.mergeSome(enough);
         // Looked at before every chunk but the first (each transaction writes one at least, and
         // a batch parsed in it is looked at again before it is written) and before a parse.
         let first = true;
@@ -214,6 +221,24 @@ class SessionsWriting {
       if (this.uncheckpointed >= CHECKPOINT_EVENTS && !this.turns.wanted()) this.checkpoint();
     }
     return { batches, done, next };
+  }
+
+  /**
+   * The index's merging, done here instead of in commits (fts-merging.ts): turned off in the
+   * first transaction, then at the start of each, steps until there is none to merge or
+   * `enough` (one step at least, so merging keeps up with the rows written, also while a live
+   * run's commits keep every transaction short).
+   */
+  private mergeSome(enough: () => boolean): void {
+    if (!this.mergingPaused) {
+      this.merging.pause();
+      this.mergingPaused = true;
+    }
+    let stepped = false;
+    while (!stepped || !enough()) {
+      stepped = true;
+      if (!this.merging.step()) return;
+    }
   }
 
   /**
@@ -252,13 +277,24 @@ class SessionsWriting {
         this.writer.recordSourceHash(tally.id, sourceHash);
         this.owners.release(tally.id);
       });
+      this.merging.resume();
     });
     this.turns.mine(() => transaction.immediate(), YIELD_MAX_MS);
+    this.mergingPaused = false;
     this.checkpoint('TRUNCATE');
   }
 
+  /** Ends the writing; a job ended before `finish` turns the index's automatic merging back on. */
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    if (this.mergingPaused) {
+      try {
+        this.turns.mine(() => this.merging.resume(), YIELD_MAX_MS);
+      } catch {
+        // The store cannot write (the failure that ended the job): its next recovery does it.
+      }
+    }
+    this.db.close();
   }
 
   /** Writes the batch's next CHUNK_EVENTS events (one more to keep a message whole); true once it is all written. */

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { foldEvents } from '../../../src-shared/domain';
 import { INTERRUPTED_REASON, openHistory, STORE_FILE } from '../../../src-main/history';
+import { FTS_AUTOMERGE, FtsMerging } from '../../../src-main/history/fts-merging';
+import { writeTransaction } from '../../../src-main/history/write-turns';
+import { sampleEvents } from '../interop/export/sample-session';
 import { makeTempDir } from '../../helpers/temp-dir';
 import { SessionScript } from '../../helpers/temp-store';
 
@@ -72,6 +75,46 @@ describe('history store: start-up recovery', () => {
     expect(other.store.getSession(s.sessionId)?.summary.status).toBe('running');
     other.close();
     app.close();
+  });
+
+  it("turns the full-text index's merging back on once no import is being written (an import's thread that died with its process left it off)", () => {
+    const dir = tempDir();
+    const first = openHistory(dir, { batchMs: 10_000 });
+    const automerge = (db: typeof first.db) =>
+      db.prepare("SELECT v FROM messages_fts_config WHERE k = 'automerge'").pluck().get();
+    // An import being written, and its thread's setting (thread-write-job.ts), as a process
+    // killed in the middle of a big import leaves them.
+    const importing = first.store.beginImport({
+      title: 'big import',
+      task: '',
+      fleetName: 'imported',
+      source: 'test',
+      createdAt: 0,
+      tags: [],
+    });
+    importing.append([...sampleEvents(20)].filter((event) => !event.kind.startsWith('session.')));
+    writeTransaction(first.db, () => new FtsMerging(first.db).pause());
+    expect(automerge(first.db)).toBe(0);
+
+    // Its process still writes it: the setting is left to its thread.
+    const beside = openHistory(dir);
+    expect(beside.recovery.sessions).toEqual([]);
+    expect(automerge(beside.db)).toBe(0);
+    beside.close();
+
+    // Its process is gone: the import is interrupted, and commits merge again.
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    first.db.prepare('UPDATE session_owners SET pid = ?, process_start = NULL').run(gone);
+    const second = openHistory(dir);
+    expect(second.recovery.sessions).toEqual([importing.sessionId]);
+    expect(automerge(second.db)).toBe(FTS_AUTOMERGE);
+    expect(new FtsMerging(second.db).automatic()).toBe(true);
+    // A store whose setting was never touched is left as it is (FTS5's default, no row).
+    const untouched = openHistory(tempDir());
+    expect(automerge(untouched.db)).toBeUndefined();
+    untouched.close();
+    second.close();
+    first.db.close();
   });
 
   it('judges an owner on another host by its heartbeat', () => {

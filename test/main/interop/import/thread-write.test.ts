@@ -7,6 +7,7 @@ import type { RunEvent } from '@shared/domain';
 import type { ImportedEvent, ImportInProgress, SessionWriter } from '../../../../src-main/history/ports';
 import type { HistoryStore } from '../../../../src-main/history';
 import { ROWS_PER_STATEMENT } from '../../../../src-main/history/row-batch';
+import { FTS_AUTOMERGE, FtsMerging } from '../../../../src-main/history/fts-merging';
 import { writeTurnsOf, type WriteTurns } from '../../../../src-main/history/write-turns';
 import { MemorySessions } from '../../../helpers/memory-sessions';
 import { makeTempDir } from '../../../helpers/temp-dir';
@@ -612,6 +613,90 @@ describe('the WAL after an import on its own thread beside a live run', () => {
       expect(largest).toBeGreaterThan(1_000_000);
       expect(after).toBeLessThan(largest / 10);
       expect(after).toBeLessThan(200_000);
+    } finally {
+      history.cleanup();
+    }
+  }, 60_000);
+});
+
+describe("the full-text index's merging beside an import on its own thread", () => {
+  it("is the thread's while it writes (live commits merge nothing), every commit's again after, and the index stays whole", async () => {
+    const history = openTempHistory();
+    try {
+      const db = history.store.db;
+      const automerge = () =>
+        db.prepare("SELECT v FROM messages_fts_config WHERE k = 'automerge'").pluck().get() as
+          number | undefined;
+      const live = liveRun(history.store, 'live-beside-merging');
+      const seen: string[] = [];
+      const look = () => seen.push(String(automerge() ?? 'default'));
+      // Live commits every 2 ms, and a look at each batch the thread reports written, which comes
+      // while the thread has its job however slowly the timer runs on a loaded machine.
+      const { failures, duringImport, stop } = await whileImporting(
+        history.store,
+        'merging',
+        () => {
+          live.write();
+          look();
+        },
+        2,
+        (done, total) => {
+          if (done > total / 2 && done < total) look();
+        },
+      );
+      stop();
+      expect(failures).toEqual([]);
+      expect(duringImport).toBeGreaterThan(3);
+      // FTS5's default before the thread's first transaction, off (0) for one stretch of live
+      // commits while it wrote, FTS_AUTOMERGE from its last transaction on.
+      expect(seen.join(' ')).toMatch(/^(default )*0( 0)*( 4)*$/);
+      expect(automerge()).toBe(FTS_AUTOMERGE);
+      // The thread merged as it wrote: what is left is a few segments a level, far from the 16 a
+      // level at which FTS5 merges in whichever commit comes next.
+      const segments = db
+        .prepare('SELECT count(DISTINCT segid) FROM messages_fts_idx')
+        .pluck()
+        .get() as number;
+      expect(segments).toBeGreaterThan(0);
+      expect(segments).toBeLessThan(12);
+      // Whole, and every message written (imported or live) is found.
+      db.prepare("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')").run();
+      const found = db
+        .prepare("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'item'")
+        .pluck()
+        .get();
+      const indexed = db
+        .prepare("SELECT count(*) FROM message_rows WHERE state <> 'streaming' AND content LIKE '%item%'")
+        .pluck()
+        .get() as number;
+      expect(indexed).toBeGreaterThan(4_000);
+      expect(found).toBe(indexed);
+    } finally {
+      history.cleanup();
+    }
+  }, 60_000);
+
+  it('is given back to every commit when the import is cancelled midway', async () => {
+    const history = openTempHistory();
+    try {
+      const file = join(temp.dir, 'merging-cancelled.json');
+      await exportSession(new GeneratedSession(20_000), 'generated-1', 'json', file);
+      const controller = new AbortController();
+      let seenOff = false;
+      // Cancelled at the first batch written after the thread took the merging over.
+      const result = importFile(file, history.store, {
+        ...ON_THREAD,
+        signal: controller.signal,
+        onProgress: () => {
+          if (seenOff || new FtsMerging(history.store.db).automatic()) return;
+          seenOff = true;
+          controller.abort();
+        },
+      });
+      await expect(result).rejects.toThrow();
+      expect(seenOff).toBe(true);
+      expect(new FtsMerging(history.store.db).automatic()).toBe(true);
+      expect(history.store.listSessions({ limit: 5 }).total).toBe(0);
     } finally {
       history.cleanup();
     }
