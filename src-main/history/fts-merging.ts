@@ -48,8 +48,7 @@ export class FtsMerging {
 
   /** Whether commits merge the index themselves (FTS5's default, unless `pause` left it off). */
   automatic(): boolean {
-    const value = this.automerge.get() as number | undefined;
-    return value === undefined || value !== 0;
+    return this.automerge.get() !== 0;
   }
 
   /** Commits stop merging; the caller merges (`step`). In a write transaction. */
