@@ -141,6 +141,8 @@ export class LiveWriter {
     private readonly options: LiveWriterOptions,
   ) {
     this.turns = writeTurnsOf(db);
+    // A store file's checkpoints go to a thread of their own once it writes often (a live run).
+    if (!db.memory && !db.readonly) this.turns.checkpointOnThread(db.name, options.nativeBinding);
     this.materializer = new Materializer(db, options.checkpointInterval, {
       pricer: (usage) => this.currentPricer()(usage),
     });
@@ -449,7 +451,11 @@ export class LiveWriter {
   }
 
   dispose(): void {
-    this.commit();
+    try {
+      this.commit();
+    } finally {
+      this.turns.dispose();
+    }
   }
 
   /**

@@ -1,3 +1,4 @@
+import { CheckpointThread } from './checkpoint-thread';
 import type { SqliteDatabase } from './database';
 
 /** Int32 slots of the shared memory. */
@@ -11,6 +12,12 @@ const SLOTS = 4;
 
 /** SQLite's default WAL size, in pages, past which a commit checkpoints. */
 const AUTO_CHECKPOINT_PAGES = 1000;
+
+/**
+ * Writes on the store's connection before its checkpoints move to a thread of their own
+ * (checkpoint-thread.ts): a store written a few times (a CLI command, most tests) never starts one.
+ */
+const THREAD_CHECKPOINTS_AFTER = 32;
 
 /** Atomics.waitAsync (ES2024, in Node since 16; the project's lib setting predates its types). */
 interface AtomicsWaitAsync {
@@ -56,6 +63,12 @@ export class WriteTurns {
   waitedOnLoop = 0;
   /** Whether the connection checkpoints the WAL after its own commits (SQLite's default). */
   private autoCheckpoint = true;
+  /** Where a checkpointing thread opens the store (`checkpointOnThread`); null: none. */
+  private checkpointTarget: { file: string; nativeBinding?: string } | null = null;
+  private checkpoints: CheckpointThread | null = null;
+  /** Writes counted towards THREAD_CHECKPOINTS_AFTER; -1 once the thread was started (or tried). */
+  private writesBeforeThread = 0;
+  private disposed = false;
 
   /** `connection`: the store's own, whose automatic checkpoints pause while an import writes. */
   constructor(private readonly connection: SqliteDatabase) {}
@@ -68,7 +81,8 @@ export class WriteTurns {
    * (hundreds of milliseconds in a store of a million messages).
    */
   private followImports(): void {
-    const wanted = Atomics.load(this.slots, IMPORTING) <= 0;
+    // Neither while an import's writing thread checkpoints, nor while the store's own thread does.
+    const wanted = Atomics.load(this.slots, IMPORTING) <= 0 && !this.checkpoints?.running();
     if (wanted === this.autoCheckpoint) return;
     this.connection.pragma(`wal_autocheckpoint = ${wanted ? AUTO_CHECKPOINT_PAGES : 0}`);
     this.autoCheckpoint = wanted;
@@ -133,11 +147,50 @@ export class WriteTurns {
         };
       }
       this.followImports();
-      return write();
+      const result = write();
+      this.wrote();
+      return result;
     } finally {
       Atomics.sub(this.slots, MAIN, 1);
       Atomics.notify(this.slots, MAIN);
     }
+  }
+
+  /**
+   * Moves the connection's checkpoints to a thread of their own (checkpoint-thread.ts) once it has
+   * written THREAD_CHECKPOINTS_AFTER times; the connection of a store file, not in memory.
+   */
+  checkpointOnThread(file: string, nativeBinding?: string): void {
+    this.checkpointTarget = { file, nativeBinding };
+  }
+
+  /** Whether the store's checkpoints run on its checkpointing thread now. */
+  checkpointsOnThread(): boolean {
+    return this.checkpoints?.running() === true;
+  }
+
+  /** Ends the checkpointing thread (waiting briefly for its connection to close). */
+  dispose(): void {
+    this.disposed = true;
+    this.checkpoints?.close();
+  }
+
+  /** After each write: asks the checkpointing thread for a copy, or starts it. */
+  private wrote(): void {
+    if (this.checkpoints?.running()) {
+      if (Atomics.load(this.slots, IMPORTING) <= 0) this.checkpoints.request();
+      return;
+    }
+    if (this.checkpointTarget === null || this.writesBeforeThread < 0 || this.disposed) return;
+    this.writesBeforeThread += 1;
+    if (this.writesBeforeThread < THREAD_CHECKPOINTS_AFTER) return;
+    this.writesBeforeThread = -1;
+    const { file, nativeBinding } = this.checkpointTarget;
+    // Until it runs (or if it cannot start), the connection checkpoints as SQLite does.
+    void CheckpointThread.start(file, nativeBinding).then((thread) => {
+      if (thread && this.disposed) thread.close();
+      else this.checkpoints = thread;
+    });
   }
 }
 
