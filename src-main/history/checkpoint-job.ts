@@ -1,5 +1,6 @@
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { openRaw } from './database';
+import { importThreadWriting } from './turn-slots';
 
 /** What the checkpointing thread is started with (its `workerData`). */
 export interface CheckpointJob {
@@ -7,6 +8,8 @@ export interface CheckpointJob {
   nativeBinding?: string;
   /** Int32 slot 0 set to 1 once the thread's connection is closed (CheckpointThread.close). */
   closed: SharedArrayBuffer;
+  /** The store's write turns (write-turns.ts): whether an import's writing thread has a job. */
+  writeTurns: SharedArrayBuffer;
 }
 
 /**
@@ -31,8 +34,10 @@ export type CheckpointRequest = { type: 'checkpoint' } | { type: 'close' };
  * (PASSIVE: it never takes the write lock, so the store's connection commits meanwhile) each time
  * it is asked, requests that came meanwhile counted as one, until it has caught up
  * (CATCH_UP_ROUNDS, LOOK_AGAIN_MS). The store's connection makes no checkpoint of its own while
- * this thread runs (write-turns.ts). A checkpoint that fails (a busy or full disk) is left for
- * the next request.
+ * this thread runs (write-turns.ts). While an import's writing thread has a job, this thread
+ * stops looking: that thread checkpoints what it writes itself, between its transactions, and
+ * copies made here too would only take the cores and the disk from it and from the live run. A
+ * checkpoint that fails (a busy or full disk) is left for the next request.
  */
 export function runCheckpointJob(port: MessagePort, job: CheckpointJob): void {
   const closed = new Int32Array(job.closed);
@@ -62,7 +67,7 @@ export function runCheckpointJob(port: MessagePort, job: CheckpointJob): void {
     } catch {
       // Left for the next look.
     }
-    if (!quiet) again = setTimeout(checkpoint, LOOK_AGAIN_MS);
+    if (!quiet && !importThreadWriting(job.writeTurns)) again = setTimeout(checkpoint, LOOK_AGAIN_MS);
   };
   port.on('message', (first: CheckpointRequest) => {
     let request: CheckpointRequest | undefined = first;

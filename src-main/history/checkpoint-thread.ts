@@ -42,11 +42,15 @@ export class CheckpointThread {
     worker.once('error', gone);
   }
 
-  static async start(file: string, nativeBinding?: string): Promise<CheckpointThread | null> {
+  static async start(
+    file: string,
+    writeTurns: SharedArrayBuffer,
+    nativeBinding?: string,
+  ): Promise<CheckpointThread | null> {
     try {
       const entry = await checkpointWorkerEntry();
       const closed = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
-      const job: CheckpointJob = { file, nativeBinding, closed };
+      const job: CheckpointJob = { file, nativeBinding, closed, writeTurns };
       return new CheckpointThread(new Worker(entry, { workerData: job }), closed);
     } catch {
       return null;

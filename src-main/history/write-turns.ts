@@ -1,14 +1,6 @@
 import { CheckpointThread } from './checkpoint-thread';
+import { IMPORTING, importThreadWriting, MAIN, SLOTS, THREAD, WRITTEN } from './turn-slots';
 import type { SqliteDatabase } from './database';
-
-/** Int32 slots of the shared memory. */
-const MAIN = 0;
-const THREAD = 1;
-/** Writing threads with a job (set and cleared by the main thread: ImportWriteThread). */
-const IMPORTING = 2;
-/** Events the writing thread has written, counted at each of its chunks (wraps at 2^32). */
-const WRITTEN = 3;
-const SLOTS = 4;
 
 /** SQLite's default WAL size, in pages, past which a commit checkpoints. */
 const AUTO_CHECKPOINT_PAGES = 1000;
@@ -90,7 +82,7 @@ export class WriteTurns {
 
   /** Whether an import's writing thread has a job (importThreadStarted): it may hold the lock. */
   importing(): boolean {
-    return Atomics.load(this.slots, IMPORTING) > 0;
+    return importThreadWriting(this.shared);
   }
 
   /**
@@ -187,7 +179,7 @@ export class WriteTurns {
     this.writesBeforeThread = -1;
     const { file, nativeBinding } = this.checkpointTarget;
     // Until it runs (or if it cannot start), the connection checkpoints as SQLite does.
-    void CheckpointThread.start(file, nativeBinding).then((thread) => {
+    void CheckpointThread.start(file, this.shared, nativeBinding).then((thread) => {
       if (thread && this.disposed) thread.close();
       else this.checkpoints = thread;
     });

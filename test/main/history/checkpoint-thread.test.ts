@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { STORE_FILE } from '../../../src-main/history';
 import { CHECKPOINT_EVERY_MS } from '../../../src-main/history/checkpoint-thread';
-import { writeTurnsOf } from '../../../src-main/history/write-turns';
+import { importThreadStarted, threadTurnEnded, writeTurnsOf } from '../../../src-main/history/write-turns';
 import { openTempHistory, SessionScript } from '../../helpers/temp-store';
 
 /** A live run of `messages` messages of `chars` characters each, each committed at once. */
@@ -74,4 +74,54 @@ describe("the store's checkpoints on a thread of their own", () => {
       history.cleanup();
     }
   });
+
+  it("stand aside while an import's writing thread has a job, and take over again after", async () => {
+    const history = openTempHistory();
+    const db = history.store.db;
+    const wal = join(history.dir, `${STORE_FILE}-wal`);
+    const turns = writeTurnsOf(db);
+    const script = new SessionScript();
+    let next = 0;
+    /** `bursts` bursts of 10 messages of 4 KB, each committed at once, `pauseMs` after each. */
+    const write = async (bursts: number, pauseMs: number) => {
+      for (let burst = 0; burst < bursts; burst++) {
+        for (const event of messages(script, next, 10, 4_000)) {
+          history.store.append(event);
+          history.store.flush();
+        }
+        next += 10;
+        await sleep(pauseMs);
+      }
+    };
+    try {
+      history.store.append(script.started());
+      history.store.flush();
+      await write(4, 0);
+      for (let waited = 0; !turns.checkpointsOnThread() && waited < 10_000; waited += 50) await sleep(50);
+      expect(turns.checkpointsOnThread()).toBe(true);
+
+      // An import's thread gets its job (it checkpoints what it writes itself, between its
+      // transactions): nothing copies the live run's commits meanwhile, so the WAL is never
+      // rewound and grows by all they wrote, some 170 KB a message (with the thread copying
+      // them, it grew by less than a third of that).
+      importThreadStarted(turns.shared);
+      await write(2, CHECKPOINT_EVERY_MS * 2);
+      const walBefore = statSync(wal).size;
+      await write(30, 20);
+      expect(statSync(wal).size - walBefore).toBeGreaterThan(30 * 10 * 100_000);
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+
+      // The job ends: the connection's next write asks the thread again, which copies it all,
+      // and the write after that starts the WAL over from its beginning.
+      threadTurnEnded(turns.shared);
+      await write(1, CHECKPOINT_EVERY_MS * 4);
+      await write(1, CHECKPOINT_EVERY_MS * 4);
+      const [result] = db.pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number; checkpointed: number }>;
+      expect(result?.log).toBeLessThan(10 * 100);
+      expect(result?.checkpointed).toBe(result?.log);
+      expect(history.store.getSession(script.sessionId)?.summary.messageCount).toBe(next);
+    } finally {
+      history.cleanup();
+    }
+  }, 60_000);
 });
