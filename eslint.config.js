@@ -28,11 +28,12 @@ const layerImport = (layers) =>
 
 /**
  * A deep import of history from outside it, other than its ports: interop may use `history`
- * (index.ts), `history/ports` and `history/thread-write-job` (the import's writing thread loads
- * only what it writes with), never the store's internals.
+ * (index.ts), `history/ports`, `history/thread-write-job` (the import's writing thread loads
+ * only what it writes with) and `history/event-batch-text` (the import's batches as the parsing
+ * thread sends them to the writing thread), never the store's internals.
  */
 const HISTORY_INTERNALS =
-  '^(?:\\./)?(?:\\.\\./)+(?:(?:[^/]+/)*src-main/)?history/(?!(?:ports|thread-write-job)$).+$';
+  '^(?:\\./)?(?:\\.\\./)+(?:(?:[^/]+/)*src-main/)?history/(?!(?:ports|thread-write-job|event-batch-text)$).+$';
 
 /**
  * A `..` after an ordinary segment (`./run/../../history`, `@shared/../../src-main`): such paths
@@ -269,7 +270,7 @@ export default tseslint.config(
         layers: ['api', 'app', 'cli', 'electron', 'llm', 'orchestrator', 'server'],
         regexes: [HISTORY_INTERNALS],
       },
-      "Interop (import, export, OTLP in and out) reaches the store only through history's ports (history/index.ts, history/ports.ts, and history/thread-write-job.ts for the import's writing thread) and src-shared.",
+      "Interop (import, export, OTLP in and out) reaches the store only through history's ports (history/index.ts, history/ports.ts, history/thread-write-job.ts for the import's writing thread, history/event-batch-text.ts for its batches) and src-shared.",
     ),
   },
   {

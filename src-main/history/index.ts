@@ -29,4 +29,5 @@ export { MIGRATIONS, migrate, type Migration } from './migrations';
 export { NamedSetting } from './named-setting';
 export { importThreadStarted, threadTurnEnded } from './write-turns';
 export type { WriteJob, WriteReport, WriteRequest } from './thread-write-protocol';
+export { decodeEventBatch, encodeEventBatch, eventBatchTransfer } from './event-batch-text';
 export type { EarlierImport, ImportInProgress, ImportStoreFile, ImportThreadHandoff } from './ports';

@@ -1,5 +1,6 @@
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { BUSY_TIMEOUT_MS, openRaw, type SqliteDatabase } from './database';
+import { decodeEventBatch } from './event-batch-text';
 import { importTally, ImportWriter } from './import-writer';
 import { FtsMerging } from './fts-merging';
 import { Materializer, type SessionTally } from './materializer';
@@ -56,7 +57,7 @@ interface ParsedBatch {
 
 const parsed = (request: Extract<WriteRequest, { type: 'events' }>): ParsedBatch => ({
   session: request.session,
-  events: JSON.parse(request.events) as ImportedEvent[],
+  events: decodeEventBatch(request.events),
   written: 0,
   done: request.done,
 });

@@ -16,7 +16,8 @@ export interface WriteJob {
  */
 export type WriteRequest =
   | { type: 'start'; job: WriteJob }
-  | { type: 'events'; session: number; events: string; done: number }
+  /** `events`: the batch's bytes (event-batch-text.ts), transferred. */
+  | { type: 'events'; session: number; events: Uint8Array; done: number }
   | { type: 'finish'; sourceHash: string }
   | { type: 'close' };
 

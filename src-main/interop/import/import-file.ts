@@ -1,12 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type {
-  ImportedEvent,
-  ImportInProgress,
-  ImportThreadHandoff,
-  SessionWriter,
-} from '../../history/ports';
+import type { ImportInProgress, ImportThreadHandoff, SessionWriter } from '../../history/ports';
 import type { ImportFormat } from './detect';
 import { DEFAULT_IMPORT_LIMITS, formatBytes, type ImportLimits } from './limits';
 import { TransferError, ioError } from './transfer-error';
@@ -14,7 +9,7 @@ import { FIRST_BATCH_EVENTS, MAX_BATCH_EVENTS, nextBatchEvents } from './write-p
 import type { ParseJob, ParseReport } from './worker/protocol';
 import { ParseWorker } from './worker/worker-client';
 import { ImportWriteThread } from './worker/write-thread';
-import type { WriteReport } from '../../history';
+import { decodeEventBatch, type WriteReport } from '../../history';
 
 /**
  * Files smaller than this are written on this thread in paced batches: starting a writing thread
@@ -319,7 +314,7 @@ async function writeHere(
     if (!session) throw new Error(`The import's parsing thread sent events of session ${batch.session}.`);
     if (batch.count > 0) {
       const started = performance.now();
-      session.append(JSON.parse(batch.events) as ImportedEvent[]);
+      session.append(decodeEventBatch(batch.events));
       batchEvents = nextBatchEvents(batchEvents, batch.count, performance.now() - started);
     }
     if (batch.messageCount !== null) messageCounts[batch.session] = batch.messageCount;

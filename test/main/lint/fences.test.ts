@@ -173,7 +173,12 @@ describe('the src-main layer fences', () => {
       for (const internal of ['history/database', 'history/materializer', 'history/write-turns']) {
         expect(await fenceMessages(file, staticImport(`${up}${internal}`))).not.toEqual([]);
       }
-      for (const port of ['history', 'history/ports', 'history/thread-write-job']) {
+      for (const port of [
+        'history',
+        'history/ports',
+        'history/thread-write-job',
+        'history/event-batch-text',
+      ]) {
         expect(await fenceMessages(file, staticImport(`${up}${port}`))).toEqual([]);
       }
     }

@@ -1,3 +1,4 @@
+import { encodeEventBatch } from '../../../history/event-batch-text';
 import type { ImportedEvent } from '../../../history/ports';
 import { openImportPlan } from '../plan-import';
 import { TransferError } from '../transfer-error';
@@ -59,7 +60,7 @@ export function checkedSource(port: JobPort, job: ParseJob): BatchSource {
       return {
         type: 'batch',
         session,
-        events: taken.json,
+        events: encodeEventBatch(taken.json),
         count: taken.count,
         done: job.size / 2 + (job.size / 2) * (sent / Math.max(1, eventCount)),
         messageCount: taken.ended ? (second.plan.sessions[session]?.counter.messages ?? 0) : null,

@@ -30,10 +30,12 @@ export interface EventBatch {
   /** An index into `planned.sessions`; sessions come in order. */
   session: number;
   /**
-   * The events (`ImportedEvent[]`) as JSON text: one string crosses between threads far more
-   * cheaply than many small objects (structured clone), and JSON.parse builds them fast.
+   * The events (`ImportedEvent[]`) as the UTF-8 bytes of their JSON text (encodeEventBatch), whose
+   * buffer is transferred: one buffer crosses between threads far more cheaply than many small
+   * objects (structured clone) or a string (copied in and out of each thread's heap), and
+   * JSON.parse builds them fast.
    */
-  events: string;
+  events: Uint8Array;
   count: number;
   /** Progress once this batch is written, in bytes of the file (0 to `ParseJob.size`). */
   done: number;
@@ -59,6 +61,6 @@ export type ParseReport =
 
 /** The parsing thread's end of the channel (its `parentPort`). */
 export interface JobPort {
-  postMessage(report: ParseReport): void;
+  postMessage(report: ParseReport, transfer?: ArrayBuffer[]): void;
   on(event: 'message', listener: (request: PullRequest) => void): unknown;
 }

@@ -1,3 +1,4 @@
+import { eventBatchTransfer } from '../../../history/event-batch-text';
 import { ExportStream } from '../fleetscope-stream';
 import { TransferError } from '../transfer-error';
 import type { BatchSource } from './batch-source';
@@ -27,7 +28,7 @@ export function runParseJob(port: JobPort, job: ParseJob): void {
     try {
       const batch = source.next(request.maxEvents);
       ended = batch.last;
-      port.postMessage(batch);
+      port.postMessage(batch, eventBatchTransfer(batch.events));
     } catch (error) {
       ended = true;
       source.close();

@@ -1,4 +1,5 @@
 import type { ImportedEvent } from '../../../history/ports';
+import { encodeEventBatch } from '../../../history/event-batch-text';
 import { ExportStream } from '../fleetscope-stream';
 import { FastPathDeclined } from '../json-splitter';
 import { openImportPlan, type OpenedPlan } from '../plan-import';
@@ -33,7 +34,7 @@ export function streamedSource(port: JobPort, job: ParseJob, stream: ExportStrea
       return {
         type: 'batch',
         session: 0,
-        events: taken.json,
+        events: encodeEventBatch(taken.json),
         count: taken.count,
         done: exact.position,
         messageCount: taken.ended ? exact.messages : null,
@@ -51,7 +52,7 @@ function toBatch(events: ImportedEvent[], position: number, messageCount: number
   return {
     type: 'batch',
     session: 0,
-    events: JSON.stringify(events),
+    events: encodeEventBatch(JSON.stringify(events)),
     count: events.length,
     done: position,
     messageCount,

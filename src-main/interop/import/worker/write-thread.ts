@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { TransferError } from '../transfer-error';
 import { writeWorkerEntry } from './worker-entry';
 import {
+  eventBatchTransfer,
   importThreadStarted,
   threadTurnEnded,
   type WriteJob,
@@ -69,8 +70,9 @@ export class ImportWriteThread {
     this.send({ type: 'start', job });
   }
 
-  write(session: number, events: string, done: number): void {
-    this.send({ type: 'events', session, events, done });
+  /** Passes a batch on, its bytes transferred (`events` is empty here after). */
+  write(session: number, events: Uint8Array, done: number): void {
+    this.send({ type: 'events', session, events, done }, eventBatchTransfer(events));
     this.inFlight += 1;
   }
 
@@ -97,9 +99,9 @@ export class ImportWriteThread {
     clearTimeout(timer);
   }
 
-  private send(request: WriteRequest): void {
+  private send(request: WriteRequest, transfer?: ArrayBuffer[]): void {
     if (this.failure) return;
-    this.worker.postMessage(request);
+    this.worker.postMessage(request, transfer);
   }
 
   private wait(): Promise<WriteReport> {

@@ -1,5 +1,6 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
+import { encodeEventBatch } from '../../../../src-main/history/event-batch-text';
 import { runWriteJob } from '../../../../src-main/history/thread-write-job';
 import type { WriteReport, WriteRequest } from '../../../../src-main/history/thread-write-protocol';
 import { openTempHistory } from '../../../helpers/temp-store';
@@ -24,7 +25,7 @@ describe("an import's writing thread before and after its job", () => {
 
   it('refuses events sent before its job, and ends', async () => {
     const job = writingJob();
-    job.send({ type: 'events', session: 0, events: '[]', done: 0 });
+    job.send({ type: 'events', session: 0, events: encodeEventBatch('[]'), done: 0 });
     await job.closed;
     expect(job.reports).toEqual([
       { type: 'failed', message: "The import's writing thread was given events before its job." },
