@@ -38,7 +38,11 @@ export function useLaneFollow({ scroller, scrollY, bottom, moves, sessionId, fol
     const top = element.scrollTop;
     shownTop = top;
     scrollY.value = top;
-    pinned = bottom() - top < PIN_SLACK;
+    // At the end the pane shows, it follows even when the lens's heights already hold a row the
+    // page has not drawn yet: compared with those alone, a scroll to the end made just as a row
+    // came was taken for a scroll up, and the lens stopped following for good (the layout is read
+    // only then, off the path of a pane that follows).
+    pinned = bottom() - top < PIN_SLACK || element.scrollHeight - element.clientHeight - top < PIN_SLACK;
   }
 
   function pinToEnd(): void {

@@ -94,7 +94,9 @@ async function scrollUp(page: Page, testId: string): Promise<void> {
   const box = (await page.getByTestId(testId).boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.wheel(0, -100_000);
-  await expect.poll(() => page.getByTestId(testId).evaluate((element) => element.scrollTop)).toBe(0);
+  // At its top, or a few pixels below it: a row growing under the pane may nudge it (see
+  // expectStayedUp; 3 px in one run of eight).
+  await expect.poll(() => page.getByTestId(testId).evaluate((element) => element.scrollTop)).toBeLessThan(24);
 }
 
 /** The pane stayed near its top, far from its end (a row growing under it may nudge it a few pixels). */
