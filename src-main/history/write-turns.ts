@@ -1,5 +1,5 @@
 import { CheckpointThread } from './checkpoint-thread';
-import { IMPORTING, importThreadWriting, MAIN, SLOTS, THREAD, WRITTEN } from './turn-slots';
+import { IMPORTING, MAIN, SLOTS, THREAD, WRITTEN } from './turn-slots';
 import type { SqliteDatabase } from './database';
 
 /** SQLite's default WAL size, in pages, past which a commit checkpoints. */
@@ -74,7 +74,7 @@ export class WriteTurns {
    */
   private followImports(): void {
     // Neither while an import's writing thread checkpoints, nor while the store's own thread does.
-    const wanted = Atomics.load(this.slots, IMPORTING) <= 0 && !this.checkpoints?.running();
+    const wanted = !this.importing() && !this.checkpoints?.running();
     if (wanted === this.autoCheckpoint) return;
     this.connection.pragma(`wal_autocheckpoint = ${wanted ? AUTO_CHECKPOINT_PAGES : 0}`);
     this.autoCheckpoint = wanted;
@@ -82,7 +82,7 @@ export class WriteTurns {
 
   /** Whether an import's writing thread has a job (importThreadStarted): it may hold the lock. */
   importing(): boolean {
-    return importThreadWriting(this.shared);
+    return Atomics.load(this.slots, IMPORTING) > 0;
   }
 
   /**
@@ -170,7 +170,7 @@ export class WriteTurns {
   /** After each write: asks the checkpointing thread for a copy, or starts it. */
   private wrote(): void {
     if (this.checkpoints?.running()) {
-      if (Atomics.load(this.slots, IMPORTING) <= 0) this.checkpoints.request();
+      if (!this.importing()) this.checkpoints.request();
       return;
     }
     if (this.checkpointTarget === null || this.writesBeforeThread < 0 || this.disposed) return;
